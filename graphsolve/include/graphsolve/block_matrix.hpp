@@ -1,0 +1,73 @@
+#pragma once
+// BlockMatrix: the values of a square block-sparse system on a fixed Pattern.
+// All blocks live in one contiguous column-major arena. Write them through
+// diag(i) and block(i, j); both return Eigen maps into the arena.
+//
+// Activation: a node switched off behaves as an identity diagonal block with
+// no couplings, so the remaining nodes see the reduced system and the
+// solution of an inactive node equals its right-hand side.
+
+#include <memory>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "graphsolve/pattern.hpp"
+
+namespace graphsolve {
+
+class Symbolic;
+
+class BlockMatrix {
+ public:
+  using BlockMap = Eigen::Map<Eigen::MatrixXd>;
+  using ConstBlockMap = Eigen::Map<const Eigen::MatrixXd>;
+
+  explicit BlockMatrix(const Symbolic& symbolic);
+  explicit BlockMatrix(std::shared_ptr<const Pattern> pattern);
+
+  int rows() const { return pattern_->dimension; }
+  int num_nodes() const { return pattern_->num_nodes; }
+  const Pattern& pattern() const { return *pattern_; }
+  const std::shared_ptr<const Pattern>& pattern_ptr() const { return pattern_; }
+
+  BlockMap diag(NodeId i);
+  ConstBlockMap diag(NodeId i) const;
+  // A_ij; i == j gives the diagonal block. Throws std::out_of_range if {i, j}
+  // is not an edge of the pattern.
+  BlockMap block(NodeId i, NodeId j);
+  ConstBlockMap block(NodeId i, NodeId j) const;
+  bool has_block(NodeId i, NodeId j) const;
+
+  void set_zero();
+  void set_active(NodeId node, bool active);
+  bool active(NodeId node) const;
+  const std::vector<char>& activity() const { return active_; }
+
+  // y = A x for one or several columns (inactive nodes act as identity).
+  void multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y) const;
+  // The matrix as a dense Eigen matrix (for debugging and tests).
+  Eigen::MatrixXd to_dense() const;
+  // Index of the first non-finite value's node, or -1 if all values are finite.
+  NodeId first_non_finite_node() const;
+
+  // Raw arena access for the factorization: offsets of A_ii, A_ab and A_ba
+  // (edge e = (a, b), a < b).
+  const double* values() const { return values_.data(); }
+  int diag_offset(NodeId i) const { return diag_offset_[i]; }
+  int upper_offset(int edge) const { return upper_offset_[edge]; }
+  int lower_offset(int edge) const { return lower_offset_[edge]; }
+
+ private:
+  void check_node(NodeId node, const char* where) const;
+  int block_offset(NodeId i, NodeId j, const char* where) const;
+
+  std::shared_ptr<const Pattern> pattern_;
+  std::vector<double> values_;
+  std::vector<int> diag_offset_;
+  std::vector<int> upper_offset_;
+  std::vector<int> lower_offset_;
+  std::vector<char> active_;
+};
+
+}  // namespace graphsolve

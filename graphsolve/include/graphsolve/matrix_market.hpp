@@ -1,0 +1,42 @@
+#pragma once
+// Reading and writing Matrix Market files. Every error throws
+// MatrixMarketError whose message names the file and line.
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+namespace graphsolve {
+
+class MatrixMarketError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Triplet {
+  int row;
+  int col;
+  double value;
+};
+
+// A sparse matrix as read from a coordinate file; symmetric files are
+// expanded so that both triangles are present.
+struct SparseTriplets {
+  int rows = 0;
+  int cols = 0;
+  bool symmetric = false;       // the file said "symmetric"
+  std::vector<Triplet> entries; // 0-based, duplicates kept (they add up)
+};
+
+// Coordinate format, real or integer, general or symmetric.
+SparseTriplets read_matrix_market_sparse(const std::string& path);
+// Array or coordinate format, real or integer, general: a dense matrix.
+Eigen::MatrixXd read_matrix_market_dense(const std::string& path);
+// Array format with every digit (%.17g). Throws MatrixMarketError if the file
+// cannot be written.
+void write_matrix_market_dense(const std::string& path, const Eigen::MatrixXd& matrix);
+void write_matrix_market_sparse(const std::string& path, const SparseTriplets& matrix);
+
+}  // namespace graphsolve

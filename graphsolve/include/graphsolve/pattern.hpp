@@ -1,0 +1,32 @@
+#pragma once
+// Pattern: an immutable, compressed copy of a Graph (CSR adjacency with sorted
+// neighbours, scalar row offsets). Shared by the symbolic analysis and every
+// BlockMatrix built on it.
+
+#include <vector>
+
+#include "graphsolve/graph.hpp"
+
+namespace graphsolve {
+
+struct Pattern {
+  explicit Pattern(const Graph& graph);
+
+  int num_nodes = 0;
+  int num_edges = 0;
+  int dimension = 0;              // sum of the node sizes
+  std::vector<int> size;          // per node
+  std::vector<int> offset;        // first scalar row of each node; offset[num_nodes] == dimension
+  std::vector<NodeKind> kind;     // per node
+  std::vector<int> adj_begin;     // CSR row pointers, num_nodes + 1
+  std::vector<NodeId> adj;        // neighbours, sorted per node
+  std::vector<int> adj_edge;      // edge index of each adjacency entry
+  std::vector<std::pair<NodeId, NodeId>> edges;  // (smaller, larger)
+
+  int degree(NodeId node) const { return adj_begin[node + 1] - adj_begin[node]; }
+  // Index of edge {a, b} or -1 (binary search in the adjacency of a).
+  int find_edge(NodeId a, NodeId b) const;
+  bool same_as(const Pattern& other) const;
+};
+
+}  // namespace graphsolve

@@ -1,0 +1,18 @@
+#pragma once
+// Status codes of the numeric phase (factorize, solve). The pattern phase
+// (building a graph, analysis) throws std::invalid_argument instead.
+
+namespace graphsolve {
+
+enum class Status {
+  Success,
+  SingularPivot,        // a pivot block is singular or its rcond is below the tolerance
+  NotPositiveDefinite,  // LLT met a pivot block that is not positive definite
+  NonFiniteValue,       // NaN or Inf in the matrix or right-hand side
+  NotFactorized,        // solve called before a successful factorize
+  DimensionMismatch,    // a vector or matrix does not fit the analysed pattern
+};
+
+const char* to_string(Status status);
+
+}  // namespace graphsolve

@@ -1,0 +1,16 @@
+# Installs headers, the library, the CLI and a CMake package so that
+# find_package(graphsolve) + target_link_libraries(app graphsolve::graphsolve) works.
+include(CMakePackageConfigHelpers)
+install(TARGETS graphsolve EXPORT graphsolveTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY include/graphsolve DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+set(_gs_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/graphsolve)
+install(EXPORT graphsolveTargets NAMESPACE graphsolve:: DESTINATION ${_gs_cmake_dir})
+configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/graphsolveConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/graphsolveConfig.cmake INSTALL_DESTINATION ${_gs_cmake_dir})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/graphsolveConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/graphsolveConfig.cmake
+  ${CMAKE_CURRENT_BINARY_DIR}/graphsolveConfigVersion.cmake DESTINATION ${_gs_cmake_dir})

@@ -1,0 +1,97 @@
+// analyze(): proposes orderings, plays the elimination game for each and keeps
+// the requested one, or for Auto the one with the fewest predicted flops.
+#include <stdexcept>
+#include <string>
+
+#include "graphsolve/symbolic.hpp"
+#include "symbolic_data.hpp"
+
+namespace graphsolve {
+
+namespace {
+
+std::vector<NodeId> checked_given_order(const Pattern& p, const std::vector<NodeId>& order) {
+  if (static_cast<int>(order.size()) != p.num_nodes)
+    throw std::invalid_argument("graphsolve::analyze: the given order has " + std::to_string(order.size()) +
+                                " entries but the graph has " + std::to_string(p.num_nodes) + " nodes");
+  std::vector<char> seen(p.num_nodes, 0);
+  for (NodeId v : order) {
+    if (v < 0 || v >= p.num_nodes)
+      throw std::invalid_argument("graphsolve::analyze: the given order names node " + std::to_string(v) +
+                                  ", which does not exist");
+    if (seen[v]) throw std::invalid_argument("graphsolve::analyze: the given order lists node " + std::to_string(v) + " twice");
+    seen[v] = 1;
+  }
+  return order;
+}
+
+std::shared_ptr<detail::SymbolicData> analyze_one(const std::shared_ptr<const Pattern>& pattern, Ordering ordering,
+                                                  const std::vector<NodeId>& given) {
+  std::vector<NodeId> proposed;
+  switch (ordering) {
+    case Ordering::DFS: proposed = dfs_ordering(*pattern); break;
+    case Ordering::AMD: proposed = amd_ordering(*pattern); break;
+    case Ordering::ND: proposed = nd_ordering(*pattern); break;
+    case Ordering::Given: proposed = checked_given_order(*pattern, given); break;
+    case Ordering::Auto: throw std::logic_error("graphsolve: Auto is not a concrete ordering");
+  }
+  return detail::build_symbolic(pattern, detail::play_elimination_game(*pattern, proposed), ordering);
+}
+
+// Auto: fewest flops, then least fill. On forests only fill-free candidates
+// qualify, so acyclic graphs always keep their linear-time factorization.
+bool better(const AnalysisStats& a, const AnalysisStats& b, bool acyclic) {
+  if (acyclic && (a.fill_blocks == 0) != (b.fill_blocks == 0)) return a.fill_blocks == 0;
+  if (a.flops != b.flops) return a.flops < b.flops;
+  return a.fill_blocks < b.fill_blocks;
+}
+
+}  // namespace
+
+Symbolic analyze_with_pattern(std::shared_ptr<const Pattern> pattern, const AnalyzeOptions& options) {
+  if (!pattern) throw std::invalid_argument("graphsolve::analyze: null pattern");
+  Symbolic result;
+  if (options.ordering != Ordering::Auto) {
+    result.data_ = analyze_one(pattern, options.ordering, options.order);
+    return result;
+  }
+  std::shared_ptr<detail::SymbolicData> best;
+  for (Ordering candidate : {Ordering::DFS, Ordering::AMD, Ordering::ND}) {
+    auto data = analyze_one(pattern, candidate, {});
+    if (!best || better(data->stats, best->stats, data->stats.cycle_rank == 0)) best = std::move(data);
+  }
+  result.data_ = std::move(best);
+  return result;
+}
+
+Symbolic analyze(const Graph& graph, const AnalyzeOptions& options) {
+  return analyze_with_pattern(std::make_shared<const Pattern>(graph), options);
+}
+
+const AnalysisStats& Symbolic::stats() const { return data_->stats; }
+const Pattern& Symbolic::pattern() const { return *data_->pattern; }
+const std::shared_ptr<const Pattern>& Symbolic::pattern_ptr() const { return data_->pattern; }
+const std::vector<NodeId>& Symbolic::order() const { return data_->order; }
+
+int Symbolic::position(NodeId node) const {
+  if (node < 0 || node >= data_->pattern->num_nodes)
+    throw std::out_of_range("graphsolve::Symbolic::position: node " + std::to_string(node) + " does not exist");
+  return data_->position[node];
+}
+
+NodeId Symbolic::parent(NodeId node) const {
+  const int k = data_->parent[position(node)];
+  return k < 0 ? -1 : data_->order[k];
+}
+
+std::vector<NodeId> Symbolic::later_neighbours(NodeId node) const {
+  const int k = position(node);
+  std::vector<NodeId> nodes;
+  for (int e = data_->struct_begin[k]; e < data_->struct_begin[k + 1]; ++e)
+    nodes.push_back(data_->order[data_->struct_pos[e]]);
+  return nodes;
+}
+
+double Symbolic::flops(Method method) const { return detail::predicted_flops(*data_, method); }
+
+}  // namespace graphsolve

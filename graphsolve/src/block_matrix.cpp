@@ -1,0 +1,140 @@
+#include "graphsolve/block_matrix.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "graphsolve/symbolic.hpp"
+
+namespace graphsolve {
+
+BlockMatrix::BlockMatrix(const Symbolic& symbolic) : BlockMatrix(symbolic.pattern_ptr()) {}
+
+BlockMatrix::BlockMatrix(std::shared_ptr<const Pattern> pattern) : pattern_(std::move(pattern)) {
+  const Pattern& p = *pattern_;
+  long total = 0;
+  diag_offset_.resize(p.num_nodes);
+  for (int i = 0; i < p.num_nodes; ++i) {
+    diag_offset_[i] = static_cast<int>(total);
+    total += static_cast<long>(p.size[i]) * p.size[i];
+  }
+  upper_offset_.resize(p.num_edges);
+  lower_offset_.resize(p.num_edges);
+  for (int e = 0; e < p.num_edges; ++e) {
+    const long block = static_cast<long>(p.size[p.edges[e].first]) * p.size[p.edges[e].second];
+    upper_offset_[e] = static_cast<int>(total);
+    lower_offset_[e] = static_cast<int>(total + block);
+    total += 2 * block;
+  }
+  if (total > std::numeric_limits<int>::max())
+    throw std::invalid_argument("graphsolve::BlockMatrix: more than 2^31-1 stored values");
+  values_.assign(total, 0.0);
+  active_.assign(p.num_nodes, 1);
+}
+
+void BlockMatrix::check_node(NodeId node, const char* where) const {
+  if (node < 0 || node >= pattern_->num_nodes)
+    throw std::out_of_range(std::string("graphsolve::BlockMatrix::") + where + ": node " +
+                            std::to_string(node) + " does not exist (the pattern has " +
+                            std::to_string(pattern_->num_nodes) + " nodes)");
+}
+
+int BlockMatrix::block_offset(NodeId i, NodeId j, const char* where) const {
+  check_node(i, where);
+  check_node(j, where);
+  if (i == j) return diag_offset_[i];
+  const int e = pattern_->find_edge(i, j);
+  if (e < 0)
+    throw std::out_of_range(std::string("graphsolve::BlockMatrix::") + where + ": no edge between nodes " +
+                            std::to_string(i) + " and " + std::to_string(j) + " in the pattern");
+  return i < j ? upper_offset_[e] : lower_offset_[e];
+}
+
+BlockMatrix::BlockMap BlockMatrix::diag(NodeId i) { return block(i, i); }
+BlockMatrix::ConstBlockMap BlockMatrix::diag(NodeId i) const { return block(i, i); }
+
+BlockMatrix::BlockMap BlockMatrix::block(NodeId i, NodeId j) {
+  const int off = block_offset(i, j, "block");
+  return BlockMap(values_.data() + off, pattern_->size[i], pattern_->size[j]);
+}
+
+BlockMatrix::ConstBlockMap BlockMatrix::block(NodeId i, NodeId j) const {
+  const int off = block_offset(i, j, "block");
+  return ConstBlockMap(values_.data() + off, pattern_->size[i], pattern_->size[j]);
+}
+
+bool BlockMatrix::has_block(NodeId i, NodeId j) const {
+  check_node(i, "has_block");
+  check_node(j, "has_block");
+  return i == j || pattern_->find_edge(i, j) >= 0;
+}
+
+void BlockMatrix::set_zero() { std::fill(values_.begin(), values_.end(), 0.0); }
+
+void BlockMatrix::set_active(NodeId node, bool active) {
+  check_node(node, "set_active");
+  active_[node] = active ? 1 : 0;
+}
+
+bool BlockMatrix::active(NodeId node) const {
+  check_node(node, "active");
+  return active_[node] != 0;
+}
+
+void BlockMatrix::multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y) const {
+  const Pattern& p = *pattern_;
+  if (x.rows() != p.dimension || y.rows() != p.dimension || x.cols() != y.cols())
+    throw std::invalid_argument("graphsolve::BlockMatrix::multiply: x is " + std::to_string(x.rows()) + "x" +
+                                std::to_string(x.cols()) + " and y is " + std::to_string(y.rows()) + "x" +
+                                std::to_string(y.cols()) + ", expected " + std::to_string(p.dimension) +
+                                " rows each and equal column counts");
+  for (int i = 0; i < p.num_nodes; ++i) {
+    auto yi = y.middleRows(p.offset[i], p.size[i]);
+    if (!active_[i]) {
+      yi = x.middleRows(p.offset[i], p.size[i]);
+      continue;
+    }
+    yi.noalias() = diag(i) * x.middleRows(p.offset[i], p.size[i]);
+  }
+  for (int e = 0; e < p.num_edges; ++e) {
+    const auto [a, b] = p.edges[e];
+    if (!active_[a] || !active_[b]) continue;
+    ConstBlockMap ab(values_.data() + upper_offset_[e], p.size[a], p.size[b]);
+    ConstBlockMap ba(values_.data() + lower_offset_[e], p.size[b], p.size[a]);
+    y.middleRows(p.offset[a], p.size[a]).noalias() += ab * x.middleRows(p.offset[b], p.size[b]);
+    y.middleRows(p.offset[b], p.size[b]).noalias() += ba * x.middleRows(p.offset[a], p.size[a]);
+  }
+}
+
+Eigen::MatrixXd BlockMatrix::to_dense() const {
+  const Pattern& p = *pattern_;
+  Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(p.dimension, p.dimension);
+  for (int i = 0; i < p.num_nodes; ++i) {
+    auto di = dense.block(p.offset[i], p.offset[i], p.size[i], p.size[i]);
+    if (active_[i])
+      di = diag(i);
+    else
+      di.setIdentity();
+  }
+  for (int e = 0; e < p.num_edges; ++e) {
+    const auto [a, b] = p.edges[e];
+    if (!active_[a] || !active_[b]) continue;
+    dense.block(p.offset[a], p.offset[b], p.size[a], p.size[b]) = block(a, b);
+    dense.block(p.offset[b], p.offset[a], p.size[b], p.size[a]) = block(b, a);
+  }
+  return dense;
+}
+
+NodeId BlockMatrix::first_non_finite_node() const {
+  const Pattern& p = *pattern_;
+  for (int i = 0; i < p.num_nodes; ++i)
+    if (active_[i] && !diag(i).allFinite()) return i;
+  for (int e = 0; e < p.num_edges; ++e) {
+    const auto [a, b] = p.edges[e];
+    if (!active_[a] || !active_[b]) continue;
+    if (!block(a, b).allFinite() || !block(b, a).allFinite()) return a;
+  }
+  return -1;
+}
+
+}  // namespace graphsolve

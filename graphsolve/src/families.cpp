@@ -1,0 +1,119 @@
+#include "graphsolve/families.hpp"
+
+#include <random>
+#include <stdexcept>
+#include <string>
+
+namespace graphsolve::families {
+
+namespace {
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument("graphsolve::families: " + what);
+}
+Graph nodes(int n, int block_size) {
+  require(n >= 0, "negative node count " + std::to_string(n));
+  Graph g;
+  for (int i = 0; i < n; ++i) g.add_node(block_size);
+  return g;
+}
+}  // namespace
+
+Graph chain(int n, int block_size) {
+  Graph g = nodes(n, block_size);
+  for (int i = 0; i + 1 < n; ++i) g.add_edge(i, i + 1);
+  return g;
+}
+
+Graph random_tree(int n, int block_size, std::uint64_t seed) {
+  Graph g = nodes(n, block_size);
+  std::mt19937_64 rng(seed);
+  for (int i = 1; i < n; ++i) g.add_edge(i, std::uniform_int_distribution<int>(0, i - 1)(rng));
+  return g;
+}
+
+Graph ladder(int rungs, int block_size) {
+  Graph g = nodes(2 * rungs, block_size);
+  for (int i = 0; i < rungs; ++i) {
+    g.add_edge(2 * i, 2 * i + 1);
+    if (i + 1 < rungs) {
+      g.add_edge(2 * i, 2 * i + 2);
+      g.add_edge(2 * i + 1, 2 * i + 3);
+    }
+  }
+  return g;
+}
+
+Graph net(int side, int block_size) {
+  Graph g = nodes(side * side, block_size);
+  for (int y = 0; y < side; ++y)
+    for (int x = 0; x < side; ++x) {
+      const int v = y * side + x;
+      if (x + 1 < side) g.add_edge(v, v + 1);
+      if (y + 1 < side) g.add_edge(v, v + side);
+    }
+  return g;
+}
+
+Graph crystal(int side, int block_size) {
+  Graph g = nodes(side * side * side, block_size);
+  for (int z = 0; z < side; ++z)
+    for (int y = 0; y < side; ++y)
+      for (int x = 0; x < side; ++x) {
+        const int v = (z * side + y) * side + x;
+        if (x + 1 < side) g.add_edge(v, v + 1);
+        if (y + 1 < side) g.add_edge(v, v + side);
+        if (z + 1 < side) g.add_edge(v, v + side * side);
+      }
+  return g;
+}
+
+Graph mechanism(const Graph& bodies, int joint_size, bool grounded) {
+  Graph g;
+  for (int i = 0; i < bodies.num_nodes(); ++i) g.add_node(6);
+  auto joint_between = [&](NodeId a, NodeId b) {
+    const NodeId j = g.add_node(joint_size, NodeKind::ZeroDiagonal);
+    g.add_edge(a, j);
+    if (b >= 0) g.add_edge(j, b);
+  };
+  for (const auto& [a, b] : bodies.edges()) joint_between(a, b);
+  if (grounded && bodies.num_nodes() > 0) joint_between(0, -1);
+  return g;
+}
+
+void fill_values(BlockMatrix& matrix, Values kind, std::uint64_t seed) {
+  const Pattern& p = matrix.pattern();
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  auto random = [&](int rows, int cols) {
+    Eigen::MatrixXd m(rows, cols);
+    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = uniform(rng);
+    return m;
+  };
+  const bool saddle = kind == Values::Saddle || kind == Values::SaddleUnsymmetric;
+  const bool unsymmetric = kind == Values::Unsymmetric || kind == Values::SaddleUnsymmetric;
+  auto zero_diag = [&](NodeId i) { return saddle && p.kind[i] == NodeKind::ZeroDiagonal; };
+  for (int e = 0; e < p.num_edges; ++e) {
+    const auto [a, b] = p.edges[e];
+    const Eigen::MatrixXd ab = random(p.size[a], p.size[b]);
+    matrix.block(a, b) = ab;
+    matrix.block(b, a) = unsymmetric ? random(p.size[b], p.size[a]) : Eigen::MatrixXd(ab.transpose());
+  }
+  // Diagonal blocks dominate the sum of the absolute off-diagonal row entries,
+  // which keeps every pivot well conditioned whatever the ordering.
+  for (int i = 0; i < p.num_nodes; ++i) {
+    const int s = p.size[i];
+    if (zero_diag(i)) {
+      matrix.diag(i).setZero();
+      continue;
+    }
+    Eigen::VectorXd row_sums = Eigen::VectorXd::Zero(s);
+    for (int k = p.adj_begin[i]; k < p.adj_begin[i + 1]; ++k) row_sums += matrix.block(i, p.adj[k]).cwiseAbs().rowwise().sum();
+    Eigen::MatrixXd d = random(s, s);
+    if (!unsymmetric) d = 0.5 * (d + d.transpose()).eval();
+    const double dominance = saddle ? 1.0 : row_sums.size() ? row_sums.maxCoeff() : 0.0;
+    d += (dominance + s + 1.0) * Eigen::MatrixXd::Identity(s, s);
+    matrix.diag(i) = d;
+  }
+}
+
+}  // namespace graphsolve::families

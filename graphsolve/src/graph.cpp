@@ -1,0 +1,61 @@
+#include "graphsolve/graph.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace graphsolve {
+
+NodeId Graph::add_node(int size, NodeKind kind) {
+  if (size < 0)
+    throw std::invalid_argument("graphsolve::Graph::add_node: block size " + std::to_string(size) +
+                                " is negative");
+  sizes_.push_back(size);
+  kinds_.push_back(kind);
+  return num_nodes() - 1;
+}
+
+void Graph::check_node(NodeId node, const char* where) const {
+  if (node < 0 || node >= num_nodes())
+    throw std::invalid_argument(std::string("graphsolve::Graph::") + where + ": node " +
+                                std::to_string(node) + " does not exist (the graph has " +
+                                std::to_string(num_nodes()) + " nodes)");
+}
+
+std::uint64_t Graph::key(NodeId a, NodeId b) {
+  if (a > b) std::swap(a, b);
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
+         static_cast<std::uint32_t>(b);
+}
+
+void Graph::add_edge(NodeId a, NodeId b) {
+  check_node(a, "add_edge");
+  check_node(b, "add_edge");
+  if (a == b)
+    throw std::invalid_argument("graphsolve::Graph::add_edge: edge from node " + std::to_string(a) +
+                                " to itself; the diagonal block is always present");
+  if (!edge_keys_.insert(key(a, b)).second) return;
+  edges_.emplace_back(std::min(a, b), std::max(a, b));
+}
+
+void Graph::set_kind(NodeId node, NodeKind kind) {
+  check_node(node, "set_kind");
+  kinds_[node] = kind;
+}
+
+int Graph::node_size(NodeId node) const {
+  check_node(node, "node_size");
+  return sizes_[node];
+}
+
+NodeKind Graph::kind(NodeId node) const {
+  check_node(node, "kind");
+  return kinds_[node];
+}
+
+bool Graph::has_edge(NodeId a, NodeId b) const {
+  check_node(a, "has_edge");
+  check_node(b, "has_edge");
+  return edge_keys_.count(key(a, b)) != 0;
+}
+
+}  // namespace graphsolve

@@ -1,0 +1,215 @@
+// Matrix Market reader and writer. The reader is strict: every malformed
+// header, size line or entry is reported with the file name and line number.
+#include "graphsolve/matrix_market.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace graphsolve {
+
+namespace {
+
+enum class Symmetry { General, Symmetric, SkewSymmetric };
+
+struct Header {
+  bool coordinate = true;
+  Symmetry symmetry = Symmetry::General;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& path) : path_(path), in_(path) {
+    if (!in_) fail_plain("cannot open file");
+  }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw MatrixMarketError(path_ + ":" + std::to_string(line_number_) + ": " + what);
+  }
+  [[noreturn]] void fail_plain(const std::string& what) const { throw MatrixMarketError(path_ + ": " + what); }
+
+  Header header() {
+    if (!std::getline(in_, line_)) fail_plain("empty file, expected a '%%MatrixMarket' header");
+    ++line_number_;
+    std::istringstream words(lowercase(line_));
+    std::string banner, object, format, field, symmetry;
+    words >> banner >> object >> format >> field >> symmetry;
+    if (banner != "%%matrixmarket") fail("expected the header '%%MatrixMarket matrix ...', found '" + line_ + "'");
+    if (object != "matrix") fail("unsupported object '" + object + "' (only 'matrix')");
+    Header h;
+    if (format == "coordinate")
+      h.coordinate = true;
+    else if (format == "array")
+      h.coordinate = false;
+    else
+      fail("unknown format '" + format + "' (expected 'coordinate' or 'array')");
+    if (field != "real" && field != "integer" && field != "double")
+      fail("unsupported field '" + field + "' (only real and integer values are supported)");
+    if (symmetry == "general")
+      h.symmetry = Symmetry::General;
+    else if (symmetry == "symmetric")
+      h.symmetry = Symmetry::Symmetric;
+    else if (symmetry == "skew-symmetric")
+      h.symmetry = Symmetry::SkewSymmetric;
+    else
+      fail("unsupported symmetry '" + symmetry + "' (expected general, symmetric or skew-symmetric)");
+    return h;
+  }
+
+  // Next line that is neither a comment nor blank; false at end of file.
+  bool next_data_line() {
+    while (std::getline(in_, line_)) {
+      ++line_number_;
+      const auto first = line_.find_first_not_of(" \t\r");
+      if (first == std::string::npos || line_[first] == '%') continue;
+      cursor_ = line_.c_str() + first;
+      return true;
+    }
+    return false;
+  }
+
+  long integer(const char* what) {
+    char* end = nullptr;
+    errno = 0;
+    const long v = std::strtol(cursor_, &end, 10);
+    if (end == cursor_ || errno != 0 || !ends_token(*end)) fail(std::string("expected an integer ") + what);
+    cursor_ = end;
+    return v;
+  }
+
+  double real(const char* what) {
+    char* end = nullptr;
+    const double v = std::strtod(cursor_, &end);
+    if (end == cursor_ || !ends_token(*end)) fail(std::string("expected a number ") + what);
+    if (!std::isfinite(v)) fail(std::string("non-finite value (NaN or Inf) ") + what);
+    cursor_ = end;
+    return v;
+  }
+
+  void end_of_line() {
+    while (*cursor_ == ' ' || *cursor_ == '\t' || *cursor_ == '\r') ++cursor_;
+    if (*cursor_ != '\0') fail(std::string("unexpected text '") + cursor_ + "' at the end of the line");
+  }
+
+  int line_number() const { return line_number_; }
+
+ private:
+  static bool ends_token(char c) { return c == '\0' || c == ' ' || c == '\t' || c == '\r'; }
+  static std::string lowercase(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+    return s;
+  }
+
+  std::string path_;
+  std::ifstream in_;
+  std::string line_;
+  const char* cursor_ = "";
+  int line_number_ = 0;
+};
+
+void read_size(Reader& r, bool coordinate, long& rows, long& cols, long& entries) {
+  if (!r.next_data_line()) r.fail("missing the size line");
+  rows = r.integer("for the number of rows");
+  cols = r.integer("for the number of columns");
+  entries = coordinate ? r.integer("for the number of entries") : rows * cols;
+  r.end_of_line();
+  if (rows < 0 || cols < 0 || entries < 0) r.fail("negative size");
+  if (rows > 2147483647L || cols > 2147483647L) r.fail("matrix too large");
+}
+
+template <class Sink>
+void read_coordinate_entries(Reader& r, long rows, long cols, long entries, Sink&& sink) {
+  for (long k = 0; k < entries; ++k) {
+    if (!r.next_data_line())
+      r.fail("file ends after " + std::to_string(k) + " entries, the size line announced " + std::to_string(entries));
+    const long i = r.integer("for the row index");
+    const long j = r.integer("for the column index");
+    const double v = r.real("for the value");
+    r.end_of_line();
+    if (i < 1 || i > rows || j < 1 || j > cols)
+      r.fail("entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is outside the " + std::to_string(rows) +
+             "x" + std::to_string(cols) + " matrix");
+    sink(static_cast<int>(i - 1), static_cast<int>(j - 1), v);
+  }
+  if (r.next_data_line()) r.fail("more entries than the " + std::to_string(entries) + " the size line announced");
+}
+
+}  // namespace
+
+SparseTriplets read_matrix_market_sparse(const std::string& path) {
+  Reader r(path);
+  const Header h = r.header();
+  if (!h.coordinate) r.fail("expected a sparse matrix in coordinate format, found array format");
+  long rows, cols, entries;
+  read_size(r, true, rows, cols, entries);
+  if (h.symmetry != Symmetry::General && rows != cols) r.fail("a symmetric matrix must be square");
+  SparseTriplets result;
+  result.rows = static_cast<int>(rows);
+  result.cols = static_cast<int>(cols);
+  result.symmetric = h.symmetry == Symmetry::Symmetric;
+  result.entries.reserve(static_cast<size_t>(std::min(entries, 1L << 26)) * (h.symmetry == Symmetry::General ? 1 : 2));
+  read_coordinate_entries(r, rows, cols, entries, [&](int i, int j, double v) {
+    if (h.symmetry == Symmetry::SkewSymmetric && i == j) r.fail("a skew-symmetric matrix has a diagonal entry");
+    result.entries.push_back({i, j, v});
+    if (h.symmetry != Symmetry::General && i != j)
+      result.entries.push_back({j, i, h.symmetry == Symmetry::Symmetric ? v : -v});
+  });
+  return result;
+}
+
+Eigen::MatrixXd read_matrix_market_dense(const std::string& path) {
+  Reader r(path);
+  const Header h = r.header();
+  long rows, cols, entries;
+  read_size(r, h.coordinate, rows, cols, entries);
+  if (h.symmetry != Symmetry::General && rows != cols) r.fail("a symmetric matrix must be square");
+  if (rows * cols > (1L << 31)) r.fail("dense matrix too large");
+  Eigen::MatrixXd m = Eigen::MatrixXd::Zero(rows, cols);
+  const double mirror = h.symmetry == Symmetry::SkewSymmetric ? -1.0 : 1.0;
+  if (h.coordinate) {
+    read_coordinate_entries(r, rows, cols, entries, [&](int i, int j, double v) {
+      m(i, j) += v;
+      if (h.symmetry != Symmetry::General && i != j) m(j, i) += mirror * v;
+    });
+    return m;
+  }
+  // Array format: column-major; symmetric arrays list the lower triangle only.
+  for (long j = 0; j < cols; ++j)
+    for (long i = h.symmetry == Symmetry::General ? 0 : j + (h.symmetry == Symmetry::SkewSymmetric); i < rows; ++i) {
+      if (!r.next_data_line()) r.fail("file ends before all " + std::to_string(rows * cols) + " array values were read");
+      const double v = r.real("for an array value");
+      r.end_of_line();
+      m(i, j) = v;
+      if (i != j) m(j, i) = h.symmetry == Symmetry::General ? m(j, i) : mirror * v;
+    }
+  if (r.next_data_line()) r.fail("more values than the array size announced");
+  return m;
+}
+
+void write_matrix_market_dense(const std::string& path, const Eigen::MatrixXd& matrix) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw MatrixMarketError(path + ": cannot open file for writing");
+  std::fprintf(f, "%%%%MatrixMarket matrix array real general\n%ld %ld\n", static_cast<long>(matrix.rows()),
+               static_cast<long>(matrix.cols()));
+  for (Eigen::Index j = 0; j < matrix.cols(); ++j)
+    for (Eigen::Index i = 0; i < matrix.rows(); ++i) std::fprintf(f, "%.17g\n", matrix(i, j));
+  const bool ok = std::ferror(f) == 0;
+  if (std::fclose(f) != 0 || !ok) throw MatrixMarketError(path + ": write failed");
+}
+
+void write_matrix_market_sparse(const std::string& path, const SparseTriplets& matrix) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw MatrixMarketError(path + ": cannot open file for writing");
+  std::fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%d %d %zu\n", matrix.rows, matrix.cols,
+               matrix.entries.size());
+  for (const Triplet& t : matrix.entries) std::fprintf(f, "%d %d %.17g\n", t.row + 1, t.col + 1, t.value);
+  const bool ok = std::ferror(f) == 0;
+  if (std::fclose(f) != 0 || !ok) throw MatrixMarketError(path + ": write failed");
+}
+
+}  // namespace graphsolve

@@ -1,0 +1,48 @@
+#pragma once
+// Internal layout of a symbolic analysis, read by the numeric phase.
+// Everything is indexed by elimination position k (order[k] is the node).
+
+#include <memory>
+#include <vector>
+
+#include "graphsolve/symbolic.hpp"
+
+namespace graphsolve::detail {
+
+struct SymbolicData {
+  std::shared_ptr<const Pattern> pattern;
+  AnalysisStats stats;
+  std::vector<NodeId> order;     // position -> node
+  std::vector<int> position;     // node -> position
+  std::vector<int> parent;       // position -> position of the parent, -1 for roots
+  std::vector<int> size;         // position -> block size
+  // Later neighbours of pivot k in the filled graph: entries
+  // struct_begin[k] .. struct_begin[k+1]-1, sorted by position.
+  std::vector<int> struct_begin;
+  std::vector<int> struct_pos;   // position of the neighbour
+  std::vector<int> struct_col;   // first column of its block in pivot k's panel
+  std::vector<int> width;        // position -> panel width (sum of neighbour sizes)
+  std::vector<int> edge_entry;   // pattern edge -> struct entry of its earlier endpoint
+  int max_size = 0;
+  long max_panel = 0;            // max over k of size * width
+};
+
+// Result of playing the elimination game on a proposed order.
+struct Elimination {
+  std::vector<NodeId> order;              // final order (zero-diagonal nodes possibly deferred)
+  std::vector<std::vector<NodeId>> later; // later neighbours of each position, as nodes
+  int deferred = 0;
+};
+
+// Eliminates nodes in the proposed order, except that a zero-diagonal node
+// whose pivot no earlier elimination has touched yet is postponed until one
+// has; it then becomes the next pivot. Cost: O(size of the filled pattern).
+Elimination play_elimination_game(const Pattern& pattern, const std::vector<NodeId>& proposed);
+
+// Builds the full layout (positions, tree, panels, statistics) for an order.
+std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> pattern, const Elimination& elimination,
+                                             Ordering ordering);
+
+double predicted_flops(const SymbolicData& data, Method method);
+
+}  // namespace graphsolve::detail

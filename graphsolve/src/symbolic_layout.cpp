@@ -1,0 +1,129 @@
+// Turns the result of the elimination game into the layout the numeric phase
+// uses: positions, elimination tree, sorted panels and statistics.
+#include <algorithm>
+#include <stdexcept>
+
+#include "symbolic_data.hpp"
+
+namespace graphsolve::detail {
+
+namespace {
+
+int count_components(const Pattern& p) {
+  std::vector<int> root(p.num_nodes);
+  for (int i = 0; i < p.num_nodes; ++i) root[i] = i;
+  auto find = [&](int x) {
+    while (root[x] != x) x = root[x] = root[root[x]];
+    return x;
+  };
+  int components = p.num_nodes;
+  for (const auto& [a, b] : p.edges) {
+    const int ra = find(a), rb = find(b);
+    if (ra != rb) {
+      root[ra] = rb;
+      --components;
+    }
+  }
+  return components;
+}
+
+int forest_height(const std::vector<int>& parent) {
+  // Parents come after children, so one backward sweep gives every depth.
+  std::vector<int> depth(parent.size(), 1);
+  int height = 0;
+  for (int k = static_cast<int>(parent.size()) - 1; k >= 0; --k) {
+    if (parent[k] >= 0) depth[k] = depth[parent[k]] + 1;
+    height = std::max(height, depth[k]);
+  }
+  return height;
+}
+
+}  // namespace
+
+std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> pattern, const Elimination& elimination,
+                                             Ordering ordering) {
+  auto data = std::make_shared<SymbolicData>();
+  SymbolicData& d = *data;
+  const Pattern& p = *pattern;
+  const int n = p.num_nodes;
+  d.pattern = std::move(pattern);
+  d.order = elimination.order;
+  d.position.assign(n, -1);
+  for (int k = 0; k < n; ++k) d.position[d.order[k]] = k;
+  d.size.resize(n);
+  d.parent.assign(n, -1);
+  d.width.assign(n, 0);
+  d.struct_begin.assign(n + 1, 0);
+  for (int k = 0; k < n; ++k) d.struct_begin[k + 1] = d.struct_begin[k] + static_cast<int>(elimination.later[k].size());
+  d.struct_pos.resize(d.struct_begin[n]);
+  d.struct_col.resize(d.struct_begin[n]);
+  long nonzeros = 0;
+  for (int k = 0; k < n; ++k) {
+    const int b = p.size[d.order[k]];
+    d.size[k] = b;
+    int* first = d.struct_pos.data() + d.struct_begin[k];
+    int* last = d.struct_pos.data() + d.struct_begin[k + 1];
+    int fill = 0;
+    for (NodeId u : elimination.later[k]) first[fill++] = d.position[u];
+    std::sort(first, last);
+    int column = 0;
+    for (int e = d.struct_begin[k]; e < d.struct_begin[k + 1]; ++e) {
+      d.struct_col[e] = column;
+      column += p.size[d.order[d.struct_pos[e]]];
+    }
+    d.width[k] = column;
+    if (first != last) d.parent[k] = *first;
+    d.max_size = std::max(d.max_size, b);
+    d.max_panel = std::max(d.max_panel, static_cast<long>(b) * column);
+    nonzeros += static_cast<long>(b) * b + 2L * b * column;
+  }
+  d.edge_entry.resize(p.num_edges);
+  for (int e = 0; e < p.num_edges; ++e) {
+    int ka = d.position[p.edges[e].first], kb = d.position[p.edges[e].second];
+    if (ka > kb) std::swap(ka, kb);
+    const int* first = d.struct_pos.data() + d.struct_begin[ka];
+    const int* last = d.struct_pos.data() + d.struct_begin[ka + 1];
+    const int* it = std::lower_bound(first, last, kb);
+    if (it == last || *it != kb) throw std::logic_error("graphsolve: an edge is missing from the filled pattern");
+    d.edge_entry[e] = static_cast<int>(it - d.struct_pos.data());
+  }
+
+  AnalysisStats& s = d.stats;
+  s.nodes = n;
+  s.edges = p.num_edges;
+  s.components = count_components(p);
+  s.cycle_rank = s.edges - s.nodes + s.components;
+  s.dimension = p.dimension;
+  s.ordering = ordering;
+  s.factor_blocks = d.struct_begin[n];
+  s.fill_blocks = s.factor_blocks - p.num_edges;
+  s.factor_nonzeros = nonzeros;
+  s.flops = predicted_flops(d, Method::LDU);
+  for (int k = 0; k < n; ++k) {
+    s.solve_flops += 2.0 * d.size[k] * d.size[k] + 4.0 * d.size[k] * d.width[k];
+    s.max_front = std::max(s.max_front, d.struct_begin[k + 1] - d.struct_begin[k]);
+  }
+  s.tree_height = forest_height(d.parent);
+  s.deferred_nodes = elimination.deferred;
+  return data;
+}
+
+double predicted_flops(const SymbolicData& d, Method method) {
+  double flops = 0;
+  for (size_t k = 0; k < d.size.size(); ++k) {
+    const double b = d.size[k], w = d.width[k];
+    double sum_squares = 0;  // sum of squared neighbour sizes (diagonal blocks of the update)
+    for (int e = d.struct_begin[k]; e < d.struct_begin[k + 1]; ++e) {
+      const double wi = d.size[d.struct_pos[e]];
+      sum_squares += wi * wi;
+    }
+    switch (method) {
+      case Method::LDU: flops += 2.0 / 3.0 * b * b * b + 2 * b * b * w + 2 * b * w * w; break;
+      case Method::LDLT: flops += 2.0 / 3.0 * b * b * b + 2 * b * b * w + b * (w * w + sum_squares); break;
+      case Method::LLT: flops += 1.0 / 3.0 * b * b * b + b * b * w + b * (w * w + sum_squares); break;
+    }
+  }
+  return flops;
+}
+
+}  // namespace graphsolve::detail

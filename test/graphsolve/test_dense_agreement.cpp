@@ -1,0 +1,130 @@
+// Hundreds of random systems solved by graphsolve and by dense Eigen; both
+// solutions must agree and have tiny residuals.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "graphsolve/families.hpp"
+#include "test_support.hpp"
+
+namespace gs = graphsolve;
+namespace fam = graphsolve::families;
+
+namespace {
+
+struct Case {
+  std::string name;
+  gs::Graph graph;
+  fam::Values values;
+};
+
+gs::Graph random_cyclic(int n, int extra_edges, unsigned seed, bool mixed_sizes) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> size(0, 7);
+  gs::Graph g;
+  for (int i = 0; i < n; ++i) g.add_node(mixed_sizes ? size(rng) : 3);
+  for (int i = 1; i < n; ++i) g.add_edge(i, std::uniform_int_distribution<int>(0, i - 1)(rng));
+  for (int k = 0; k < extra_edges; ++k) {
+    const int a = std::uniform_int_distribution<int>(0, n - 1)(rng);
+    const int b = std::uniform_int_distribution<int>(0, n - 1)(rng);
+    if (a != b) g.add_edge(a, b);
+  }
+  return g;
+}
+
+gs::Graph forest(int trees, int nodes_per_tree, unsigned seed) {
+  std::mt19937 rng(seed);
+  gs::Graph g;
+  for (int t = 0; t < trees; ++t) {
+    const int first = g.num_nodes();
+    for (int i = 0; i < nodes_per_tree; ++i) {
+      g.add_node(1 + (i + t) % 6);
+      if (i > 0) g.add_edge(first + i, first + std::uniform_int_distribution<int>(0, i - 1)(rng));
+    }
+  }
+  return g;
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> all;
+  for (unsigned seed = 0; seed < 6; ++seed) {
+    all.push_back({"tree" + std::to_string(seed), fam::random_tree(20 + 7 * seed, 6, seed), fam::Values::Unsymmetric});
+    all.push_back({"forest" + std::to_string(seed), forest(3, 8 + seed, seed), fam::Values::Unsymmetric});
+    all.push_back({"cyclic" + std::to_string(seed), random_cyclic(30, 25, seed, false), fam::Values::Unsymmetric});
+    all.push_back({"mixed" + std::to_string(seed), random_cyclic(25, 15, 100 + seed, true), fam::Values::Unsymmetric});
+    all.push_back({"saddle_tree" + std::to_string(seed),
+                   fam::mechanism(fam::random_tree(8 + seed, 6, seed), seed % 2 ? 5 : 3, true), fam::Values::Saddle});
+    all.push_back({"saddle_loop" + std::to_string(seed),
+                   // 3-row joints keep the constraint rows below the body freedoms (full row rank)
+                   fam::mechanism(random_cyclic(6 + seed, 3, seed, false), 3, seed % 2 == 0),
+                   fam::Values::SaddleUnsymmetric});
+  }
+  all.push_back({"chain", fam::chain(40, 6), fam::Values::Unsymmetric});
+  all.push_back({"ladder", fam::ladder(15, 6), fam::Values::Unsymmetric});
+  all.push_back({"net", fam::net(6, 3), fam::Values::Unsymmetric});
+  all.push_back({"crystal", fam::crystal(3, 6), fam::Values::Unsymmetric});
+  all.push_back({"saddle_chain", fam::mechanism(fam::chain(12, 6), 5, true), fam::Values::SaddleUnsymmetric});
+  all.push_back({"saddle_ladder", fam::mechanism(fam::ladder(5, 6), 3, false), fam::Values::Saddle});
+  all.push_back({"empty", gs::Graph(), fam::Values::Unsymmetric});
+  return all;
+}
+
+}  // namespace
+
+class DenseAgreement : public ::testing::TestWithParam<gs::Ordering> {};
+
+TEST_P(DenseAgreement, LduMatchesPartialPivLu) {
+  int solved = 0;
+  for (const Case& c : cases()) {
+    SCOPED_TRACE(c.name);
+    const gs::Symbolic sym = gs::analyze(c.graph, {GetParam(), {}});
+    gs::BlockMatrix a(sym);
+    fam::fill_values(a, c.values, 7);
+    gs::Factorization ldu(sym, gs::Method::LDU);
+    ASSERT_EQ(ldu.factorize(a), gs::Status::Success) << "failed node " << ldu.failed_node();
+    for (int columns : {1, 3, 20}) {  // 20 > the solver's internal column chunk
+      const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), columns, 11);
+      Eigen::MatrixXd x(a.rows(), columns);
+      ASSERT_EQ(ldu.solve(b, x), gs::Status::Success);
+      if (a.rows() == 0) continue;
+      const Eigen::MatrixXd dense = a.to_dense();
+      const Eigen::MatrixXd reference = dense.partialPivLu().solve(b);
+      EXPECT_LT(gs_test::dense_residual(dense, x, b), 1e-10);
+      EXPECT_LT((x - reference).norm() / reference.norm(), 1e-8);
+      ++solved;
+    }
+  }
+  EXPECT_GT(solved, 100);
+}
+
+TEST_P(DenseAgreement, SymmetricMethodsMatchDenseLdlt) {
+  for (const Case& c : cases()) {
+    SCOPED_TRACE(c.name);
+    const gs::Symbolic sym = gs::analyze(c.graph, {GetParam(), {}});
+    gs::BlockMatrix a(sym);
+    const bool saddle = c.values == fam::Values::Saddle || c.values == fam::Values::SaddleUnsymmetric;
+    fam::fill_values(a, saddle ? fam::Values::Saddle : fam::Values::SymmetricPositiveDefinite, 3);
+    const Eigen::MatrixXd dense = a.to_dense();
+    ASSERT_TRUE(dense.isApprox(dense.transpose()));
+    const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), 2, 5);
+    std::vector<gs::Method> methods{gs::Method::LDLT};
+    if (!saddle) methods.push_back(gs::Method::LLT);
+    for (gs::Method method : methods) {
+      SCOPED_TRACE(gs::to_string(method));
+      gs::Factorization f(sym, method);
+      ASSERT_EQ(f.factorize(a), gs::Status::Success) << "failed node " << f.failed_node();
+      Eigen::MatrixXd x(a.rows(), 2);
+      ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+      if (a.rows() == 0) continue;
+      const Eigen::MatrixXd reference = saddle ? Eigen::MatrixXd(dense.partialPivLu().solve(b))
+                                               : Eigen::MatrixXd(dense.llt().solve(b));
+      EXPECT_LT(gs_test::dense_residual(dense, x, b), 1e-10);
+      EXPECT_LT((x - reference).norm() / reference.norm(), 1e-8);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Orderings, DenseAgreement,
+                         ::testing::Values(gs::Ordering::Auto, gs::Ordering::DFS, gs::Ordering::AMD, gs::Ordering::ND),
+                         [](const auto& param_info) { return std::string(gs::to_string(param_info.param)); });
