@@ -1,6 +1,7 @@
 // Turns the result of the elimination game into the layout the numeric phase
 // uses: positions, elimination tree, sorted panels and statistics.
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "symbolic_data.hpp"
@@ -123,7 +124,7 @@ double predicted_flops(const SymbolicData& d, Method method) {
       case Method::LLT: flops += 1.0 / 3.0 * b * b * b + b * b * w + b * (w * w + sum_squares); break;
     }
   }
-  return flops;
+  return std::round(flops);
 }
 
 }  // namespace graphsolve::detail

@@ -1,0 +1,94 @@
+#include "block_system.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace graphsolve::cli {
+
+std::vector<int> uniform_block_sizes(int dimension, int block_size) {
+  if (block_size < 1) throw UserError("--block-size must be at least 1, got " + std::to_string(block_size));
+  if (dimension % block_size != 0)
+    throw UserError("--block-size " + std::to_string(block_size) + " does not divide the dimension " +
+                    std::to_string(dimension) + " of A");
+  return std::vector<int>(dimension / block_size, block_size);
+}
+
+std::vector<int> read_block_sizes(const std::string& path, int dimension) {
+  std::ifstream in(path);
+  if (!in) throw UserError(path + ": cannot open the block sizes file");
+  std::vector<int> sizes;
+  long total = 0;
+  std::string token;
+  while (in >> token) {
+    std::size_t used = 0;
+    long value = -1;
+    try {
+      value = std::stol(token, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != token.size() || value < 0 || value > dimension)
+      throw UserError(path + ": block size #" + std::to_string(sizes.size() + 1) + " is '" + token +
+                      "', expected a non-negative integer");
+    sizes.push_back(static_cast<int>(value));
+    total += value;
+  }
+  if (total != dimension)
+    throw UserError(path + ": the " + std::to_string(sizes.size()) + " block sizes sum to " + std::to_string(total) +
+                    " but A has dimension " + std::to_string(dimension));
+  return sizes;
+}
+
+BlockSystem make_block_system(const SparseTriplets& a, const std::vector<int>& sizes) {
+  Graph graph;
+  std::vector<int> node_of_row;
+  node_of_row.reserve(a.rows);
+  for (int size : sizes) {
+    const NodeId node = graph.add_node(size);
+    node_of_row.insert(node_of_row.end(), size, node);
+  }
+  std::vector<char> diagonal_nonzero(sizes.size(), 0);
+  for (const Triplet& t : a.entries) {
+    const NodeId i = node_of_row[t.row], j = node_of_row[t.col];
+    if (i != j)
+      graph.add_edge(i, j);
+    else if (t.value != 0.0)
+      diagonal_nonzero[i] = 1;
+  }
+  for (NodeId v = 0; v < graph.num_nodes(); ++v)
+    if (!diagonal_nonzero[v] && sizes[v] > 0) graph.set_kind(v, NodeKind::ZeroDiagonal);
+  BlockSystem system;
+  system.pattern = std::make_shared<const Pattern>(graph);
+  system.matrix = std::make_unique<BlockMatrix>(system.pattern);
+  const Pattern& p = *system.pattern;
+  for (const Triplet& t : a.entries) {
+    const NodeId i = node_of_row[t.row], j = node_of_row[t.col];
+    system.matrix->block(i, j)(t.row - p.offset[i], t.col - p.offset[j]) += t.value;
+  }
+  return system;
+}
+
+std::string asymmetry(const BlockMatrix& a) {
+  const Pattern& p = a.pattern();
+  auto differ = [](double x, double y) { return std::abs(x - y) > 1e-12 * std::max(std::abs(x), std::abs(y)); };
+  auto check = [&](NodeId i, NodeId j) -> std::string {
+    const auto ij = a.block(i, j), ji = a.block(j, i);
+    for (int r = 0; r < ij.rows(); ++r)
+      for (int c = 0; c < ij.cols(); ++c)
+        if (differ(ij(r, c), ji(c, r))) {
+          std::ostringstream out;
+          out << "A(" << p.offset[i] + r + 1 << "," << p.offset[j] + c + 1 << ") = " << ij(r, c) << " but A("
+              << p.offset[j] + c + 1 << "," << p.offset[i] + r + 1 << ") = " << ji(c, r);
+          return out.str();
+        }
+    return {};
+  };
+  for (NodeId i = 0; i < p.num_nodes; ++i)
+    if (auto s = check(i, i); !s.empty()) return s;
+  for (const auto& [i, j] : p.edges)
+    if (auto s = check(i, j); !s.empty()) return s;
+  return {};
+}
+
+}  // namespace graphsolve::cli

@@ -1,0 +1,34 @@
+#pragma once
+// Turning a scalar sparse matrix (from a Matrix Market file) into a graphsolve
+// block system: rows are grouped into nodes by block sizes, and a block edge
+// exists wherever A_ij or A_ji stores an entry.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "graphsolve/graphsolve.hpp"
+
+namespace graphsolve::cli {
+
+// Error with a message meant for the user; the CLI prints it and exits 1.
+struct UserError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::vector<int> uniform_block_sizes(int dimension, int block_size);
+// Whitespace-separated non-negative integers that must sum to `dimension`.
+std::vector<int> read_block_sizes(const std::string& path, int dimension);
+
+struct BlockSystem {
+  std::shared_ptr<const Pattern> pattern;
+  std::unique_ptr<BlockMatrix> matrix;
+};
+
+// Nodes whose diagonal block stores no nonzero are marked ZeroDiagonal.
+BlockSystem make_block_system(const SparseTriplets& a, const std::vector<int>& sizes);
+
+// First pair of mirrored entries that differ, as a message; empty if A == A^T.
+std::string asymmetry(const BlockMatrix& a);
+
+}  // namespace graphsolve::cli

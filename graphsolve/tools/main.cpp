@@ -1,0 +1,79 @@
+// graphsolve: solve or analyse block-sparse systems given as Matrix Market files.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "block_system.hpp"
+#include "commands.hpp"
+
+namespace {
+
+using namespace graphsolve;
+
+template <class Enum>
+CLI::Validator enum_validator(std::optional<Enum> (*parse)(const std::string&), const std::string& choices) {
+  return CLI::Validator(
+      [parse, choices](std::string& value) -> std::string {
+        return parse(value) ? std::string() : "'" + value + "' is not one of " + choices;
+      },
+      choices);
+}
+
+void add_block_options(CLI::App* command, cli::BlockOptions& blocks) {
+  auto* size = command->add_option_function<int>(
+      "--block-size", [&blocks](int k) { blocks.block_size = k; }, "uniform block size K (default 1)");
+  auto* file = command->add_option("--blocks", blocks.blocks_file, "file of node sizes summing to the dimension");
+  size->excludes(file);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"graphsolve: block-sparse LDU / LDLT / LLT solver on graphs"};
+  app.require_subcommand(1);
+
+  cli::SolveOptions solve;
+  std::string ordering = "auto", method = "ldu";
+  auto* solve_cmd = app.add_subcommand("solve", "solve A x = b and write x");
+  solve_cmd->add_option("A", solve.matrix, "matrix, Matrix Market coordinate (real, general or symmetric)")->required();
+  solve_cmd->add_option("--rhs", solve.rhs, "right-hand side(s), Matrix Market array or coordinate")->required();
+  solve_cmd->add_option("--out", solve.out, "solution file, Matrix Market array (%.17g)")->required();
+  add_block_options(solve_cmd, solve.blocks);
+  solve_cmd->add_option("--ordering", ordering, "auto|dfs|amd|nd")->check(enum_validator(&parse_ordering, "auto|dfs|amd|nd"));
+  solve_cmd->add_option("--method", method, "ldu|ldlt|llt")->check(enum_validator(&parse_method, "ldu|ldlt|llt"));
+  solve_cmd->add_option("--refine", solve.refine, "iterative refinement steps (default 0)");
+  solve_cmd->add_option("--shift", solve.shift, "add EPS * identity to every diagonal block");
+  solve_cmd->add_option("--repeat", solve.repeat, "refactorize and solve N times, report the fastest");
+  solve_cmd->add_flag("--json", solve.json, "print the statistics as JSON on stdout");
+
+  cli::InfoOptions info;
+  auto* info_cmd = app.add_subcommand("info", "analysis statistics for every ordering");
+  info_cmd->add_option("A", info.matrix, "matrix, Matrix Market coordinate")->required();
+  add_block_options(info_cmd, info.blocks);
+  info_cmd->add_flag("--json", info.json, "print JSON on stdout");
+
+  bool demo_json = false;
+  auto* demo_cmd = app.add_subcommand("demo", "solve built-in chain, ladder, net, crystal and mechanism systems");
+  demo_cmd->add_flag("--json", demo_json, "print JSON on stdout");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& help) {
+    return app.exit(help);
+  } catch (const CLI::ParseError& error) {
+    std::cerr << "graphsolve: error: " << error.what() << " (see graphsolve --help)\n";
+    return 2;
+  }
+  try {
+    if (solve_cmd->parsed()) {
+      solve.ordering = *parse_ordering(ordering);
+      solve.method = *parse_method(method);
+      return cli::run_solve(solve);
+    }
+    if (info_cmd->parsed()) return cli::run_info(info);
+    return cli::run_demo(demo_json);
+  } catch (const std::exception& error) {
+    std::cerr << "graphsolve: error: " << error.what() << "\n";
+    return 1;
+  }
+}

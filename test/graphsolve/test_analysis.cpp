@@ -1,0 +1,179 @@
+// Symbolic analysis: statistics, zero fill on acyclic graphs, and fill that
+// matches an independent, dense elimination game.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "graphsolve/families.hpp"
+#include "test_support.hpp"
+
+namespace gs = graphsolve;
+namespace fam = graphsolve::families;
+
+namespace {
+
+// Reference elimination game on a dense adjacency matrix: eliminating v joins
+// all its remaining neighbours; returns the number of edges created.
+long reference_fill(const gs::Graph& g, const std::vector<gs::NodeId>& order) {
+  const int n = g.num_nodes();
+  std::vector<std::vector<char>> adj(n, std::vector<char>(n, 0));
+  for (auto [a, b] : g.edges()) adj[a][b] = adj[b][a] = 1;
+  std::vector<char> gone(n, 0);
+  long fill = 0;
+  for (gs::NodeId v : order) {
+    std::vector<int> nbrs;
+    for (int u = 0; u < n; ++u)
+      if (!gone[u] && u != v && adj[v][u]) nbrs.push_back(u);
+    for (size_t i = 0; i < nbrs.size(); ++i)
+      for (size_t j = i + 1; j < nbrs.size(); ++j)
+        if (!adj[nbrs[i]][nbrs[j]]) {
+          adj[nbrs[i]][nbrs[j]] = adj[nbrs[j]][nbrs[i]] = 1;
+          ++fill;
+        }
+    gone[v] = 1;
+  }
+  return fill;
+}
+
+gs::Graph random_forest_mixed(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  gs::Graph g;
+  for (int i = 0; i < n; ++i) {
+    g.add_node(std::uniform_int_distribution<int>(0, 9)(rng));
+    // roughly one node in eight starts a new tree
+    if (i > 0 && std::uniform_int_distribution<int>(0, 7)(rng) != 0)
+      g.add_edge(i, std::uniform_int_distribution<int>(0, i - 1)(rng));
+  }
+  return g;
+}
+
+const gs::Ordering kAll[] = {gs::Ordering::Auto, gs::Ordering::DFS, gs::Ordering::AMD, gs::Ordering::ND};
+
+}  // namespace
+
+TEST(Analysis, StatisticsOfTheGraphFamilies) {
+  struct Expect {
+    gs::Graph graph;
+    int nodes, edges, cycle_rank;
+  };
+  const std::vector<Expect> cases = {
+      {fam::chain(10, 6), 10, 9, 0},
+      {fam::ladder(7, 6), 14, 7 + 2 * 6, 6},           // m rungs, 2(m-1) rails, m-1 squares
+      {fam::net(5, 6), 25, 2 * 5 * 4, 16},             // (s-1)^2 squares
+      {fam::crystal(3, 6), 27, 3 * 9 * 2, 54 - 27 + 1},
+  };
+  for (const auto& c : cases) {
+    const gs::AnalysisStats s = gs::analyze(c.graph).stats();
+    EXPECT_EQ(s.nodes, c.nodes);
+    EXPECT_EQ(s.edges, c.edges);
+    EXPECT_EQ(s.components, 1);
+    EXPECT_EQ(s.cycle_rank, c.cycle_rank);
+    EXPECT_EQ(s.dimension, 6 * c.nodes);
+  }
+  gs::Graph two_parts = fam::chain(4, 2);
+  two_parts.add_node(3);
+  two_parts.add_node(0);
+  const gs::AnalysisStats s = gs::analyze(two_parts).stats();
+  EXPECT_EQ(s.components, 3);
+  EXPECT_EQ(s.cycle_rank, 0);
+  EXPECT_EQ(s.dimension, 11);
+}
+
+TEST(Analysis, AcyclicGraphsHaveZeroFillWithDfsAmdAndAuto) {
+  for (unsigned seed = 0; seed < 40; ++seed) {
+    std::vector<gs::Graph> graphs = {fam::random_tree(50 + seed, 6, seed), random_forest_mixed(60, seed),
+                                     fam::mechanism(fam::random_tree(30, 6, seed), seed % 2 ? 5 : 3, true),
+                                     fam::chain(25, 1 + seed % 6)};
+    for (const gs::Graph& g : graphs)
+      for (gs::Ordering o : {gs::Ordering::Auto, gs::Ordering::DFS, gs::Ordering::AMD}) {
+        const gs::Symbolic sym = gs::analyze(g, {o, {}});
+        EXPECT_EQ(sym.stats().fill_blocks, 0) << "seed " << seed << " ordering " << gs::to_string(o);
+        EXPECT_EQ(reference_fill(g, sym.order()), 0);
+        // Linear time: every eliminated node couples at most one later node.
+        EXPECT_LE(sym.stats().max_front, 1);
+      }
+  }
+}
+
+TEST(Analysis, FillMatchesTheEliminationGame) {
+  std::vector<gs::Graph> graphs = {fam::ladder(12, 6), fam::net(7, 3), fam::crystal(4, 2),
+                                   fam::mechanism(fam::ladder(6, 6), 3, true), fam::mechanism(fam::net(4, 6), 3, false)};
+  std::mt19937 rng(5);
+  for (int k = 0; k < 10; ++k) {
+    gs::Graph g = fam::random_tree(40, 2, k);
+    for (int e = 0; e < 20; ++e) {
+      const int a = std::uniform_int_distribution<int>(0, 39)(rng), b = std::uniform_int_distribution<int>(0, 39)(rng);
+      if (a != b) g.add_edge(a, b);
+    }
+    graphs.push_back(g);
+  }
+  for (const gs::Graph& g : graphs)
+    for (gs::Ordering o : kAll) {
+      const gs::Symbolic sym = gs::analyze(g, {o, {}});
+      const gs::AnalysisStats& s = sym.stats();
+      EXPECT_EQ(s.fill_blocks, reference_fill(g, sym.order())) << gs::to_string(o);
+      EXPECT_EQ(s.factor_blocks, s.edges + s.fill_blocks);
+      // The order is a permutation and the parent of a node comes after it.
+      std::set<gs::NodeId> seen(sym.order().begin(), sym.order().end());
+      EXPECT_EQ(static_cast<int>(seen.size()), g.num_nodes());
+      for (gs::NodeId v = 0; v < g.num_nodes(); ++v) {
+        if (sym.parent(v) >= 0) EXPECT_GT(sym.position(sym.parent(v)), sym.position(v));
+      }
+    }
+}
+
+TEST(Analysis, CyclesCreateFillAndTheGivenOrderIsHonoured) {
+  // Eliminating a square's corner first joins its two neighbours: one fill block.
+  gs::Graph square;
+  for (int i = 0; i < 4; ++i) square.add_node(2);
+  square.add_edge(0, 1);
+  square.add_edge(1, 2);
+  square.add_edge(2, 3);
+  square.add_edge(3, 0);
+  const gs::Symbolic sym = gs::analyze(square, {gs::Ordering::Given, {0, 1, 2, 3}});
+  EXPECT_EQ(sym.order(), (std::vector<gs::NodeId>{0, 1, 2, 3}));
+  EXPECT_EQ(sym.stats().fill_blocks, 1);
+  EXPECT_EQ(sym.later_neighbours(0), (std::vector<gs::NodeId>{1, 3}));
+  EXPECT_EQ(sym.parent(0), 1);
+  // Ladders: the depth-first order keeps fill to one block per square at most.
+  const gs::Symbolic ladder = gs::analyze(fam::ladder(30, 6), {gs::Ordering::DFS, {}});
+  EXPECT_GT(ladder.stats().fill_blocks, 0);
+  EXPECT_LE(ladder.stats().fill_blocks, ladder.stats().cycle_rank);
+}
+
+TEST(Analysis, AutoPicksTheCheapestCandidate) {
+  for (const gs::Graph& g : {fam::net(12, 6), fam::crystal(5, 6), fam::ladder(40, 6), fam::chain(100, 6)}) {
+    const gs::Symbolic chosen = gs::analyze(g);
+    for (gs::Ordering o : {gs::Ordering::DFS, gs::Ordering::AMD, gs::Ordering::ND})
+      EXPECT_LE(chosen.stats().flops, gs::analyze(g, {o, {}}).stats().flops) << gs::to_string(o);
+  }
+}
+
+TEST(Analysis, ConstraintNodesWaitForAPivotOfTheirOwn) {
+  // A grounded chain: the world joint is a zero-diagonal leaf and must come
+  // after its body; every joint must follow one of its bodies.
+  const gs::Graph g = fam::mechanism(fam::chain(10, 6), 5, true);
+  for (gs::Ordering o : kAll) {
+    const gs::Symbolic sym = gs::analyze(g, {o, {}});
+    for (gs::NodeId v = 0; v < g.num_nodes(); ++v) {
+      if (g.kind(v) != gs::NodeKind::ZeroDiagonal) continue;
+      bool has_earlier_body = false;
+      for (auto [a, b] : g.edges()) {
+        const gs::NodeId other = a == v ? b : b == v ? a : -1;
+        if (other >= 0 && sym.position(other) < sym.position(v)) has_earlier_body = true;
+      }
+      EXPECT_TRUE(has_earlier_body) << "joint " << v << " with " << gs::to_string(o);
+    }
+  }
+}
+
+TEST(Analysis, PredictedFlopsOfAChain) {
+  // Chain of n b x b blocks, leaves to root: n-1 pivots with one neighbour.
+  const int n = 50, b = 6;
+  const gs::Symbolic sym = gs::analyze(fam::chain(n, b), {gs::Ordering::DFS, {}});
+  const double per_pivot = 2.0 / 3.0 * b * b * b;
+  const double expected = n * per_pivot + (n - 1) * (2.0 * b * b * b + 2.0 * b * b * b);
+  EXPECT_NEAR(sym.stats().flops, expected, 1.0);
+  EXPECT_LT(sym.flops(gs::Method::LLT), sym.flops(gs::Method::LDLT));
+}

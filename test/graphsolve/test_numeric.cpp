@@ -1,0 +1,193 @@
+// Numeric behaviour beyond plain solves: refactorization, activation, shifts
+// and iterative refinement.
+#include <gtest/gtest.h>
+
+#include "graphsolve/families.hpp"
+#include "test_support.hpp"
+
+namespace gs = graphsolve;
+namespace fam = graphsolve::families;
+
+namespace {
+
+// Dense matrix with the rows and columns of the listed nodes removed.
+Eigen::MatrixXd remove_nodes(const Eigen::MatrixXd& dense, const gs::Pattern& p, const std::vector<int>& removed,
+                             std::vector<int>& kept_rows) {
+  std::vector<char> drop(p.dimension, 0);
+  for (int v : removed)
+    for (int r = 0; r < p.size[v]; ++r) drop[p.offset[v] + r] = 1;
+  kept_rows.clear();
+  for (int r = 0; r < p.dimension; ++r)
+    if (!drop[r]) kept_rows.push_back(r);
+  Eigen::MatrixXd reduced(kept_rows.size(), kept_rows.size());
+  for (size_t i = 0; i < kept_rows.size(); ++i)
+    for (size_t j = 0; j < kept_rows.size(); ++j) reduced(i, j) = dense(kept_rows[i], kept_rows[j]);
+  return reduced;
+}
+
+}  // namespace
+
+TEST(Numeric, RefactorizationMatchesAFreshFactorization) {
+  for (gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
+    const gs::Symbolic sym = gs::analyze(fam::ladder(20, 6));
+    const auto values = method == gs::Method::LDU ? fam::Values::Unsymmetric : fam::Values::SymmetricPositiveDefinite;
+    gs::BlockMatrix a(sym);
+    gs::Factorization reused(sym, method);
+    const Eigen::VectorXd b = gs_test::random_rhs(a.rows(), 1, 3);
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      fam::fill_values(a, values, seed);
+      ASSERT_EQ(reused.factorize(a), gs::Status::Success);
+      gs::Factorization fresh(sym, method);
+      ASSERT_EQ(fresh.factorize(a), gs::Status::Success);
+      Eigen::VectorXd x1(a.rows()), x2(a.rows());
+      ASSERT_EQ(reused.solve(b, x1), gs::Status::Success);
+      ASSERT_EQ(fresh.solve(b, x2), gs::Status::Success);
+      EXPECT_EQ(x1, x2);  // same operations in the same order: bitwise equal
+      EXPECT_LT(gs_test::dense_residual(a.to_dense(), x1, b), 1e-12);
+    }
+  }
+}
+
+TEST(Numeric, InactiveNodesGiveTheReducedSystem) {
+  // Bodies with contact-like leaves and a loop; switch off leaves and an inner node.
+  gs::Graph g = fam::mechanism(fam::ladder(4, 6), 3, true);
+  std::vector<gs::NodeId> leaves;
+  for (int body = 0; body < 8; ++body) leaves.push_back(g.add_node(1 + body % 3));
+  for (int body = 0; body < 8; ++body) g.add_edge(body, leaves[body]);
+  for (gs::Ordering o : {gs::Ordering::DFS, gs::Ordering::AMD, gs::Ordering::ND}) {
+    const gs::Symbolic sym = gs::analyze(g, {o, {}});
+    gs::BlockMatrix a(sym);
+    fam::fill_values(a, fam::Values::SaddleUnsymmetric, 9);
+    const std::vector<int> off = {leaves[1], leaves[4], leaves[7], 11};  // 11 is a joint inside a loop
+    for (int v : off) a.set_active(v, false);
+    gs::Factorization ldu(sym);
+    ASSERT_EQ(ldu.factorize(a), gs::Status::Success) << gs::to_string(o) << " node " << ldu.failed_node();
+    const Eigen::VectorXd b = gs_test::random_rhs(a.rows(), 1, 4);
+    Eigen::VectorXd x(a.rows());
+    ASSERT_EQ(ldu.solve(b, x), gs::Status::Success);
+
+    a.set_active(leaves[1], true);  // the stored values are still there
+    for (int v : off) a.set_active(v, true);
+    std::vector<int> kept;
+    const Eigen::MatrixXd reduced = remove_nodes(a.to_dense(), sym.pattern(), off, kept);
+    Eigen::VectorXd b_reduced(kept.size()), x_reduced(kept.size());
+    for (size_t i = 0; i < kept.size(); ++i) b_reduced(i) = b(kept[i]);
+    for (size_t i = 0; i < kept.size(); ++i) x_reduced(i) = x(kept[i]);
+    const Eigen::VectorXd reference = reduced.partialPivLu().solve(b_reduced);
+    EXPECT_LT((x_reduced - reference).norm() / reference.norm(), 1e-9);
+    for (int v : off)  // an inactive node is an identity block: x_v = b_v
+      EXPECT_EQ(x.segment(sym.pattern().offset[v], sym.pattern().size[v]),
+                b.segment(sym.pattern().offset[v], sym.pattern().size[v]));
+
+    // On again without a new analysis: the full system.
+    ASSERT_EQ(ldu.factorize(a), gs::Status::Success);
+    ASSERT_EQ(ldu.solve(b, x), gs::Status::Success);
+    EXPECT_LT(gs_test::dense_residual(a.to_dense(), x, b), 1e-10);
+  }
+}
+
+TEST(Numeric, ShiftsSolveTheShiftedSystem) {
+  const gs::Graph g = fam::mechanism(fam::net(3, 6), 3, false);
+  const gs::Symbolic sym = gs::analyze(g);
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::Saddle, 2);
+  gs::FactorOptions options;
+  options.shift = 0.25;
+  options.constraint_shift = -0.5;
+  Eigen::MatrixXd shifted = a.to_dense();
+  const gs::Pattern& p = sym.pattern();
+  for (int v = 0; v < p.num_nodes; ++v)
+    for (int r = 0; r < p.size[v]; ++r)
+      shifted(p.offset[v] + r, p.offset[v] + r) += p.kind[v] == gs::NodeKind::ZeroDiagonal ? -0.25 : 0.25;
+  const Eigen::VectorXd b = gs_test::random_rhs(a.rows(), 1, 8);
+  for (gs::Method method : {gs::Method::LDU, gs::Method::LDLT}) {
+    gs::Factorization f(sym, method);
+    ASSERT_EQ(f.factorize(a, options), gs::Status::Success);
+    Eigen::VectorXd x(a.rows());
+    ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+    EXPECT_LT(gs_test::dense_residual(shifted, x, b), 1e-12);
+  }
+}
+
+TEST(Numeric, RedundantConstraintsNeedARegularization) {
+  // Two identical joints between the same bodies: rank-deficient constraints.
+  gs::Graph g;
+  const auto b0 = g.add_node(6), b1 = g.add_node(6);
+  const auto j0 = g.add_node(3, gs::NodeKind::ZeroDiagonal), j1 = g.add_node(3, gs::NodeKind::ZeroDiagonal);
+  for (auto j : {j0, j1}) {
+    g.add_edge(b0, j);
+    g.add_edge(j, b1);
+  }
+  const gs::Symbolic sym = gs::analyze(g);
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::Saddle, 1);
+  for (auto body : {b0, b1}) {
+    a.block(j1, body) = a.block(j0, body);
+    a.block(body, j1) = a.block(body, j0);
+  }
+  gs::Factorization f(sym, gs::Method::LDLT);
+  EXPECT_EQ(f.factorize(a), gs::Status::SingularPivot);
+  EXPECT_TRUE(f.failed_node() == j0 || f.failed_node() == j1);
+  Eigen::VectorXd x(a.rows());
+  EXPECT_EQ(f.solve(Eigen::VectorXd::Ones(a.rows()), x), gs::Status::NotFactorized);
+
+  // SPOOK-style regularization: solve (A - eps I_constraints) x = b.
+  gs::FactorOptions options;
+  options.constraint_shift = -1e-8;
+  ASSERT_EQ(f.factorize(a, options), gs::Status::Success);
+  const Eigen::VectorXd b = gs_test::random_rhs(a.rows(), 1, 2);
+  ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+  Eigen::MatrixXd regularized = a.to_dense();
+  regularized.bottomRightCorner(6, 6).diagonal().array() -= 1e-8;
+  EXPECT_LT(gs_test::dense_residual(regularized, x, b), 1e-8);
+}
+
+TEST(Numeric, RefinementRepairsPivotGrowth) {
+  // A tiny but valid first pivot: static block pivoting then loses about ten
+  // digits, which refinement against the original matrix wins back.
+  gs::Graph g;
+  for (int i = 0; i < 2; ++i) g.add_node(1);
+  g.add_edge(0, 1);
+  const gs::Symbolic sym = gs::analyze(g, {gs::Ordering::Given, {0, 1}});
+  gs::BlockMatrix a(sym);
+  a.diag(0)(0, 0) = 1e-10;
+  a.diag(1)(0, 0) = 1.0;
+  a.block(0, 1)(0, 0) = 1.0;
+  a.block(1, 0)(0, 0) = 1.0 + 1e-9;
+  const Eigen::Vector2d b(1.0, std::sqrt(2.0));
+  gs::Factorization f(sym);
+  ASSERT_EQ(f.factorize(a), gs::Status::Success);
+  Eigen::VectorXd plain(2), refined(2);
+  ASSERT_EQ(f.solve(b, plain), gs::Status::Success);
+  ASSERT_EQ(f.solve_refined(a, b, refined, 3), gs::Status::Success);
+  const double r_plain = gs::relative_residual(a, plain, b), r_refined = gs::relative_residual(a, refined, b);
+  EXPECT_GT(r_plain, 1e-12);
+  EXPECT_LT(r_refined, 1e-15);
+  EXPECT_NEAR(r_refined, gs_test::dense_residual(a.to_dense(), refined, b), 1e-15);
+}
+
+TEST(Numeric, SizeZeroNodesAndEmptySystems) {
+  gs::Graph g;
+  const auto a0 = g.add_node(0), a1 = g.add_node(3), a2 = g.add_node(0, gs::NodeKind::ZeroDiagonal), a3 = g.add_node(2);
+  g.add_edge(a0, a1);
+  g.add_edge(a1, a2);
+  g.add_edge(a2, a3);
+  g.add_edge(a0, a3);
+  for (gs::Ordering o : {gs::Ordering::DFS, gs::Ordering::AMD, gs::Ordering::ND}) {
+    const gs::Symbolic sym = gs::analyze(g, {o, {}});
+    gs::BlockMatrix a(sym);
+    fam::fill_values(a, fam::Values::Unsymmetric, 3);
+    gs::Factorization f(sym);
+    ASSERT_EQ(f.factorize(a), gs::Status::Success);
+    const Eigen::MatrixXd b = gs_test::random_rhs(5, 2, 1);
+    Eigen::MatrixXd x(5, 2);
+    ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+    EXPECT_LT(gs_test::dense_residual(a.to_dense(), x, b), 1e-14);
+  }
+  const gs::Symbolic empty = gs::analyze(gs::Graph());
+  gs::BlockMatrix a(empty);
+  gs::Factorization f(empty);
+  EXPECT_EQ(f.factorize(a), gs::Status::Success);
+  Eigen::MatrixXd x(0, 1);
+  EXPECT_EQ(f.solve_in_place(x), gs::Status::Success);
+}
