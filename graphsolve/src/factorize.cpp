@@ -95,7 +95,8 @@ namespace {
 // KLU's cheap reciprocal condition estimate min |u_ii| / max |u_ii|, with the
 // pivot's input scale as a floor for the denominator so that a block
 // cancelled to rounding noise does not look well conditioned.
-double pivot_ratio(const Eigen::Ref<const Eigen::VectorXd>& pivots, double input_scale) {
+template <class Diagonal>  // a matrix diagonal: strided, so no Ref (which would copy it)
+double pivot_ratio(const Diagonal& pivots, double input_scale) {
   if (pivots.size() == 0) return 1.0;
   const double largest = std::max(pivots.cwiseAbs().maxCoeff(), input_scale);
   if (!(largest > 0.0) || !std::isfinite(largest)) return 0.0;

@@ -1,0 +1,135 @@
+// Matrix Market reading and writing, including every malformed-file error.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "graphsolve/matrix_market.hpp"
+
+namespace gs = graphsolve;
+namespace fs = std::filesystem;
+
+namespace {
+
+class MatrixMarket : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("gs_mm_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                                        "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path) << text;
+    return path;
+  }
+  std::string error_of_sparse(const std::string& text) {
+    const std::string path = write("bad.mtx", text);
+    try {
+      gs::read_matrix_market_sparse(path);
+    } catch (const gs::MatrixMarketError& e) {
+      return e.what();
+    }
+    return "no error";
+  }
+  fs::path dir_;
+};
+
+}  // namespace
+
+TEST_F(MatrixMarket, ReadsGeneralAndSymmetricCoordinateFiles) {
+  const auto general = gs::read_matrix_market_sparse(
+      write("g.mtx", "%%MatrixMarket matrix coordinate real general\n% comment\n\n2 3 3\n1 1 1.5\n2 3 -2\n1 3 4e1\n"));
+  EXPECT_EQ(general.rows, 2);
+  EXPECT_EQ(general.cols, 3);
+  ASSERT_EQ(general.entries.size(), 3u);
+  EXPECT_EQ(general.entries[2].row, 0);
+  EXPECT_EQ(general.entries[2].col, 2);
+  EXPECT_EQ(general.entries[2].value, 40.0);
+  const auto symmetric = gs::read_matrix_market_sparse(
+      write("s.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n3 3 2\n1 1 2\n3 1 5\n"));
+  EXPECT_TRUE(symmetric.symmetric);
+  ASSERT_EQ(symmetric.entries.size(), 3u);  // the off-diagonal entry is mirrored
+  EXPECT_EQ(symmetric.entries[2].row, 0);
+  EXPECT_EQ(symmetric.entries[2].col, 2);
+  EXPECT_EQ(symmetric.entries[2].value, 5.0);
+}
+
+TEST_F(MatrixMarket, DenseRoundTripKeepsEveryDigit) {
+  Eigen::MatrixXd m(3, 2);
+  m << 1.0 / 3.0, -2e-300, 1e300, 0.1, -0.0, 123456789.123456789;
+  const std::string path = (dir_ / "x.mtx").string();
+  gs::write_matrix_market_dense(path, m);
+  const Eigen::MatrixXd back = gs::read_matrix_market_dense(path);
+  EXPECT_EQ(back, m);
+  const Eigen::MatrixXd from_coordinate = gs::read_matrix_market_dense(
+      write("c.mtx", "%%MatrixMarket matrix coordinate real general\n3 2 2\n1 1 1\n3 2 7\n"));
+  EXPECT_EQ(from_coordinate(0, 0), 1.0);
+  EXPECT_EQ(from_coordinate(2, 1), 7.0);
+  EXPECT_EQ(from_coordinate(1, 1), 0.0);
+  const Eigen::MatrixXd symmetric_array = gs::read_matrix_market_dense(
+      write("sa.mtx", "%%MatrixMarket matrix array real symmetric\n2 2\n1\n2\n3\n"));
+  EXPECT_EQ(symmetric_array(0, 1), 2.0);
+  EXPECT_EQ(symmetric_array(1, 0), 2.0);
+  EXPECT_EQ(symmetric_array(1, 1), 3.0);
+}
+
+TEST_F(MatrixMarket, SparseWriteReadsBack) {
+  gs::SparseTriplets t;
+  t.rows = t.cols = 2;
+  t.entries = {{0, 0, 0.1}, {1, 0, -3.0}};
+  const std::string path = (dir_ / "w.mtx").string();
+  gs::write_matrix_market_sparse(path, t);
+  const auto back = gs::read_matrix_market_sparse(path);
+  ASSERT_EQ(back.entries.size(), 2u);
+  EXPECT_EQ(back.entries[0].value, 0.1);
+  EXPECT_EQ(back.entries[1].row, 1);
+}
+
+TEST_F(MatrixMarket, MalformedFilesNameTheFileAndLine) {
+  const std::string h = "%%MatrixMarket matrix coordinate real general\n";
+  struct Bad {
+    std::string text, expected;
+  };
+  const std::vector<Bad> cases = {
+      {"", "empty file"},
+      {"hello\n", ":1: expected the header"},
+      {"%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", ":1: unsupported field 'complex'"},
+      {"%%MatrixMarket matrix coordinate pattern general\n1 1 1\n1 1\n", ":1: unsupported field 'pattern'"},
+      {"%%MatrixMarket matrix coordinate real hermitian\n1 1 1\n1 1 1\n", ":1: unsupported symmetry 'hermitian'"},
+      {"%%MatrixMarket vector coordinate real general\n", ":1: unsupported object 'vector'"},
+      {"%%MatrixMarket matrix array real general\n1 1\n1\n", "expected a sparse matrix in coordinate format"},
+      {h, ": missing the size line"},
+      {h + "2 x 1\n", ":2: expected an integer for the number of columns"},
+      {h + "2 2 -1\n", ":2: negative size"},
+      {h + "2 2 2\n1 1 1\n", "file ends after 1 entries, the size line announced 2"},
+      {h + "2 2 1\n1 1 1\n2 2 2\n", ":4: more entries than the 1 the size line announced"},
+      {h + "2 2 1\n3 1 1\n", ":3: entry (3, 1) is outside the 2x2 matrix"},
+      {h + "2 2 1\n1 0 1\n", ":3: entry (1, 0) is outside"},
+      {h + "2 2 1\n1 1 abc\n", ":3: expected a number for the value"},
+      {h + "2 2 1\n1 1 nan\n", ":3: non-finite value (NaN or Inf)"},
+      {h + "2 2 1\n1 1 inf\n", ":3: non-finite value"},
+      {h + "2 2 1\n1 1 1 9\n", ":3: unexpected text '9'"},
+      {h + "2 2 1\n1.5 1 1\n", ":3: expected an integer for the row index"},
+      {"%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n", "a symmetric matrix must be square"},
+  };
+  for (const Bad& c : cases) {
+    const std::string message = error_of_sparse(c.text);
+    EXPECT_NE(message.find(c.expected), std::string::npos) << "got: " << message;
+    EXPECT_NE(message.find("bad.mtx"), std::string::npos) << message;
+  }
+  try {
+    gs::read_matrix_market_sparse((dir_ / "missing.mtx").string());
+    FAIL() << "no error for a missing file";
+  } catch (const gs::MatrixMarketError& e) {
+    EXPECT_NE(std::string(e.what()).find("missing.mtx: cannot open file"), std::string::npos);
+  }
+  try {
+    gs::read_matrix_market_dense(write("short.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n"));
+    FAIL() << "no error for a short array";
+  } catch (const gs::MatrixMarketError& e) {
+    EXPECT_NE(std::string(e.what()).find("file ends before all 4 array values were read"), std::string::npos);
+  }
+}

@@ -1,0 +1,110 @@
+// factorize() and the solves must not touch the heap. This binary replaces
+// malloc and friends with counting wrappers around glibc's allocator, so it
+// is not built with the sanitizers (which bring their own allocator).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+
+#include "graphsolve/families.hpp"
+#include "test_support.hpp"
+
+extern "C" {
+void* __libc_malloc(size_t);
+void* __libc_calloc(size_t, size_t);
+void* __libc_realloc(void*, size_t);
+void* __libc_memalign(size_t, size_t);
+void __libc_free(void*);
+
+static long g_allocations = 0;
+static bool g_counting = false;
+
+void* malloc(size_t n) {
+  if (g_counting) ++g_allocations;
+  return __libc_malloc(n);
+}
+void* calloc(size_t n, size_t size) {
+  if (g_counting) ++g_allocations;
+  return __libc_calloc(n, size);
+}
+void* realloc(void* p, size_t n) {
+  if (g_counting) ++g_allocations;
+  return __libc_realloc(p, n);
+}
+void* memalign(size_t alignment, size_t n) {
+  if (g_counting) ++g_allocations;
+  return __libc_memalign(alignment, n);
+}
+void* aligned_alloc(size_t alignment, size_t n) { return memalign(alignment, n); }
+int posix_memalign(void** out, size_t alignment, size_t n) {
+  *out = memalign(alignment, n);
+  return *out ? 0 : 12;
+}
+void free(void* p) { __libc_free(p); }
+}
+
+namespace gs = graphsolve;
+namespace fam = graphsolve::families;
+
+namespace {
+
+long allocations_during(const std::function<void()>& work) {
+  g_allocations = 0;
+  g_counting = true;
+  work();
+  g_counting = false;
+  return g_allocations;
+}
+
+gs::Graph mixed_sizes_with_a_large_block() {
+  gs::Graph g = fam::crystal(3, 6);
+  const auto big = g.add_node(40);
+  g.add_edge(big, 0);
+  g.add_edge(big, 13);
+  const auto small = g.add_node(1);
+  g.add_edge(small, big);
+  return g;
+}
+
+}  // namespace
+
+TEST(NoAllocation, CountingWorks) {
+  EXPECT_GT(allocations_during([] { std::vector<int> v(100); v[1] = 2; }), 0);
+}
+
+TEST(NoAllocation, FactorizeAndSolveNeverAllocate) {
+  const std::vector<std::pair<gs::Graph, bool>> graphs = {
+      {fam::mechanism(fam::ladder(6, 6), 3, true), true},
+      {mixed_sizes_with_a_large_block(), false},
+      {fam::chain(50, 6), false},
+  };
+  for (const auto& [graph, saddle] : graphs) {
+    for (gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
+      if (saddle && method == gs::Method::LLT) continue;
+      const gs::Symbolic sym = gs::analyze(graph);
+      gs::BlockMatrix a(sym);
+      const auto values = saddle ? fam::Values::Saddle
+                                 : method == gs::Method::LDU ? fam::Values::Unsymmetric
+                                                             : fam::Values::SymmetricPositiveDefinite;
+      fam::fill_values(a, values, 5);
+      gs::Factorization f(sym, method);
+      Eigen::MatrixXd one = gs_test::random_rhs(a.rows(), 1, 1);
+      Eigen::MatrixXd many = gs_test::random_rhs(a.rows(), 37, 2);
+      const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), 3, 3);
+      Eigen::MatrixXd x(a.rows(), 3);
+      gs::Status s1{}, s2{}, s3{}, s4{}, s5{};
+      const long count = allocations_during([&] {
+        s1 = f.factorize(a);
+        s2 = f.solve_in_place(one);
+        s3 = f.solve_in_place(many);
+        s4 = f.solve_refined(a, b, x, 2);
+        a.set_active(a.num_nodes() - 1, false);
+        s5 = f.factorize(a);
+        a.set_active(a.num_nodes() - 1, true);
+      });
+      EXPECT_EQ(count, 0) << gs::to_string(method);
+      for (gs::Status s : {s1, s2, s3, s4, s5}) EXPECT_EQ(s, gs::Status::Success) << gs::to_string(method);
+      EXPECT_LT(gs_test::dense_residual(a.to_dense(), x, b), 1e-10);
+    }
+  }
+}
