@@ -118,7 +118,8 @@ TEST(Analysis, FillMatchesTheEliminationGame) {
       std::set<gs::NodeId> seen(sym.order().begin(), sym.order().end());
       EXPECT_EQ(static_cast<int>(seen.size()), g.num_nodes());
       for (gs::NodeId v = 0; v < g.num_nodes(); ++v) {
-        if (sym.parent(v) >= 0) EXPECT_GT(sym.position(sym.parent(v)), sym.position(v));
+        const gs::NodeId parent = sym.parent(v);
+        EXPECT_TRUE(parent < 0 || sym.position(parent) > sym.position(v)) << "node " << v;
       }
     }
 }
