@@ -185,7 +185,7 @@ Eigen::MatrixXd read_matrix_market_dense(const std::string& path) {
       const double v = r.real("for an array value");
       r.end_of_line();
       m(i, j) = v;
-      if (i != j) m(j, i) = h.symmetry == Symmetry::General ? m(j, i) : mirror * v;
+      if (h.symmetry != Symmetry::General) m(j, i) = mirror * v;
     }
   if (r.next_data_line()) r.fail("more values than the array size announced");
   return m;
