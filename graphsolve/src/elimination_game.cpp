@@ -9,9 +9,12 @@
 // the leading block singular (two spherical joints on one body leave a
 // rank-5 6x6 Jacobian). So each constraint is matched to eliminated regular
 // neighbours of its own, as in a tree where every joint owns its child body;
-// it waits until such neighbours with enough rows are free. Constraints that
-// never find them go last, where their pivot is the Schur complement of all
-// the rest, nonsingular whenever the whole matrix is.
+// it waits until such neighbours with enough rows are free. A constraint
+// that cannot be matched (a ladder has more joints than bodies) may still go
+// once all its regular neighbours are eliminated, if the eliminated part it
+// touches has rows to spare: every element counts its regular rows minus its
+// constraint rows. Constraints that never qualify go last, where their pivot
+// is the Schur complement of all the rest, nonsingular whenever A is.
 #include <deque>
 
 #include "symbolic_data.hpp"
@@ -61,9 +64,18 @@ class Game {
 
   bool ready(NodeId v) const {
     long rows = 0;
-    for (int a = p_.adj_begin[v]; a < p_.adj_begin[v + 1]; ++a)
-      if (is_free_pivot(p_.adj[a])) rows += p_.size[p_.adj[a]];
-    return rows >= p_.size[v];
+    bool surrounded = true;  // every regular neighbour already eliminated
+    for (int a = p_.adj_begin[v]; a < p_.adj_begin[v + 1]; ++a) {
+      const NodeId u = p_.adj[a];
+      if (is_free_pivot(u)) rows += p_.size[u];
+      if (!eliminated_[u] && !is_constraint(u) && p_.size[u] > 0) surrounded = false;
+    }
+    if (rows >= p_.size[v]) return true;
+    if (!surrounded) return false;
+    long spare = 0;
+    for (int element : elements_of_[v])
+      if (!absorbed_[element]) spare += capacity_[element];
+    return spare >= p_.size[v];
   }
 
   void take_rows_for(NodeId v) {
@@ -83,13 +95,16 @@ class Game {
     eliminated_[v] = 1;
     std::vector<NodeId> later;
     mark_[v] = k;
+    long capacity = is_constraint(v) ? -p_.size[v] : p_.size[v];
     for (int a = p_.adj_begin[v]; a < p_.adj_begin[v + 1]; ++a) add(p_.adj[a], k, later);
     for (int element : elements_of_[v]) {
       if (absorbed_[element]) continue;
       absorbed_[element] = 1;
+      capacity += capacity_[element];
       for (NodeId u : result_.later[element]) add(u, k, later);
     }
     absorbed_.push_back(0);
+    capacity_.push_back(capacity);
     for (NodeId u : later) elements_of_[u].push_back(k);
     if (!is_constraint(v))
       for (int a = p_.adj_begin[v]; a < p_.adj_begin[v + 1]; ++a) {
@@ -114,6 +129,7 @@ class Game {
   std::vector<int> mark_;
   std::vector<std::vector<int>> elements_of_;
   std::vector<char> absorbed_;             // per element
+  std::vector<long> capacity_;             // per element: regular rows minus constraint rows
   std::deque<NodeId> queue_;               // deferred constraints that became ready
   Elimination result_;
 };

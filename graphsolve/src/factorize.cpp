@@ -221,4 +221,12 @@ NodeId Factorization::failed_node() const { return impl_->failed; }
 double Factorization::min_pivot_ratio() const { return impl_->min_ratio; }
 const Symbolic& Factorization::symbolic() const { return impl_->symbolic; }
 
+long Factorization::memory_bytes() const {
+  const Impl& m = *impl_;
+  long doubles = static_cast<long>(m.values.size() + m.scratch_a.size() + m.scratch_b.size() + m.rhs_scratch.size() +
+                                   m.residual.size());
+  for (int b : m.d->size) doubles += static_cast<long>(b) * b;  // one pivot factorization per node
+  return 8 * doubles;
+}
+
 }  // namespace graphsolve

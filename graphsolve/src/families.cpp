@@ -1,6 +1,8 @@
 #include "graphsolve/families.hpp"
 
 #include <random>
+
+#include <Eigen/QR>
 #include <stdexcept>
 #include <string>
 
@@ -92,11 +94,22 @@ void fill_values(BlockMatrix& matrix, Values kind, std::uint64_t seed) {
   const bool saddle = kind == Values::Saddle || kind == Values::SaddleUnsymmetric;
   const bool unsymmetric = kind == Values::Unsymmetric || kind == Values::SaddleUnsymmetric;
   auto zero_diag = [&](NodeId i) { return saddle && p.kind[i] == NodeKind::ZeroDiagonal; };
+  // Joint Jacobians have orthonormal rows (like [R, -R p^]) so that saddle
+  // systems are as well conditioned as real mechanisms; the unsymmetric variant
+  // perturbs the transposed coupling the way G_vw differs from G_xq.
+  auto orthonormal_rows = [&](int rows, int cols) {
+    const Eigen::MatrixXd q = Eigen::HouseholderQR<Eigen::MatrixXd>(random(cols, cols)).householderQ();
+    return Eigen::MatrixXd(q.topRows(rows));
+  };
   for (int e = 0; e < p.num_edges; ++e) {
-    const auto [a, b] = p.edges[e];
-    const Eigen::MatrixXd ab = random(p.size[a], p.size[b]);
+    auto [a, b] = p.edges[e];
+    if (zero_diag(b) && !zero_diag(a)) std::swap(a, b);  // a: the constraint, b: the body
+    const bool constraint_coupling = saddle && zero_diag(a) && !zero_diag(b) && p.size[a] <= p.size[b];
+    const Eigen::MatrixXd ab = constraint_coupling ? orthonormal_rows(p.size[a], p.size[b]) : random(p.size[a], p.size[b]);
     matrix.block(a, b) = ab;
-    matrix.block(b, a) = unsymmetric ? random(p.size[b], p.size[a]) : Eigen::MatrixXd(ab.transpose());
+    Eigen::MatrixXd ba = ab.transpose();
+    if (unsymmetric) ba = constraint_coupling ? Eigen::MatrixXd(ba + 0.1 * random(p.size[b], p.size[a])) : random(p.size[b], p.size[a]);
+    matrix.block(b, a) = ba;
   }
   // Diagonal blocks dominate the sum of the absolute off-diagonal row entries,
   // which keeps every pivot well conditioned whatever the ordering.

@@ -191,3 +191,20 @@ TEST(Numeric, SizeZeroNodesAndEmptySystems) {
   Eigen::MatrixXd x(0, 1);
   EXPECT_EQ(f.solve_in_place(x), gs::Status::Success);
 }
+
+TEST(Numeric, SparseExportEqualsDenseExport) {
+  gs::Graph g = fam::mechanism(fam::ladder(3, 6), 3, true);
+  g.add_node(0);
+  const gs::Symbolic sym = gs::analyze(g);
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::SaddleUnsymmetric, 3);
+  a.set_active(7, false);
+  const Eigen::SparseMatrix<double, Eigen::ColMajor, int> sparse = gs::to_sparse(a);
+  EXPECT_EQ(Eigen::MatrixXd(sparse), a.to_dense());
+  // Block pattern: every entry of every block is stored, zeros included.
+  long stored = 0;
+  for (int v = 0; v < a.num_nodes(); ++v) stored += long(sym.pattern().size[v]) * sym.pattern().size[v];
+  for (auto [i, j] : sym.pattern().edges)
+    if (a.active(i) && a.active(j)) stored += 2L * sym.pattern().size[i] * sym.pattern().size[j];
+  EXPECT_EQ(sparse.nonZeros(), stored);
+}

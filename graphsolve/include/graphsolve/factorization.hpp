@@ -56,6 +56,8 @@ class Factorization {
   // Smallest pivot ratio met in the last factorization (1 for no pivots).
   double min_pivot_ratio() const;
   const Symbolic& symbolic() const;
+  // Bytes held for the factor values, pivot factorizations and scratch.
+  long memory_bytes() const;
 
  private:
   struct Impl;

@@ -7,5 +7,6 @@
 #include "graphsolve/method.hpp"
 #include "graphsolve/ordering.hpp"
 #include "graphsolve/pattern.hpp"
+#include "graphsolve/sparse_export.hpp"
 #include "graphsolve/status.hpp"
 #include "graphsolve/symbolic.hpp"

@@ -1,0 +1,143 @@
+// graphsolve against UMFPACK, KLU, CHOLMOD, Eigen sparse and dense LU on
+// chain, tree, ladder, net and crystal graphs. Benchmarks are named
+// family/n/solver/phase; the headline phase is refactor_solve (numeric
+// factorization reusing the analysis, then one solve). Every benchmark checks
+// its solution's relative residual and fails loudly (non-zero exit) if wrong.
+//
+// Extra flag: --quick (a few small sizes, for the README's main job and CI).
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <unistd.h>
+
+#include "solvers.hpp"
+
+namespace {
+
+int g_failures = 0;
+
+std::string format(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+enum class Phase { Analyze, Factorize, Solve, RefactorSolve, Full };
+const char* name(Phase p) {
+  switch (p) {
+    case Phase::Analyze: return "analyze";
+    case Phase::Factorize: return "factorize";
+    case Phase::Solve: return "solve";
+    case Phase::RefactorSolve: return "refactor_solve";
+    case Phase::Full: return "full";
+  }
+  return "?";
+}
+
+void fail(benchmark::State& state, const std::string& benchmark_name, const std::string& why) {
+  ++g_failures;
+  std::cerr << "FAILED " << benchmark_name << ": " << why << "\n";
+  state.SkipWithError(why.c_str());
+}
+
+void run(benchmark::State& state, const std::string& benchmark_name, const bench::ProblemKey& key,
+         const bench::SolverInfo& info, Phase phase) {
+  const bench::Problem& p = bench::problem(key);
+  Eigen::VectorXd x(p.rhs.size());
+  try {
+    std::unique_ptr<bench::Solver> solver = info.make(p);
+    if (phase != Phase::Analyze && phase != Phase::Full) {
+      solver->analyze();
+      solver->factorize();
+    }
+    for (auto _ : state) {
+      switch (phase) {
+        case Phase::Analyze: solver->analyze(); break;
+        case Phase::Factorize: solver->factorize(); break;
+        case Phase::Solve: solver->solve(p.rhs, x); break;
+        case Phase::RefactorSolve:
+          solver->refactor();
+          solver->solve(p.rhs, x);
+          break;
+        case Phase::Full:
+          solver->analyze();
+          solver->factorize();
+          solver->solve(p.rhs, x);
+          break;
+      }
+      benchmark::DoNotOptimize(x.data());
+    }
+    if (phase == Phase::Analyze) solver->factorize();
+    if (phase == Phase::Analyze || phase == Phase::Factorize) solver->solve(p.rhs, x);
+    const double residual = (p.sparse * x - p.rhs).norm() / p.rhs.norm();
+    if (!(residual < 1e-10)) return fail(state, benchmark_name, "relative residual " + format(residual));
+    const bench::FactorStats s = solver->stats();
+    state.counters["nodes"] = p.graph.num_nodes();
+    state.counters["rows"] = static_cast<double>(p.rhs.size());
+    state.counters["residual"] = residual;
+    state.counters["factor_nonzeros"] = s.factor_nonzeros;
+    state.counters["flops"] = s.flops;
+    state.counters["memory_bytes"] = s.memory_bytes;
+    if (phase == Phase::Factorize || phase == Phase::RefactorSolve)
+      state.counters["GFLOPs"] = benchmark::Counter(s.flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  } catch (const std::exception& e) {
+    fail(state, benchmark_name, e.what());
+  }
+}
+
+bool wants_full(const std::string& solver) {
+  return solver == "graphsolve-ldu-auto" || solver == "graphsolve-llt" || solver == "umfpack" || solver == "klu" ||
+         solver == "cholmod-supernodal";
+}
+
+void register_all(bool quick) {
+  for (const bench::ProblemKey& key : bench::all_keys(quick))
+    for (const bench::SolverInfo& info : bench::all_solvers()) {
+      if (info.symmetric != (key.variant == bench::Variant::Spd) || !info.applies(key)) continue;
+      for (Phase phase : {Phase::Analyze, Phase::Factorize, Phase::Solve, Phase::RefactorSolve, Phase::Full}) {
+        if (phase == Phase::Analyze && info.name == "dense-lu") continue;
+        if (phase == Phase::Full && !wants_full(info.name)) continue;
+        if (quick && phase != Phase::RefactorSolve) continue;
+        const std::string benchmark_name = key.name() + "/" + info.name + "/" + name(phase);
+        benchmark::RegisterBenchmark(benchmark_name.c_str(), [benchmark_name, key, info, phase](benchmark::State& state) {
+          run(state, benchmark_name, key, info, phase);
+        })->Unit(benchmark::kMicrosecond);
+      }
+    }
+}
+
+// SuiteSparse must run single-threaded at full BLAS speed: OpenBLAS and
+// OpenMP read their thread counts when they load, so set them and restart.
+void pin_to_one_thread(char** argv) {
+  if (std::getenv("GS_BENCH_PINNED")) return;
+  setenv("GS_BENCH_PINNED", "1", 1);
+  setenv("OPENBLAS_NUM_THREADS", "1", 1);
+  setenv("OMP_NUM_THREADS", "1", 1);
+  execv("/proc/self/exe", argv);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  pin_to_one_thread(argv);
+  bool quick = false;
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0)
+      quick = true;
+    else
+      args.push_back(argv[i]);
+  }
+  int count = static_cast<int>(args.size());
+  register_all(quick);
+  benchmark::Initialize(&count, args.data());
+  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  if (g_failures > 0) std::cerr << g_failures << " benchmark(s) failed\n";
+  return g_failures > 0 ? 1 : 0;
+}

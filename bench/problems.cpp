@@ -1,0 +1,82 @@
+#include "problems.hpp"
+
+#include <cmath>
+#include <map>
+
+#include "graphsolve/families.hpp"
+
+namespace bench {
+
+namespace fam = graphsolve::families;
+
+std::string ProblemKey::name() const {
+  std::string family_name = family;
+  if (variant == Variant::Saddle) family_name += "-saddle";
+  if (block != 6) family_name += "-b" + std::to_string(block);
+  return family_name + "/" + std::to_string(nodes());
+}
+
+int ProblemKey::nodes() const {
+  if (family == "net") return size * size;
+  if (family == "crystal") return size * size * size;
+  if (family == "ladder") return 2 * (size / 2);
+  return size;
+}
+
+namespace {
+
+graphsolve::Graph body_graph(const ProblemKey& k) {
+  if (k.family == "chain") return fam::chain(k.size, k.block);
+  if (k.family == "tree") return fam::random_tree(k.size, k.block, 2024);
+  if (k.family == "ladder") return fam::ladder(k.size / 2, k.block);
+  if (k.family == "net") return fam::net(k.size, k.block);
+  return fam::crystal(k.size, k.block);
+}
+
+std::unique_ptr<Problem> build(const ProblemKey& k) {
+  auto p = std::make_unique<Problem>();
+  p->key = k;
+  p->graph = body_graph(k);
+  fam::Values values = k.variant == Variant::Spd ? fam::Values::SymmetricPositiveDefinite : fam::Values::Unsymmetric;
+  if (k.variant == Variant::Saddle) {
+    // Bodies 6x6; joints 5 rows on open chains and trees, 3 rows on ladders
+    // (5-row joints would overconstrain the ladder's loops).
+    p->graph = fam::mechanism(p->graph, k.family == "ladder" ? 3 : 5, true);
+    values = fam::Values::SaddleUnsymmetric;
+  }
+  p->matrix = std::make_unique<graphsolve::BlockMatrix>(std::make_shared<const graphsolve::Pattern>(p->graph));
+  fam::fill_values(*p->matrix, values, 42);
+  p->sparse = graphsolve::to_sparse(*p->matrix);
+  p->rhs = Eigen::VectorXd::LinSpaced(p->matrix->rows(), -1.0, 1.0);
+  return p;
+}
+
+}  // namespace
+
+const Problem& problem(const ProblemKey& key) {
+  static std::map<std::string, std::unique_ptr<Problem>> cache;
+  const std::string id = key.name() + (key.variant == Variant::Spd ? "#spd" : "");
+  auto& slot = cache[id];
+  if (!slot) slot = build(key);
+  return *slot;
+}
+
+std::vector<ProblemKey> all_keys(bool quick) {
+  std::vector<ProblemKey> keys;
+  const std::vector<int> linear = quick ? std::vector<int>{100, 1000} : std::vector<int>{10, 100, 1000, 10000};
+  const std::vector<int> nets = quick ? std::vector<int>{10} : std::vector<int>{3, 5, 10, 20, 32};
+  const std::vector<int> crystals = quick ? std::vector<int>{5} : std::vector<int>{2, 3, 4, 5, 6, 8, 10};
+  const std::vector<int> blocks = quick ? std::vector<int>{6} : std::vector<int>{6, 3};
+  for (int block : blocks)
+    for (Variant v : {Variant::Unsymmetric, Variant::Spd}) {
+      for (const char* family : {"chain", "tree", "ladder"})
+        for (int n : linear) keys.push_back({family, n, block, v});
+      for (int s : nets) keys.push_back({"net", s, block, v});
+      for (int s : crystals) keys.push_back({"crystal", s, block, v});
+    }
+  for (const char* family : {"chain", "tree", "ladder"})
+    for (int n : linear) keys.push_back({family, n, 6, Variant::Saddle});
+  return keys;
+}
+
+}  // namespace bench

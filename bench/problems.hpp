@@ -1,0 +1,42 @@
+#pragma once
+// The benchmark's systems: graph families with 6x6 (or 3x3) blocks, in an
+// unsymmetric, an SPD and (chain, tree, ladder) a mechanism-shaped saddle variant.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/SparseCore>
+
+#include "graphsolve/graphsolve.hpp"
+
+namespace bench {
+
+using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
+
+enum class Variant { Unsymmetric, Spd, Saddle };
+
+struct ProblemKey {
+  std::string family;  // chain, tree, ladder, net, crystal
+  int size;            // the family parameter: n, or the side s of a net / crystal
+  int block;           // 6 or 3
+  Variant variant;
+  std::string name() const;  // e.g. "ladder/1000", "crystal-b3/216", "chain-saddle/100"
+  int nodes() const;
+};
+
+struct Problem {
+  ProblemKey key;
+  graphsolve::Graph graph;
+  std::unique_ptr<graphsolve::BlockMatrix> matrix;  // on an Auto analysis of `graph`
+  SparseMatrix sparse;                              // the same values, scalar CSC
+  Eigen::VectorXd rhs;
+};
+
+// Built once per key and kept for the whole run.
+const Problem& problem(const ProblemKey& key);
+
+// Every key the full benchmark runs, or a few small ones for `quick`.
+std::vector<ProblemKey> all_keys(bool quick);
+
+}  // namespace bench
