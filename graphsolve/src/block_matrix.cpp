@@ -125,6 +125,10 @@ Eigen::MatrixXd BlockMatrix::to_dense() const {
   return dense;
 }
 
+bool BlockMatrix::all_finite() const {
+  return Eigen::Map<const Eigen::ArrayXd>(values_.data(), static_cast<Eigen::Index>(values_.size())).allFinite();
+}
+
 NodeId BlockMatrix::first_non_finite_node() const {
   const Pattern& p = *pattern_;
   for (int i = 0; i < p.num_nodes; ++i)

@@ -1,8 +1,9 @@
 #pragma once
 // Internal state of a Factorization: one contiguous arena holding, for every
-// pivot position k, its diagonal block (b x b), its upper panel U_k
-// (b x W, the blocks A_kj of its later neighbours side by side) and its lower
-// panel L_k (W x b, the blocks A_jk stacked). Symmetric methods use only L_k.
+// pivot position k, its diagonal block (b x b; after factorization it holds
+// -D_k^{-1}, or -C_k^{-1} for Cholesky), its lower panel L_k (W x b: the
+// blocks A_jk of its later neighbours j stacked, leading dimension W) and,
+// for LDU, its upper panel U_k (b x W: the blocks A_kj side by side).
 
 #include <vector>
 
@@ -10,32 +11,27 @@
 #include <Eigen/Core>
 #include <Eigen/LU>
 
+#include "block_kernels.hpp"
 #include "graphsolve/factorization.hpp"
 #include "symbolic_data.hpp"
 
 namespace graphsolve {
 
-using StridedMap = Eigen::Map<Eigen::MatrixXd, 0, Eigen::OuterStride<>>;
-
 struct Factorization::Impl {
   Impl(const Symbolic& s, Method m);
 
-  StridedMap diag(int k) { return StridedMap(values.data() + diag_off[k], d->size[k], d->size[k], Eigen::OuterStride<>(std::max(1, d->size[k]))); }
-  // Block of neighbour entry e in the upper panel of k: A_kj, b_k x b_j.
-  StridedMap upper(int k, int e) {
-    const int b = d->size[k];
-    return StridedMap(values.data() + upper_off[k] + static_cast<long>(b) * d->struct_col[e], b,
-                      d->size[d->struct_pos[e]], Eigen::OuterStride<>(std::max(1, b)));
-  }
-  // Block of neighbour entry e in the lower panel of k: A_jk, b_j x b_k.
-  StridedMap lower(int k, int e) {
-    return StridedMap(values.data() + lower_off[k] + d->struct_col[e], d->size[d->struct_pos[e]], d->size[k],
-                      Eigen::OuterStride<>(std::max(1, d->width[k])));
-  }
-  StridedMap upper_panel(int k) { return StridedMap(values.data() + upper_off[k], d->size[k], d->width[k], Eigen::OuterStride<>(std::max(1, d->size[k]))); }
-  StridedMap lower_panel(int k) { return StridedMap(values.data() + lower_off[k], d->width[k], d->size[k], Eigen::OuterStride<>(std::max(1, d->width[k]))); }
+  int size(int k) const { return d->size[k]; }
+  int width(int k) const { return d->width[k]; }
+  int neighbour_size(int e) const { return d->size[d->struct_pos[e]]; }
+  double* diag(int k) { return values.data() + diag_off[k]; }
+  // Block A_kj of neighbour entry e in the upper panel of k (b_k x b_j, ld b_k).
+  double* upper(int k, int e) { return values.data() + upper_off[k] + static_cast<long>(size(k)) * d->struct_col[e]; }
+  // Block A_jk of neighbour entry e in the lower panel of k (b_j x b_k, ld W_k).
+  double* lower(int k, int e) { return values.data() + lower_off[k] + d->struct_col[e]; }
+  int lower_ld(int k) const { return std::max(1, width(k)); }
+  int upper_ld(int k) const { return std::max(1, size(k)); }
 
-  // Entry (of some pivot's list) holding neighbour position c, scanning forward from r.
+  // Entry (of some pivot's sorted list) holding neighbour position c, scanning forward from r.
   int find_entry(int c, int r) const {
     while (d->struct_pos[r] != c) ++r;
     return r;
@@ -52,16 +48,19 @@ struct Factorization::Impl {
   Method method;
   std::vector<double> values;
   std::vector<long> diag_off, upper_off, lower_off;
-  std::vector<char> active;  // per position, captured at factorize
+  std::vector<char> is_fill;  // per struct entry: not an edge of the pattern (zeroed on load)
+  std::vector<char> active;   // per position, captured at factorize
   // Per position: the largest magnitude that went into the pivot block (its
   // loaded entries and the norms of the updates it received). A pivot that is
   // tiny against it has lost its digits to cancellation.
   std::vector<double> scale;
-  std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> lu;  // LDU, LDLT pivots
-  std::vector<Eigen::LLT<Eigen::MatrixXd>> llt;          // LLT pivots
-  std::vector<double> scratch_a, scratch_b;              // max_panel each
-  Eigen::MatrixXd rhs_scratch;                           // max_size x kRhsChunk
-  Eigen::VectorXd residual;                              // dimension, for refinement
+  // Pivots larger than kernels::kMaxFixed: preallocated dynamic factorizations.
+  std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> large_lu;
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> large_llt;
+  std::vector<int> large_index;  // position -> index in large_*, or -1
+  std::vector<double> scratch;   // max_panel: a copy of the panel being scaled
+  Eigen::MatrixXd rhs_scratch;   // max_size x kRhsChunk
+  Eigen::VectorXd residual;      // dimension, for refinement
   Status status = Status::NotFactorized;
   NodeId failed = -1;
   double min_ratio = 1.0;

@@ -1,10 +1,9 @@
 // Numeric factorization: right-looking block elimination over the analysed
-// order. For pivot k with later neighbours S(k):
-//   LDU : factor D_k (partial-pivoting LU); U_kj <- D_k^{-1} A_kj; keep A_jk;
-//         A_ij -= A_ik U_kj for all i, j in S(k).
-//   LDLT: factor D_k (LU: safe for indefinite blocks); L_jk <- A_jk D_k^{-1};
-//         A_ij -= L_ik A_kj for i >= j in S(k).
-//   LLT : D_k = C C^T (Cholesky); L_jk <- A_jk C^{-T}; A_ij -= L_ik L_jk^T.
+// order. For pivot k with later neighbours S(k), with P_k = -D_k^{-1} stored
+// in place of D_k:
+//   LDU : U_kj <- D_k^{-1} A_kj; keep A_jk; A_ij -= A_ik U_kj for i, j in S(k).
+//   LDLT: L_jk <- A_jk D_k^{-1};            A_ij -= L_ik A_jk^T for i >= j.
+//   LLT : D_k = C C^T; L_jk <- A_jk C^{-T};  A_ij -= L_ik L_jk^T for i >= j.
 // S(k) is a subset of S(a) for every earlier-sorted a in S(k) (elimination
 // tree property), so every target block is found by one forward scan.
 #include <algorithm>
@@ -13,6 +12,8 @@
 #include "factor_storage.hpp"
 
 namespace graphsolve {
+
+namespace kn = kernels;
 
 Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data()), method(m) {
   const int n = static_cast<int>(d->order.size());
@@ -30,153 +31,180 @@ Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data(
     if (method == Method::LDU) total += b * w;
   }
   values.assign(total, 0.0);
+  is_fill.assign(d->struct_pos.size(), 1);
+  for (int entry : d->edge_entry) is_fill[entry] = 0;
   active.assign(n, 1);
   scale.assign(n, 0.0);
-  if (method == Method::LLT) {
-    llt.reserve(n);
-    for (int k = 0; k < n; ++k) llt.emplace_back(d->size[k]);
-  } else {
-    lu.reserve(n);
-    for (int k = 0; k < n; ++k) lu.emplace_back(d->size[k]);
+  large_index.assign(n, -1);
+  for (int k = 0; k < n; ++k) {
+    if (d->size[k] <= kn::kMaxFixed) continue;
+    large_index[k] = static_cast<int>(std::max(large_lu.size(), large_llt.size()));
+    if (method == Method::LLT)
+      large_llt.emplace_back(d->size[k]);
+    else
+      large_lu.emplace_back(d->size[k]);
   }
-  scratch_a.assign(std::max(1L, d->max_panel), 0.0);
-  scratch_b.assign(std::max(1L, d->max_panel), 0.0);
+  scratch.assign(std::max(1L, d->max_panel), 0.0);
   rhs_scratch.resize(std::max(1, d->max_size), kRhsChunk);
   residual.resize(d->pattern->dimension);
 }
 
-// Copies A into the arena (inactive nodes: identity, no couplings) and adds
-// the requested diagonal shifts.
+// Copies A into the arena (inactive nodes: identity, no couplings), zeroes
+// the fill blocks and adds the requested diagonal shifts.
 void Factorization::Impl::load(const BlockMatrix& matrix, const FactorOptions& options) {
   const Pattern& p = *d->pattern;
-  std::fill(values.begin(), values.end(), 0.0);
+  const double* a = matrix.values();
   const bool symmetric = method != Method::LDU;
   for (int k = 0; k < p.num_nodes; ++k) {
     const NodeId node = d->order[k];
+    const int b = size(k);
     active[k] = matrix.activity()[node];
-    auto dk = diag(k);
+    double* dk = diag(k);
+    for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
+      if (!is_fill[e] && active[k]) continue;  // overwritten below
+      kn::set_zero(neighbour_size(e), b, lower(k, e), lower_ld(k));
+      if (!symmetric) kn::set_zero(b, neighbour_size(e), upper(k, e), upper_ld(k));
+    }
     if (!active[k]) {
-      dk.setIdentity();
+      kn::set_zero(b, b, dk, b);
+      for (int i = 0; i < b; ++i) dk[i + i * b] = 1.0;
+      scale[k] = 1.0;
       continue;
     }
-    if (symmetric)
-      dk = matrix.diag(node).selfadjointView<Eigen::Lower>();
-    else
-      dk = matrix.diag(node);
+    const double* src = a + matrix.diag_offset(node);
+    if (symmetric) {  // mirror the lower triangle
+      for (int j = 0; j < b; ++j)
+        for (int i = j; i < b; ++i) dk[i + j * b] = dk[j + i * b] = src[i + j * b];
+    } else {
+      kn::copy(b, b, src, b, dk, b);
+    }
     double shift = options.shift;
     if (p.kind[node] == NodeKind::ZeroDiagonal) shift += options.constraint_shift;
-    if (shift != 0.0) dk.diagonal().array() += shift;
-    scale[k] = d->size[k] ? dk.cwiseAbs().maxCoeff() : 0.0;
+    double largest = 0.0;
+    for (int i = 0; i < b; ++i) dk[i + i * b] += shift;
+    for (int i = 0; i < b * b; ++i) largest = std::max(largest, std::abs(dk[i]));
+    scale[k] = largest;
   }
   for (int e = 0; e < p.num_edges; ++e) {
-    const auto [a, b] = p.edges[e];  // a < b
-    const int ka = d->position[a], kb = d->position[b];
-    if (!active[ka] || !active[kb]) continue;
+    const auto [na, nb] = p.edges[e];  // na < nb
+    const int ka = d->position[na], kb = d->position[nb];
     const int entry = d->edge_entry[e];
-    const int first = std::min(ka, kb);
-    const auto lower_by_id = matrix.block(b, a);
-    if (symmetric) {
-      // L panel of the earlier pivot holds A_{later, earlier}.
-      if (ka < kb)
-        lower(first, entry) = lower_by_id;
-      else
-        lower(first, entry) = lower_by_id.transpose();
-    } else if (ka < kb) {
-      upper(first, entry) = matrix.block(a, b);
-      lower(first, entry) = lower_by_id;
-    } else {
-      upper(first, entry) = lower_by_id;
-      lower(first, entry) = matrix.block(a, b);
+    const int first = std::min(ka, kb), later = std::max(ka, kb);
+    const int bf = size(first), bl = size(later);
+    double* low = lower(first, entry);  // A_{later, first}
+    if (!active[ka] || !active[kb]) {
+      kn::set_zero(bl, bf, low, lower_ld(first));
+      if (!symmetric) kn::set_zero(bf, bl, upper(first, entry), upper_ld(first));
+      continue;
     }
+    const double* ab = a + matrix.upper_offset(e);  // A_{na, nb}: size(na) x size(nb)
+    const double* ba = a + matrix.lower_offset(e);  // A_{nb, na}
+    const bool a_first = ka < kb;
+    if (symmetric) {  // the lower triangle by id is A_{nb, na}
+      if (a_first)
+        kn::copy(bl, bf, ba, bl, low, lower_ld(first));
+      else
+        kn::copy_transposed(bl, bf, ba, bf, low, lower_ld(first));
+      continue;
+    }
+    kn::copy(bl, bf, a_first ? ba : ab, bl, low, lower_ld(first));
+    kn::copy(bf, bl, a_first ? ab : ba, bf, upper(first, entry), upper_ld(first));
   }
 }
-
-namespace {
-// KLU's cheap reciprocal condition estimate min |u_ii| / max |u_ii|, with the
-// pivot's input scale as a floor for the denominator so that a block
-// cancelled to rounding noise does not look well conditioned.
-template <class Diagonal>  // a matrix diagonal: strided, so no Ref (which would copy it)
-double pivot_ratio(const Diagonal& pivots, double input_scale) {
-  if (pivots.size() == 0) return 1.0;
-  const double largest = std::max(pivots.cwiseAbs().maxCoeff(), input_scale);
-  if (!(largest > 0.0) || !std::isfinite(largest)) return 0.0;
-  return pivots.cwiseAbs().minCoeff() / largest;
-}
-}  // namespace
 
 Status Factorization::Impl::factor_pivot(int k, double tolerance) {
-  const auto dk = diag(k);
+  const int b = size(k);
+  const bool cholesky = method == Method::LLT;
   double ratio;
-  if (method == Method::LLT) {
-    llt[k].compute(dk);
-    if (llt[k].info() != Eigen::Success) return Status::NotPositiveDefinite;
-    ratio = pivot_ratio(llt[k].matrixLLT().diagonal(), std::sqrt(scale[k]));
-    ratio *= ratio;
+  if (b <= kn::kMaxFixed) {
+    ratio = kn::invert_small_pivot(b, diag(k), b, scale[k], cholesky);
   } else {
-    lu[k].compute(dk);
-    ratio = pivot_ratio(lu[k].matrixLU().diagonal(), scale[k]);
+    Eigen::Map<Eigen::MatrixXd> dk(diag(k), b, b);
+    const int i = large_index[k];
+    if (cholesky) {
+      auto& llt = large_llt[i];
+      llt.compute(dk);
+      if (llt.info() != Eigen::Success) return Status::NotPositiveDefinite;
+      ratio = kn::pivot_ratio(llt.matrixLLT().diagonal(), std::sqrt(scale[k]));
+      ratio *= ratio;
+      dk.setIdentity();
+      llt.matrixL().solveInPlace(dk);
+    } else {
+      auto& lu = large_lu[i];
+      lu.compute(dk);
+      ratio = kn::pivot_ratio(lu.matrixLU().diagonal(), scale[k]);
+      if (ratio > 0.0) {  // D^{-1} = U^{-1} L^{-1} P, by triangular solves in place (no temporaries)
+        dk = lu.permutationP();
+        lu.matrixLU().triangularView<Eigen::UnitLower>().solveInPlace(dk);
+        lu.matrixLU().triangularView<Eigen::Upper>().solveInPlace(dk);
+      }
+    }
+    dk *= -1.0;
   }
+  if (ratio < 0.0) return Status::NotPositiveDefinite;
   min_ratio = std::min(min_ratio, ratio);
   if (!(ratio >= tolerance) || ratio == 0.0) return Status::SingularPivot;
   return Status::Success;
 }
 
+namespace {
+double frobenius(int m, int n, const double* a, int lda) {
+  double sum = 0.0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) sum += a[i + static_cast<long>(j) * lda] * a[i + static_cast<long>(j) * lda];
+  return std::sqrt(sum);
+}
+}  // namespace
+
 void Factorization::Impl::eliminate_unsymmetric(int k) {
-  const int b = d->size[k], w = d->width[k];
-  auto panel = upper_panel(k);
-  Eigen::Map<Eigen::MatrixXd> copy(scratch_a.data(), b, w);
-  copy = panel;
-  panel.noalias() = lu[k].solve(copy);
+  const int b = size(k), w = width(k), ldl = lower_ld(k);
+  double* panel = upper(k, d->struct_begin[k]);
+  // U_k <- D_k^{-1} U_k  ==  0 - P_k * copy
+  kn::copy(b, w, panel, b, scratch.data(), b);
+  kn::set_zero(b, w, panel, b);
+  kn::sub_ab(b, b, w, diag(k), b, scratch.data(), b, panel, b);
   const int end = d->struct_begin[k + 1];
   for (int e1 = d->struct_begin[k]; e1 < end; ++e1) {
-    const int a = d->struct_pos[e1];
+    const int a = d->struct_pos[e1], wa = size(a);
     if (!active[a]) continue;
-    const auto l_ak = lower(k, e1);
-    const auto u_ka = upper(k, e1);
-    diag(a).noalias() -= l_ak * u_ka;
-    scale[a] = std::max(scale[a], l_ak.norm() * u_ka.norm());
+    const double* l_ak = lower(k, e1);
+    const double* u_ka = upper(k, e1);
+    kn::sub_ab(wa, b, wa, l_ak, ldl, u_ka, b, diag(a), wa);
+    scale[a] = std::max(scale[a], frobenius(wa, b, l_ak, ldl) * frobenius(b, wa, u_ka, b));
     int r = d->struct_begin[a];
     for (int e2 = e1 + 1; e2 < end; ++e2) {
-      const int c = d->struct_pos[e2];
+      const int c = d->struct_pos[e2], wc = size(c);
       r = find_entry(c, r);
       if (!active[c]) continue;
-      upper(a, r).noalias() -= l_ak * upper(k, e2);
-      lower(a, r).noalias() -= lower(k, e2) * u_ka;
+      kn::sub_ab(wa, b, wc, l_ak, ldl, upper(k, e2), b, upper(a, r), upper_ld(a));
+      kn::sub_ab(wc, b, wa, lower(k, e2), ldl, u_ka, b, lower(a, r), lower_ld(a));
     }
   }
 }
 
 void Factorization::Impl::eliminate_symmetric(int k) {
-  const int b = d->size[k], w = d->width[k];
-  auto panel = lower_panel(k);
-  // `right` holds the factor the updates multiply by: A_jk (LDLT), L_jk (LLT).
-  Eigen::Map<Eigen::MatrixXd> unscaled(scratch_a.data(), w, b);
-  const double* right = panel.data();
-  long right_stride = w;
-  if (method == Method::LLT) {
-    llt[k].matrixU().solveInPlace<Eigen::OnTheRight>(panel);
-  } else {
-    unscaled = panel;
-    Eigen::Map<Eigen::MatrixXd> scaled_t(scratch_b.data(), b, w);
-    scaled_t.noalias() = lu[k].solve(unscaled.transpose());
-    panel = scaled_t.transpose();
-    right = unscaled.data();
-  }
+  const int b = size(k), w = width(k), ldl = lower_ld(k);
+  double* panel = lower(k, d->struct_begin[k]);
+  // L_k <- L_k D_k^{-1} (LDLT) or L_k C^{-T} (LLT)  ==  0 - copy * P_k^T
+  kn::copy(w, b, panel, ldl, scratch.data(), ldl);
+  kn::set_zero(w, b, panel, ldl);
+  kn::sub_abt(w, b, b, scratch.data(), ldl, diag(k), b, panel, ldl);
+  // The right factor of the updates: A_jk (LDLT, the copy) or L_jk (LLT).
+  const double* right = method == Method::LLT ? panel : scratch.data();
   const int end = d->struct_begin[k + 1];
   for (int e1 = d->struct_begin[k]; e1 < end; ++e1) {
-    const int a = d->struct_pos[e1];
+    const int a = d->struct_pos[e1], wa = size(a);
     if (!active[a]) continue;
-    const int col = d->struct_col[e1];
-    const Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>> r_a(right + col, d->size[a], b,
-                                                                          Eigen::OuterStride<>(std::max(1L, right_stride)));
-    diag(a).noalias() -= lower(k, e1) * r_a.transpose();
-    scale[a] = std::max(scale[a], lower(k, e1).norm() * r_a.norm());
+    const double* r_a = right + d->struct_col[e1];
+    const double* l_ak = lower(k, e1);
+    kn::sub_abt(wa, b, wa, l_ak, ldl, r_a, ldl, diag(a), wa);
+    scale[a] = std::max(scale[a], frobenius(wa, b, l_ak, ldl) * frobenius(wa, b, r_a, ldl));
     int r = d->struct_begin[a];
     for (int e2 = e1 + 1; e2 < end; ++e2) {
       const int c = d->struct_pos[e2];
       r = find_entry(c, r);
       if (!active[c]) continue;
-      lower(a, r).noalias() -= lower(k, e2) * r_a.transpose();
+      kn::sub_abt(size(c), b, wa, lower(k, e2), ldl, r_a, ldl, lower(a, r), lower_ld(a));
     }
   }
 }
@@ -188,19 +216,24 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
   m.min_ratio = 1.0;
   if (!matrix.pattern().same_as(*m.d->pattern)) return m.status = Status::DimensionMismatch;
   if (!std::isfinite(options.shift) || !std::isfinite(options.constraint_shift)) return m.status = Status::NonFiniteValue;
-  if (const NodeId bad = matrix.first_non_finite_node(); bad >= 0) {
-    m.failed = bad;
-    return m.status = Status::NonFiniteValue;
-  }
+  if (!matrix.all_finite())
+    if (const NodeId bad = matrix.first_non_finite_node(); bad >= 0) {
+      m.failed = bad;
+      return m.status = Status::NonFiniteValue;
+    }
   m.load(matrix, options);
   const int n = static_cast<int>(m.d->order.size());
   for (int k = 0; k < n; ++k) {
-    if (!m.active[k] || m.d->size[k] == 0) continue;
+    if (!m.active[k]) {  // identity pivot with no couplings: -I^{-1} = -I
+      for (int i = 0; i < m.size(k); ++i) m.diag(k)[i + i * m.size(k)] = -1.0;
+      continue;
+    }
+    if (m.size(k) == 0) continue;
     if (const Status s = m.factor_pivot(k, options.pivot_tolerance); s != Status::Success) {
       m.failed = m.d->order[k];
       return m.status = s;
     }
-    if (m.d->width[k] == 0) continue;
+    if (m.width(k) == 0) continue;
     if (m.method == Method::LDU)
       m.eliminate_unsymmetric(k);
     else
@@ -223,9 +256,9 @@ const Symbolic& Factorization::symbolic() const { return impl_->symbolic; }
 
 long Factorization::memory_bytes() const {
   const Impl& m = *impl_;
-  long doubles = static_cast<long>(m.values.size() + m.scratch_a.size() + m.scratch_b.size() + m.rhs_scratch.size() +
-                                   m.residual.size());
-  for (int b : m.d->size) doubles += static_cast<long>(b) * b;  // one pivot factorization per node
+  long doubles = static_cast<long>(m.values.size() + m.scratch.size() + m.rhs_scratch.size() + m.residual.size());
+  for (int b : m.d->size)
+    if (b > kernels::kMaxFixed) doubles += static_cast<long>(b) * b;  // dynamic pivot factorizations
   return 8 * doubles;
 }
 

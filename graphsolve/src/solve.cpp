@@ -1,46 +1,59 @@
 // Forward and backward substitution over the factor, in place on the
 // caller's right-hand sides (node rows at their original offsets, so no
-// permutation copy). Columns are processed in chunks that fit the
-// preallocated scratch, so solves never allocate.
+// permutation copy). The diagonal slots hold P_k = -D_k^{-1} (or -C_k^{-1}),
+// so applying a pivot is "y <- 0 - P_k * copy(y)". Columns are processed in
+// chunks that fit the preallocated scratch, so solves never allocate.
 #include <cmath>
 
 #include "factor_storage.hpp"
 
 namespace graphsolve {
 
+namespace kn = kernels;
+
 void Factorization::Impl::solve_columns(Eigen::Ref<Eigen::MatrixXd> x) {
   const Pattern& p = *d->pattern;
   const int n = static_cast<int>(d->order.size());
   const int m = static_cast<int>(x.cols());
-  auto rows = [&](int k) { return x.middleRows(p.offset[d->order[k]], d->size[k]); };
-  auto pivot_solve = [&](int k) {  // rows(k) <- D_k^{-1} rows(k)
-    auto z = rhs_scratch.topLeftCorner(d->size[k], m);
-    z.noalias() = lu[k].solve(rows(k));
-    rows(k) = z;
+  const int ldx = static_cast<int>(x.outerStride());
+  double* tmp = rhs_scratch.data();
+  auto rows = [&](int k) { return x.data() + p.offset[d->order[k]]; };
+  // y_k <- 0 - P * y_k, or with P^T.
+  auto apply_pivot = [&](int k, bool transposed) {
+    const int b = size(k);
+    kn::copy(b, m, rows(k), ldx, tmp, b);
+    kn::set_zero(b, m, rows(k), ldx);
+    if (transposed)
+      kn::sub_atb(b, b, m, diag(k), b, tmp, b, rows(k), ldx);
+    else
+      kn::sub_ab(b, b, m, diag(k), b, tmp, b, rows(k), ldx);
   };
-  auto skip = [&](int k) { return !active[k] || d->size[k] == 0; };
+  auto skip = [&](int k) { return !active[k] || size(k) == 0; };
 
-  // Forward: L (unit block lower, or Cholesky factor for LLT).
+  // Forward: y_c -= L_k(c) y_k, after applying the pivot first for LDU/LLT.
   for (int k = 0; k < n; ++k) {
     if (skip(k)) continue;
-    if (method == Method::LDU) pivot_solve(k);
-    if (method == Method::LLT) llt[k].matrixL().solveInPlace(rows(k));
-    for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e)
-      if (active[d->struct_pos[e]]) rows(d->struct_pos[e]).noalias() -= lower(k, e) * rows(k);
+    const int b = size(k);
+    if (method != Method::LDLT) apply_pivot(k, false);
+    for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
+      const int c = d->struct_pos[e];
+      if (active[c]) kn::sub_ab(size(c), b, m, lower(k, e), lower_ld(k), rows(k), ldx, rows(c), ldx);
+    }
   }
-  // Backward: U (LDU), or D^{-1} then L^T (LDLT), or L^T (LLT).
+  // Backward: y_k -= U_k(c) x_c (LDU), or D^{-1} then L^T (LDLT), or L^T then C^{-T} (LLT).
   for (int k = n - 1; k >= 0; --k) {
     if (skip(k)) continue;
-    if (method == Method::LDLT) pivot_solve(k);
+    const int b = size(k);
+    if (method == Method::LDLT) apply_pivot(k, false);
     for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
       const int c = d->struct_pos[e];
       if (!active[c]) continue;
       if (method == Method::LDU)
-        rows(k).noalias() -= upper(k, e) * rows(c);
+        kn::sub_ab(b, size(c), m, upper(k, e), upper_ld(k), rows(c), ldx, rows(k), ldx);
       else
-        rows(k).noalias() -= lower(k, e).transpose() * rows(c);
+        kn::sub_atb(b, size(c), m, lower(k, e), lower_ld(k), rows(c), ldx, rows(k), ldx);
     }
-    if (method == Method::LLT) llt[k].matrixU().solveInPlace(rows(k));
+    if (method == Method::LLT) apply_pivot(k, true);
   }
 }
 

@@ -48,8 +48,10 @@ class BlockMatrix {
   void multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y) const;
   // The matrix as a dense Eigen matrix (for debugging and tests).
   Eigen::MatrixXd to_dense() const;
-  // Index of the first non-finite value's node, or -1 if all values are finite.
+  // Index of the first non-finite value's node (active nodes only), or -1.
   NodeId first_non_finite_node() const;
+  // True if every stored value is finite (one pass over the arena).
+  bool all_finite() const;
 
   // Raw arena access for the factorization: offsets of A_ii, A_ab and A_ba
   // (edge e = (a, b), a < b).

@@ -1,0 +1,155 @@
+#include "block_kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <Eigen/LU>
+
+namespace graphsolve::kernels {
+
+namespace {
+
+using Stride = Eigen::OuterStride<>;
+template <int R, int C>
+using Map = Eigen::Map<Eigen::Matrix<double, R, C>, 0, Stride>;
+
+enum class Op { AB, ABt, AtB };
+
+// Column-major views of fixed-size blocks and columns. Eigen stores 1 x K
+// matrices row-major, so a block row is viewed through an inner stride.
+template <int R, int C>
+auto view(const double* p, int ld) {
+  if constexpr (R == 1 && C != 1)
+    return Eigen::Map<const Eigen::Matrix<double, 1, C>, 0, Eigen::InnerStride<>>(p, 1, C, Eigen::InnerStride<>(ld));
+  else
+    return Eigen::Map<const Eigen::Matrix<double, R, C>, 0, Stride>(p, R, C, Stride(ld));
+}
+template <int K>
+auto strided_column(const double* p, int stride) {  // K entries `stride` apart
+  if constexpr (K == 1)
+    return Eigen::Map<const Eigen::Matrix<double, 1, 1>>(p);
+  else
+    return Eigen::Map<const Eigen::Matrix<double, K, 1>, 0, Eigen::InnerStride<>>(p, K, 1, Eigen::InnerStride<>(stride));
+}
+
+// Fixed rows M and inner dimension K; one matrix-vector product per column.
+template <Op op, int M, int K>
+void fixed(int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
+  for (int j = 0; j < n; ++j) {
+    Eigen::Map<Eigen::Matrix<double, M, 1>> cj(c + static_cast<long>(j) * ldc);
+    if constexpr (op == Op::AB)
+      cj.noalias() -= view<M, K>(a, lda) * Eigen::Map<const Eigen::Matrix<double, K, 1>>(b + static_cast<long>(j) * ldb);
+    else if constexpr (op == Op::ABt)
+      cj.noalias() -= view<M, K>(a, lda) * strided_column<K>(b + j, ldb);
+    else
+      cj.noalias() -= view<K, M>(a, lda).transpose() * Eigen::Map<const Eigen::Matrix<double, K, 1>>(b + static_cast<long>(j) * ldb);
+  }
+}
+
+template <Op op>
+void dynamic(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
+  constexpr int D = Eigen::Dynamic;
+  using ConstMap = Eigen::Map<const Eigen::MatrixXd, 0, Stride>;
+  Map<D, D> cm(c, m, n, Stride(ldc));
+  if constexpr (op == Op::AB)
+    cm.noalias() -= ConstMap(a, m, k, Stride(lda)) * ConstMap(b, k, n, Stride(ldb));
+  else if constexpr (op == Op::ABt)
+    cm.noalias() -= ConstMap(a, m, k, Stride(lda)) * ConstMap(b, n, k, Stride(ldb)).transpose();
+  else
+    cm.noalias() -= ConstMap(a, k, m, Stride(lda)).transpose() * ConstMap(b, k, n, Stride(ldb));
+}
+
+template <Op op, int M>
+void on_k(int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
+  switch (k) {
+    case 1: return fixed<op, M, 1>(n, a, lda, b, ldb, c, ldc);
+    case 2: return fixed<op, M, 2>(n, a, lda, b, ldb, c, ldc);
+    case 3: return fixed<op, M, 3>(n, a, lda, b, ldb, c, ldc);
+    case 4: return fixed<op, M, 4>(n, a, lda, b, ldb, c, ldc);
+    case 5: return fixed<op, M, 5>(n, a, lda, b, ldb, c, ldc);
+    case 6: return fixed<op, M, 6>(n, a, lda, b, ldb, c, ldc);
+    default: return dynamic<op>(M, k, n, a, lda, b, ldb, c, ldc);
+  }
+}
+
+template <Op op>
+void product(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
+  if (m == 0 || n == 0 || k == 0) return;
+  if (k <= kMaxFixed && m > kMaxFixed && m <= 8 * kMaxFixed) {
+    // Tall panels: strips of fixed-size rows.
+    for (int i = 0; i < m; i += kMaxFixed) {
+      const double* ai = op == Op::AtB ? a + static_cast<long>(i) * lda : a + i;
+      product<op>(std::min(kMaxFixed, m - i), k, n, ai, lda, b, ldb, c + i, ldc);
+    }
+    return;
+  }
+  switch (m) {
+    case 1: return on_k<op, 1>(k, n, a, lda, b, ldb, c, ldc);
+    case 2: return on_k<op, 2>(k, n, a, lda, b, ldb, c, ldc);
+    case 3: return on_k<op, 3>(k, n, a, lda, b, ldb, c, ldc);
+    case 4: return on_k<op, 4>(k, n, a, lda, b, ldb, c, ldc);
+    case 5: return on_k<op, 5>(k, n, a, lda, b, ldb, c, ldc);
+    case 6: return on_k<op, 6>(k, n, a, lda, b, ldb, c, ldc);
+    default: return dynamic<op>(m, k, n, a, lda, b, ldb, c, ldc);
+  }
+}
+
+template <int K>
+double invert(double* d, int ldd, double input_scale, bool cholesky) {
+  using Matrix = Eigen::Matrix<double, K, K>;
+  Map<K, K> block(d, K, K, Stride(ldd));
+  if (cholesky) {
+    const Eigen::LLT<Matrix> llt(block);
+    if (llt.info() != Eigen::Success) return -1.0;
+    const double r = pivot_ratio(llt.matrixLLT().diagonal(), std::sqrt(input_scale));
+    block = -Matrix(llt.matrixL().solve(Matrix::Identity()));
+    return r * r;
+  }
+  const Eigen::PartialPivLU<Matrix> lu(block);
+  const double r = pivot_ratio(lu.matrixLU().diagonal(), input_scale);
+  if (r > 0.0) block = -Matrix(lu.inverse());
+  return r;
+}
+
+}  // namespace
+
+void sub_ab(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
+  product<Op::AB>(m, k, n, a, lda, b, ldb, c, ldc);
+}
+void sub_abt(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
+  product<Op::ABt>(m, k, n, a, lda, b, ldb, c, ldc);
+}
+void sub_atb(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
+  product<Op::AtB>(m, k, n, a, lda, b, ldb, c, ldc);
+}
+
+void set_zero(int m, int n, double* c, int ldc) {
+  for (int j = 0; j < n; ++j) std::fill(c + static_cast<long>(j) * ldc, c + static_cast<long>(j) * ldc + m, 0.0);
+}
+
+void copy(int m, int n, const double* a, int lda, double* c, int ldc) {
+  for (int j = 0; j < n; ++j)
+    std::copy(a + static_cast<long>(j) * lda, a + static_cast<long>(j) * lda + m, c + static_cast<long>(j) * ldc);
+}
+
+void copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc) {
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) c[i + static_cast<long>(j) * ldc] = a[j + static_cast<long>(i) * lda];
+}
+
+double invert_small_pivot(int k, double* d, int ldd, double input_scale, bool cholesky) {
+  switch (k) {
+    case 0: return 1.0;
+    case 1: return invert<1>(d, ldd, input_scale, cholesky);
+    case 2: return invert<2>(d, ldd, input_scale, cholesky);
+    case 3: return invert<3>(d, ldd, input_scale, cholesky);
+    case 4: return invert<4>(d, ldd, input_scale, cholesky);
+    case 5: return invert<5>(d, ldd, input_scale, cholesky);
+    case 6: return invert<6>(d, ldd, input_scale, cholesky);
+    default: return 0.0;  // larger pivots go through the caller's preallocated factorizations
+  }
+}
+
+}  // namespace graphsolve::kernels

@@ -1,0 +1,39 @@
+#pragma once
+#include <algorithm>
+// Small dense kernels on column-major blocks inside the factor arena.
+// Sizes 1..6 (the blocks of rigid-body systems) run fully unrolled
+// fixed-size Eigen code; anything else falls back to dynamic Eigen.
+
+namespace graphsolve::kernels {
+
+// C -= A * B       (A: m x k, B: k x n, C: m x n)
+void sub_ab(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
+// C -= A * B^T     (A: m x k, B: n x k)
+void sub_abt(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
+// C -= A^T * B     (A: k x m, B: k x n)
+void sub_atb(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
+// C <- 0 (m x n block).
+void set_zero(int m, int n, double* c, int ldc);
+// C <- A (m x n blocks).
+void copy(int m, int n, const double* a, int lda, double* c, int ldc);
+// C <- A^T (A: n x m).
+void copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc);
+
+// Replaces the k x k pivot block D (k <= kMaxFixed) by -D^{-1}, from an LU
+// factorization with partial pivoting; or, when `cholesky`, by -C^{-1} where
+// D = C C^T. Negated so that applying it is one "C -= A B" kernel call.
+// Returns the pivot ratio min|u_ii| / max(max|u_ii|, input_scale) (squared
+// for Cholesky), 0 for a singular block, -1 for a non-positive Cholesky pivot.
+double invert_small_pivot(int k, double* d, int ldd, double input_scale, bool cholesky);
+constexpr int kMaxFixed = 6;
+
+// The same ratio for a pivot factorized elsewhere, from its diagonal.
+template <class Pivots>
+double pivot_ratio(const Pivots& pivots, double input_scale) {
+  if (pivots.size() == 0) return 1.0;
+  const double largest = std::max(pivots.cwiseAbs().maxCoeff(), input_scale);
+  if (!(largest > 0.0) || !(largest < 1e308)) return 0.0;
+  return pivots.cwiseAbs().minCoeff() / largest;
+}
+
+}  // namespace graphsolve::kernels
