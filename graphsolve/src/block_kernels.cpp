@@ -96,21 +96,59 @@ void product(int m, int k, int n, const double* a, int lda, const double* b, int
   }
 }
 
+// In-place inverse of a small block by Gauss-Jordan elimination with partial
+// (row) pivoting; the column swaps at the end undo the row interchanges.
+// Returns the pivot ratio, 0 if a pivot is exactly zero or not finite.
+template <int K>
+double gauss_jordan_negated_inverse(double* d, int ldd, double input_scale) {
+  double a[K][K];  // column-major copy: a[col][row]
+  for (int j = 0; j < K; ++j)
+    for (int i = 0; i < K; ++i) a[j][i] = d[i + j * ldd];
+  int swap_with[K];
+  double smallest = 1e308, largest = input_scale;
+  for (int j = 0; j < K; ++j) {
+    int p = j;
+    for (int i = j + 1; i < K; ++i)
+      if (std::abs(a[j][i]) > std::abs(a[j][p])) p = i;
+    swap_with[j] = p;
+    if (p != j)
+      for (int c = 0; c < K; ++c) std::swap(a[c][j], a[c][p]);
+    const double pivot = a[j][j];
+    const double magnitude = std::abs(pivot);
+    if (!(magnitude > 0.0) || !(magnitude < 1e308)) return 0.0;
+    smallest = std::min(smallest, magnitude);
+    largest = std::max(largest, magnitude);
+    const double inverse = 1.0 / pivot;
+    // Row j <- row j / pivot, with column j becoming the inverse's entries.
+    a[j][j] = 1.0;
+    for (int c = 0; c < K; ++c) a[c][j] *= inverse;
+    for (int i = 0; i < K; ++i) {
+      if (i == j) continue;
+      const double factor = a[j][i];
+      a[j][i] = 0.0;
+      for (int c = 0; c < K; ++c) a[c][i] -= factor * a[c][j];
+    }
+  }
+  for (int j = K - 1; j >= 0; --j)
+    if (swap_with[j] != j)
+      for (int i = 0; i < K; ++i) std::swap(a[j][i], a[swap_with[j]][i]);
+  for (int j = 0; j < K; ++j)
+    for (int i = 0; i < K; ++i) d[i + j * ldd] = -a[j][i];
+  return smallest / largest;
+}
+
 template <int K>
 double invert(double* d, int ldd, double input_scale, bool cholesky) {
+  if (!cholesky) return gauss_jordan_negated_inverse<K>(d, ldd, input_scale);
   using Matrix = Eigen::Matrix<double, K, K>;
   Map<K, K> block(d, K, K, Stride(ldd));
-  if (cholesky) {
-    const Eigen::LLT<Matrix> llt(block);
-    if (llt.info() != Eigen::Success) return -1.0;
-    const double r = pivot_ratio(llt.matrixLLT().diagonal(), std::sqrt(input_scale));
-    block = -Matrix(llt.matrixL().solve(Matrix::Identity()));
-    return r * r;
-  }
-  const Eigen::PartialPivLU<Matrix> lu(block);
-  const double r = pivot_ratio(lu.matrixLU().diagonal(), input_scale);
-  if (r > 0.0) block = -Matrix(lu.inverse());
-  return r;
+  const Eigen::LLT<Matrix> llt(block);
+  if (llt.info() != Eigen::Success) return -1.0;
+  const double r = pivot_ratio(llt.matrixLLT().diagonal(), std::sqrt(input_scale));
+  Matrix inverse = Matrix::Identity();
+  llt.matrixL().solveInPlace(inverse);
+  block = -inverse;
+  return r * r;
 }
 
 }  // namespace
@@ -129,14 +167,26 @@ void set_zero(int m, int n, double* c, int ldc) {
   for (int j = 0; j < n; ++j) std::fill(c + static_cast<long>(j) * ldc, c + static_cast<long>(j) * ldc + m, 0.0);
 }
 
-void copy(int m, int n, const double* a, int lda, double* c, int ldc) {
+double copy(int m, int n, const double* a, int lda, double* c, int ldc) {
+  double check = 0.0;  // x - x is NaN exactly for NaN and Inf
   for (int j = 0; j < n; ++j)
-    std::copy(a + static_cast<long>(j) * lda, a + static_cast<long>(j) * lda + m, c + static_cast<long>(j) * ldc);
+    for (int i = 0; i < m; ++i) {
+      const double x = a[i + static_cast<long>(j) * lda];
+      c[i + static_cast<long>(j) * ldc] = x;
+      check += x - x;
+    }
+  return check;
 }
 
-void copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc) {
+double copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc) {
+  double check = 0.0;
   for (int j = 0; j < n; ++j)
-    for (int i = 0; i < m; ++i) c[i + static_cast<long>(j) * ldc] = a[j + static_cast<long>(i) * lda];
+    for (int i = 0; i < m; ++i) {
+      const double x = a[j + static_cast<long>(i) * lda];
+      c[i + static_cast<long>(j) * ldc] = x;
+      check += x - x;
+    }
+  return check;
 }
 
 double invert_small_pivot(int k, double* d, int ldd, double input_scale, bool cholesky) {

@@ -51,8 +51,9 @@ Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data(
 
 // Copies A into the arena (inactive nodes: identity, no couplings), zeroes
 // the fill blocks and adds the requested diagonal shifts.
-void Factorization::Impl::load(const BlockMatrix& matrix, const FactorOptions& options) {
+bool Factorization::Impl::load(const BlockMatrix& matrix, const FactorOptions& options) {
   const Pattern& p = *d->pattern;
+  double check = 0.0;
   const double* a = matrix.values();
   const bool symmetric = method != Method::LDU;
   for (int k = 0; k < p.num_nodes; ++k) {
@@ -74,9 +75,12 @@ void Factorization::Impl::load(const BlockMatrix& matrix, const FactorOptions& o
     const double* src = a + matrix.diag_offset(node);
     if (symmetric) {  // mirror the lower triangle
       for (int j = 0; j < b; ++j)
-        for (int i = j; i < b; ++i) dk[i + j * b] = dk[j + i * b] = src[i + j * b];
+        for (int i = j; i < b; ++i) {
+          dk[i + j * b] = dk[j + i * b] = src[i + j * b];
+          check += src[i + j * b] - src[i + j * b];
+        }
     } else {
-      kn::copy(b, b, src, b, dk, b);
+      check += kn::copy(b, b, src, b, dk, b);
     }
     double shift = options.shift;
     if (p.kind[node] == NodeKind::ZeroDiagonal) shift += options.constraint_shift;
@@ -102,14 +106,15 @@ void Factorization::Impl::load(const BlockMatrix& matrix, const FactorOptions& o
     const bool a_first = ka < kb;
     if (symmetric) {  // the lower triangle by id is A_{nb, na}
       if (a_first)
-        kn::copy(bl, bf, ba, bl, low, lower_ld(first));
+        check += kn::copy(bl, bf, ba, bl, low, lower_ld(first));
       else
-        kn::copy_transposed(bl, bf, ba, bf, low, lower_ld(first));
+        check += kn::copy_transposed(bl, bf, ba, bf, low, lower_ld(first));
       continue;
     }
-    kn::copy(bl, bf, a_first ? ba : ab, bl, low, lower_ld(first));
-    kn::copy(bf, bl, a_first ? ab : ba, bf, upper(first, entry), upper_ld(first));
+    check += kn::copy(bl, bf, a_first ? ba : ab, bl, low, lower_ld(first));
+    check += kn::copy(bf, bl, a_first ? ab : ba, bf, upper(first, entry), upper_ld(first));
   }
+  return check == 0.0;
 }
 
 Status Factorization::Impl::factor_pivot(int k, double tolerance) {
@@ -216,12 +221,10 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
   m.min_ratio = 1.0;
   if (!matrix.pattern().same_as(*m.d->pattern)) return m.status = Status::DimensionMismatch;
   if (!std::isfinite(options.shift) || !std::isfinite(options.constraint_shift)) return m.status = Status::NonFiniteValue;
-  if (!matrix.all_finite())
-    if (const NodeId bad = matrix.first_non_finite_node(); bad >= 0) {
-      m.failed = bad;
-      return m.status = Status::NonFiniteValue;
-    }
-  m.load(matrix, options);
+  if (!m.load(matrix, options)) {
+    m.failed = matrix.first_non_finite_node();
+    return m.status = Status::NonFiniteValue;
+  }
   const int n = static_cast<int>(m.d->order.size());
   for (int k = 0; k < n; ++k) {
     if (!m.active[k]) {  // identity pivot with no couplings: -I^{-1} = -I
