@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
@@ -137,18 +138,47 @@ double gauss_jordan_negated_inverse(double* d, int ldd, double input_scale) {
   return smallest / largest;
 }
 
+// D = C C^T by Cholesky, then D <- -C^{-1} (lower triangular). Returns the
+// squared pivot ratio, or -1 if D is not positive definite.
+template <int K>
+double cholesky_negated_inverse(double* d, int ldd, double input_scale) {
+  double c[K][K] = {};  // c[col][row], lower triangle
+  double smallest = 1e308, largest = std::sqrt(input_scale);
+  for (int j = 0; j < K; ++j) {
+    double pivot = d[j + j * ldd];
+    for (int q = 0; q < j; ++q) pivot -= c[q][j] * c[q][j];
+    if (!(pivot > 0.0) || !(pivot < 1e308)) return -1.0;
+    const double root = std::sqrt(pivot);
+    smallest = std::min(smallest, root);
+    largest = std::max(largest, root);
+    c[j][j] = root;
+    const double inverse = 1.0 / root;
+    for (int i = j + 1; i < K; ++i) {
+      double v = d[i + j * ldd];
+      for (int q = 0; q < j; ++q) v -= c[q][i] * c[q][j];
+      c[j][i] = v * inverse;
+    }
+  }
+  // Inverse of the lower triangular C, column by column (forward substitution on e_j).
+  double inv[K][K] = {};
+  for (int j = 0; j < K; ++j) {
+    inv[j][j] = 1.0 / c[j][j];
+    for (int i = j + 1; i < K; ++i) {
+      double v = 0.0;
+      for (int q = j; q < i; ++q) v -= c[q][i] * inv[j][q];
+      inv[j][i] = v / c[i][i];
+    }
+  }
+  for (int j = 0; j < K; ++j)
+    for (int i = 0; i < K; ++i) d[i + j * ldd] = -inv[j][i];
+  const double r = smallest / largest;
+  return r * r;
+}
+
 template <int K>
 double invert(double* d, int ldd, double input_scale, bool cholesky) {
-  if (!cholesky) return gauss_jordan_negated_inverse<K>(d, ldd, input_scale);
-  using Matrix = Eigen::Matrix<double, K, K>;
-  Map<K, K> block(d, K, K, Stride(ldd));
-  const Eigen::LLT<Matrix> llt(block);
-  if (llt.info() != Eigen::Success) return -1.0;
-  const double r = pivot_ratio(llt.matrixLLT().diagonal(), std::sqrt(input_scale));
-  Matrix inverse = Matrix::Identity();
-  llt.matrixL().solveInPlace(inverse);
-  block = -inverse;
-  return r * r;
+  return cholesky ? cholesky_negated_inverse<K>(d, ldd, input_scale)
+                  : gauss_jordan_negated_inverse<K>(d, ldd, input_scale);
 }
 
 }  // namespace
@@ -168,14 +198,23 @@ void set_zero(int m, int n, double* c, int ldc) {
 }
 
 double copy(int m, int n, const double* a, int lda, double* c, int ldc) {
-  double check = 0.0;  // x - x is NaN exactly for NaN and Inf
+  if (lda == m && ldc == m) {  // contiguous blocks: one flat pass
+    Eigen::Map<Eigen::ArrayXd> flat(c, static_cast<long>(m) * n);
+    flat = Eigen::Map<const Eigen::ArrayXd>(a, static_cast<long>(m) * n);
+    return flat.allFinite() ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+  }
+  bool finite = true;
+  for (int j = 0; j < n; ++j) {
+    Eigen::Map<Eigen::ArrayXd> cj(c + static_cast<long>(j) * ldc, m);
+    cj = Eigen::Map<const Eigen::ArrayXd>(a + static_cast<long>(j) * lda, m);
+    finite = finite && cj.allFinite();
+  }
+  return finite ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+}
+
+void move(int m, int n, const double* a, int lda, double* c, int ldc) {
   for (int j = 0; j < n; ++j)
-    for (int i = 0; i < m; ++i) {
-      const double x = a[i + static_cast<long>(j) * lda];
-      c[i + static_cast<long>(j) * ldc] = x;
-      check += x - x;
-    }
-  return check;
+    std::copy(a + static_cast<long>(j) * lda, a + static_cast<long>(j) * lda + m, c + static_cast<long>(j) * ldc);
 }
 
 double copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc) {

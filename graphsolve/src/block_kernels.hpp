@@ -17,6 +17,8 @@ void set_zero(int m, int n, double* c, int ldc);
 // C <- A (m x n blocks). The copies return 0 if every value was finite and
 // NaN otherwise, so that loading a matrix also checks it in the same pass.
 double copy(int m, int n, const double* a, int lda, double* c, int ldc);
+// C <- A without the check, for copies inside the factor.
+void move(int m, int n, const double* a, int lda, double* c, int ldc);
 // C <- A^T (A: n x m).
 double copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc);
 

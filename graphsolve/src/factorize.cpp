@@ -165,7 +165,7 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
   const int b = size(k), w = width(k), ldl = lower_ld(k);
   double* panel = upper(k, d->struct_begin[k]);
   // U_k <- D_k^{-1} U_k  ==  0 - P_k * copy
-  kn::copy(b, w, panel, b, scratch.data(), b);
+  kn::move(b, w, panel, b, scratch.data(), b);
   kn::set_zero(b, w, panel, b);
   kn::sub_ab(b, b, w, diag(k), b, scratch.data(), b, panel, b);
   const int end = d->struct_begin[k + 1];
@@ -191,7 +191,7 @@ void Factorization::Impl::eliminate_symmetric(int k) {
   const int b = size(k), w = width(k), ldl = lower_ld(k);
   double* panel = lower(k, d->struct_begin[k]);
   // L_k <- L_k D_k^{-1} (LDLT) or L_k C^{-T} (LLT)  ==  0 - copy * P_k^T
-  kn::copy(w, b, panel, ldl, scratch.data(), ldl);
+  kn::move(w, b, panel, ldl, scratch.data(), ldl);
   kn::set_zero(w, b, panel, ldl);
   kn::sub_abt(w, b, b, scratch.data(), ldl, diag(k), b, panel, ldl);
   // The right factor of the updates: A_jk (LDLT, the copy) or L_jk (LLT).
