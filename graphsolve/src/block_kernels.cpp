@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include <Eigen/Cholesky>
@@ -98,43 +100,43 @@ void product(int m, int k, int n, const double* a, int lda, const double* b, int
 }
 
 // In-place inverse of a small block by Gauss-Jordan elimination with partial
-// (row) pivoting; the column swaps at the end undo the row interchanges.
+// (row) pivoting on a row-major copy, so that row operations are contiguous;
+// the column swaps at the end undo the row interchanges.
 // Returns the pivot ratio, 0 if a pivot is exactly zero or not finite.
 template <int K>
 double gauss_jordan_negated_inverse(double* d, int ldd, double input_scale) {
-  double a[K][K];  // column-major copy: a[col][row]
+  double a[K][K];  // a[row][col]
   for (int j = 0; j < K; ++j)
-    for (int i = 0; i < K; ++i) a[j][i] = d[i + j * ldd];
+    for (int i = 0; i < K; ++i) a[i][j] = d[i + j * ldd];
   int swap_with[K];
   double smallest = 1e308, largest = input_scale;
   for (int j = 0; j < K; ++j) {
     int p = j;
     for (int i = j + 1; i < K; ++i)
-      if (std::abs(a[j][i]) > std::abs(a[j][p])) p = i;
+      if (std::abs(a[i][j]) > std::abs(a[p][j])) p = i;
     swap_with[j] = p;
     if (p != j)
-      for (int c = 0; c < K; ++c) std::swap(a[c][j], a[c][p]);
+      for (int c = 0; c < K; ++c) std::swap(a[j][c], a[p][c]);
     const double pivot = a[j][j];
     const double magnitude = std::abs(pivot);
     if (!(magnitude > 0.0) || !(magnitude < 1e308)) return 0.0;
     smallest = std::min(smallest, magnitude);
     largest = std::max(largest, magnitude);
     const double inverse = 1.0 / pivot;
-    // Row j <- row j / pivot, with column j becoming the inverse's entries.
     a[j][j] = 1.0;
-    for (int c = 0; c < K; ++c) a[c][j] *= inverse;
+    for (int c = 0; c < K; ++c) a[j][c] *= inverse;
     for (int i = 0; i < K; ++i) {
       if (i == j) continue;
-      const double factor = a[j][i];
-      a[j][i] = 0.0;
-      for (int c = 0; c < K; ++c) a[c][i] -= factor * a[c][j];
+      const double factor = a[i][j];
+      a[i][j] = 0.0;
+      for (int c = 0; c < K; ++c) a[i][c] -= factor * a[j][c];
     }
   }
   for (int j = K - 1; j >= 0; --j)
     if (swap_with[j] != j)
-      for (int i = 0; i < K; ++i) std::swap(a[j][i], a[swap_with[j]][i]);
+      for (int i = 0; i < K; ++i) std::swap(a[i][j], a[i][swap_with[j]]);
   for (int j = 0; j < K; ++j)
-    for (int i = 0; i < K; ++i) d[i + j * ldd] = -a[j][i];
+    for (int i = 0; i < K; ++i) d[i + j * ldd] = -a[i][j];
   return smallest / largest;
 }
 
@@ -197,19 +199,27 @@ void set_zero(int m, int n, double* c, int ldc) {
   for (int j = 0; j < n; ++j) std::fill(c + static_cast<long>(j) * ldc, c + static_cast<long>(j) * ldc + m, 0.0);
 }
 
+
+// True if no value is NaN or Inf: x * 0 is NaN exactly for those, and Eigen
+// vectorizes the sum (its allFinite and a scalar check in a loop are not).
+inline bool finite(long n, const double* c) {
+  return (Eigen::Map<const Eigen::ArrayXd>(c, n) * 0.0).sum() == 0.0;
+}
+
+// Copies n contiguous values and reports whether all are finite.
+inline bool copy_checked(long n, const double* a, double* c) {
+  std::memcpy(c, a, sizeof(double) * static_cast<size_t>(n));
+  return finite(n, c);
+}
+
 double copy(int m, int n, const double* a, int lda, double* c, int ldc) {
-  if (lda == m && ldc == m) {  // contiguous blocks: one flat pass
-    Eigen::Map<Eigen::ArrayXd> flat(c, static_cast<long>(m) * n);
-    flat = Eigen::Map<const Eigen::ArrayXd>(a, static_cast<long>(m) * n);
-    return flat.allFinite() ? 0.0 : std::numeric_limits<double>::quiet_NaN();
-  }
-  bool finite = true;
-  for (int j = 0; j < n; ++j) {
-    Eigen::Map<Eigen::ArrayXd> cj(c + static_cast<long>(j) * ldc, m);
-    cj = Eigen::Map<const Eigen::ArrayXd>(a + static_cast<long>(j) * lda, m);
-    finite = finite && cj.allFinite();
-  }
-  return finite ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+  bool all_finite = true;
+  if (lda == m && ldc == m)
+    all_finite = copy_checked(static_cast<long>(m) * n, a, c);
+  else
+    for (int j = 0; j < n; ++j)
+      all_finite = copy_checked(m, a + static_cast<long>(j) * lda, c + static_cast<long>(j) * ldc) && all_finite;
+  return all_finite ? 0.0 : std::numeric_limits<double>::quiet_NaN();
 }
 
 void move(int m, int n, const double* a, int lda, double* c, int ldc) {
@@ -218,14 +228,12 @@ void move(int m, int n, const double* a, int lda, double* c, int ldc) {
 }
 
 double copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc) {
-  double check = 0.0;
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < m; ++i) {
-      const double x = a[j + static_cast<long>(i) * lda];
-      c[i + static_cast<long>(j) * ldc] = x;
-      check += x - x;
-    }
-  return check;
+  bool all_finite = true;
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < m; ++i) c[i + static_cast<long>(j) * ldc] = a[j + static_cast<long>(i) * lda];
+    all_finite = finite(m, c + static_cast<long>(j) * ldc) && all_finite;
+  }
+  return all_finite ? 0.0 : std::numeric_limits<double>::quiet_NaN();
 }
 
 double invert_small_pivot(int k, double* d, int ldd, double input_scale, bool cholesky) {

@@ -51,9 +51,9 @@ struct Factorization::Impl {
   std::vector<long> diag_off, upper_off, lower_off;
   std::vector<char> is_fill;  // per struct entry: not an edge of the pattern (zeroed on load)
   std::vector<char> active;   // per position, captured at factorize
-  // Per position: the largest magnitude that went into the pivot block (its
-  // loaded entries and the norms of the updates it received). A pivot that is
-  // tiny against it has lost its digits to cancellation.
+  // Per position: the largest magnitude the pivot block had on the way (as
+  // loaded and after each update). A pivot that ends tiny against it has lost
+  // its digits to cancellation.
   std::vector<double> scale;
   // Pivots larger than kernels::kMaxFixed: preallocated dynamic factorizations.
   std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> large_lu;

@@ -153,11 +153,9 @@ Status Factorization::Impl::factor_pivot(int k, double tolerance) {
 }
 
 namespace {
-double frobenius(int m, int n, const double* a, int lda) {
-  double sum = 0.0;
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < m; ++i) sum += a[i + static_cast<long>(j) * lda] * a[i + static_cast<long>(j) * lda];
-  return std::sqrt(sum);
+// Largest magnitude in a contiguous square block.
+double max_abs(int b, const double* block) {
+  return b == 0 ? 0.0 : Eigen::Map<const Eigen::ArrayXd>(block, static_cast<long>(b) * b).abs().maxCoeff();
 }
 }  // namespace
 
@@ -175,7 +173,7 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
     const double* l_ak = lower(k, e1);
     const double* u_ka = upper(k, e1);
     kn::sub_ab(wa, b, wa, l_ak, ldl, u_ka, b, diag(a), wa);
-    scale[a] = std::max(scale[a], frobenius(wa, b, l_ak, ldl) * frobenius(b, wa, u_ka, b));
+    scale[a] = std::max(scale[a], max_abs(wa, diag(a)));
     int r = d->struct_begin[a];
     for (int e2 = e1 + 1; e2 < end; ++e2) {
       const int c = d->struct_pos[e2], wc = size(c);
@@ -203,7 +201,7 @@ void Factorization::Impl::eliminate_symmetric(int k) {
     const double* r_a = right + d->struct_col[e1];
     const double* l_ak = lower(k, e1);
     kn::sub_abt(wa, b, wa, l_ak, ldl, r_a, ldl, diag(a), wa);
-    scale[a] = std::max(scale[a], frobenius(wa, b, l_ak, ldl) * frobenius(wa, b, r_a, ldl));
+    scale[a] = std::max(scale[a], max_abs(wa, diag(a)));
     int r = d->struct_begin[a];
     for (int e2 = e1 + 1; e2 < end; ++e2) {
       const int c = d->struct_pos[e2];
