@@ -5,16 +5,16 @@
 // once, which makes the cost proportional to the size of the filled pattern.
 //
 // Zero-diagonal nodes (constraints) get a pivot only from earlier regular
-// pivots, and several constraints leaning on the same regular node can make
-// the leading block singular (two spherical joints on one body leave a
-// rank-5 6x6 Jacobian). So each constraint is matched to eliminated regular
-// neighbours of its own, as in a tree where every joint owns its child body;
-// it waits until such neighbours with enough rows are free. A constraint
-// that cannot be matched (a ladder has more joints than bodies) may still go
-// once all its regular neighbours are eliminated, if the eliminated part it
-// touches has rows to spare: every element counts its regular rows minus its
-// constraint rows. Constraints that never qualify go last, where their pivot
-// is the Schur complement of all the rest, nonsingular whenever A is.
+// pivots, so each constraint's rows are matched to rows of eliminated regular
+// neighbours of its own (a b-matching, structurally what keeps every leading
+// block nonsingular). Rows are taken from untouched neighbours first: two
+// constraints sharing one body are a trap (two spherical joints on a body
+// have a rank-5 6x6 Jacobian), so a constraint may lean on rows left over
+// by another only once all its regular neighbours are eliminated and
+// contribute. In a tree eliminated leaves first, every joint simply owns its
+// child body. Constraints that never find rows go last, where their pivot is
+// the Schur complement of all the rest, nonsingular whenever A is.
+#include <algorithm>
 #include <deque>
 
 #include "symbolic_data.hpp"
@@ -30,7 +30,7 @@ class Game {
         eliminated_(pattern.num_nodes, 0),
         deferred_(pattern.num_nodes, 0),
         queued_(pattern.num_nodes, 0),
-        owned_(pattern.num_nodes, 0),
+        used_rows_(pattern.num_nodes, 0),
         mark_(pattern.num_nodes, -1),
         elements_of_(pattern.num_nodes) {}
 
@@ -60,32 +60,35 @@ class Game {
 
  private:
   bool is_constraint(NodeId v) const { return p_.kind[v] == NodeKind::ZeroDiagonal && p_.size[v] > 0; }
-  bool is_free_pivot(NodeId u) const { return eliminated_[u] && !owned_[u] && !is_constraint(u) && p_.size[u] > 0; }
+  bool is_pivot_row_source(NodeId u) const { return eliminated_[u] && !is_constraint(u) && p_.size[u] > 0; }
+  long free_rows(NodeId u) const { return p_.size[u] - used_rows_[u]; }
 
+  // Rows v could take: from untouched neighbours, and once v is surrounded by
+  // eliminated regular neighbours, also what touched ones have left.
   bool ready(NodeId v) const {
-    long rows = 0;
-    bool surrounded = true;  // every regular neighbour already eliminated
+    long fresh = 0, leftover = 0;
+    bool surrounded = true;
     for (int a = p_.adj_begin[v]; a < p_.adj_begin[v + 1]; ++a) {
       const NodeId u = p_.adj[a];
-      if (is_free_pivot(u)) rows += p_.size[u];
-      if (!eliminated_[u] && !is_constraint(u) && p_.size[u] > 0) surrounded = false;
+      if (is_pivot_row_source(u)) {
+        (used_rows_[u] == 0 ? fresh : leftover) += free_rows(u);
+      } else if (!is_constraint(u) && p_.size[u] > 0) {
+        surrounded = false;
+      }
     }
-    if (rows >= p_.size[v]) return true;
-    if (!surrounded) return false;
-    long spare = 0;
-    for (int element : elements_of_[v])
-      if (!absorbed_[element]) spare += capacity_[element];
-    return spare >= p_.size[v];
+    return fresh >= p_.size[v] || (surrounded && fresh + leftover >= p_.size[v]);
   }
 
   void take_rows_for(NodeId v) {
-    long rows = 0;
-    for (int a = p_.adj_begin[v]; a < p_.adj_begin[v + 1] && rows < p_.size[v]; ++a) {
-      const NodeId u = p_.adj[a];
-      if (!is_free_pivot(u)) continue;
-      owned_[u] = 1;
-      rows += p_.size[u];
-    }
+    long need = p_.size[v];
+    for (int pass = 0; pass < 2 && need > 0; ++pass)
+      for (int a = p_.adj_begin[v]; a < p_.adj_begin[v + 1] && need > 0; ++a) {
+        const NodeId u = p_.adj[a];
+        if (!is_pivot_row_source(u) || (pass == 0) != (used_rows_[u] == 0)) continue;
+        const long take = std::min(need, free_rows(u));
+        used_rows_[u] += static_cast<int>(take);
+        need -= take;
+      }
   }
 
   void eliminate(NodeId v) {
@@ -95,16 +98,13 @@ class Game {
     eliminated_[v] = 1;
     std::vector<NodeId> later;
     mark_[v] = k;
-    long capacity = is_constraint(v) ? -p_.size[v] : p_.size[v];
     for (int a = p_.adj_begin[v]; a < p_.adj_begin[v + 1]; ++a) add(p_.adj[a], k, later);
     for (int element : elements_of_[v]) {
       if (absorbed_[element]) continue;
       absorbed_[element] = 1;
-      capacity += capacity_[element];
       for (NodeId u : result_.later[element]) add(u, k, later);
     }
     absorbed_.push_back(0);
-    capacity_.push_back(capacity);
     for (NodeId u : later) elements_of_[u].push_back(k);
     if (!is_constraint(v))
       for (int a = p_.adj_begin[v]; a < p_.adj_begin[v + 1]; ++a) {
@@ -125,11 +125,10 @@ class Game {
 
   const Pattern& p_;
   std::vector<char> eliminated_, deferred_, queued_;
-  std::vector<char> owned_;                // regular pivot already matched to a constraint
+  std::vector<int> used_rows_;             // rows of a regular pivot matched to constraints
   std::vector<int> mark_;
   std::vector<std::vector<int>> elements_of_;
   std::vector<char> absorbed_;             // per element
-  std::vector<long> capacity_;             // per element: regular rows minus constraint rows
   std::deque<NodeId> queue_;               // deferred constraints that became ready
   Elimination result_;
 };
