@@ -126,7 +126,9 @@ Eigen::MatrixXd BlockMatrix::to_dense() const {
 }
 
 bool BlockMatrix::all_finite() const {
-  return Eigen::Map<const Eigen::ArrayXd>(values_.data(), static_cast<Eigen::Index>(values_.size())).allFinite();
+  // x * 0 is NaN exactly for NaN and Inf, and Eigen vectorizes the sum
+  // (allFinite() is not vectorized).
+  return (Eigen::Map<const Eigen::ArrayXd>(values_.data(), static_cast<Eigen::Index>(values_.size())) * 0.0).sum() == 0.0;
 }
 
 NodeId BlockMatrix::first_non_finite_node() const {
