@@ -4,7 +4,9 @@
 // factorization reusing the analysis, then one solve). Every benchmark checks
 // its solution's relative residual and fails loudly (non-zero exit) if wrong.
 //
-// Extra flag: --quick (a few small sizes, for the README's main job and CI).
+// Extra flags: --quick (a few mid sizes, refactor_solve only: the README's
+// main job) and --smoke (the smallest system of every kind, every phase: the
+// test suite runs it so the benchmark cannot rot).
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -94,8 +96,9 @@ bool wants_full(const std::string& solver) {
          solver == "cholmod-supernodal";
 }
 
-void register_all(bool quick) {
-  for (const bench::ProblemKey& key : bench::all_keys(quick))
+void register_all(bench::Scale scale) {
+  const bool quick = scale == bench::Scale::Quick;
+  for (const bench::ProblemKey& key : bench::all_keys(scale))
     for (const bench::SolverInfo& info : bench::all_solvers()) {
       if (info.symmetric != (key.variant == bench::Variant::Spd) || !info.applies(key)) continue;
       for (Phase phase : {Phase::Analyze, Phase::Factorize, Phase::Solve, Phase::RefactorSolve, Phase::Full}) {
@@ -124,16 +127,18 @@ void pin_to_one_thread(char** argv) {
 
 int main(int argc, char** argv) {
   pin_to_one_thread(argv);
-  bool quick = false;
+  bench::Scale scale = bench::Scale::Full;
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0)
-      quick = true;
+      scale = bench::Scale::Quick;
+    else if (std::strcmp(argv[i], "--smoke") == 0)
+      scale = bench::Scale::Smoke;
     else
       args.push_back(argv[i]);
   }
   int count = static_cast<int>(args.size());
-  register_all(quick);
+  register_all(scale);
   benchmark::Initialize(&count, args.data());
   if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 2;
   benchmark::RunSpecifiedBenchmarks();

@@ -61,12 +61,13 @@ const Problem& problem(const ProblemKey& key) {
   return *slot;
 }
 
-std::vector<ProblemKey> all_keys(bool quick) {
+std::vector<ProblemKey> all_keys(Scale scale) {
   std::vector<ProblemKey> keys;
-  const std::vector<int> linear = quick ? std::vector<int>{100, 1000} : std::vector<int>{10, 100, 1000, 10000};
-  const std::vector<int> nets = quick ? std::vector<int>{10} : std::vector<int>{3, 5, 10, 20, 32};
-  const std::vector<int> crystals = quick ? std::vector<int>{5} : std::vector<int>{2, 3, 4, 5, 6, 8, 10};
-  const std::vector<int> blocks = quick ? std::vector<int>{6} : std::vector<int>{6, 3};
+  using Sizes = std::vector<int>;
+  const Sizes linear = scale == Scale::Full ? Sizes{10, 100, 1000, 10000} : scale == Scale::Quick ? Sizes{100, 1000} : Sizes{10};
+  const Sizes nets = scale == Scale::Full ? Sizes{3, 5, 10, 20, 32} : scale == Scale::Quick ? Sizes{10} : Sizes{3};
+  const Sizes crystals = scale == Scale::Full ? Sizes{2, 3, 4, 5, 6, 8, 10} : scale == Scale::Quick ? Sizes{5} : Sizes{2};
+  const Sizes blocks = scale == Scale::Quick ? Sizes{6} : Sizes{6, 3};
   for (int block : blocks)
     for (Variant v : {Variant::Unsymmetric, Variant::Spd}) {
       for (const char* family : {"chain", "tree", "ladder"})

@@ -36,7 +36,9 @@ struct Problem {
 // Built once per key and kept for the whole run.
 const Problem& problem(const ProblemKey& key);
 
-// Every key the full benchmark runs, or a few small ones for `quick`.
-std::vector<ProblemKey> all_keys(bool quick);
+enum class Scale { Full, Quick, Smoke };
+// Every key the full benchmark runs; a few mid sizes for Quick (the README's
+// main job); the smallest of every kind for Smoke (the test suite).
+std::vector<ProblemKey> all_keys(Scale scale);
 
 }  // namespace bench

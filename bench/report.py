@@ -2,7 +2,7 @@
 """Turn graphsolve_bench JSON into docs/benchmarks.md and log-log plots.
 
 Usage: report.py RESULTS.json [--out docs/benchmarks.md] [--plots docs/plots]
-                 [--command "how the JSON was made"] [--print]
+                 [--command "how the JSON was made"] [--notes analysis.md] [--print]
 
 Benchmarks are named family/n/solver/phase. For every name the fastest of
 the repetitions is used (the machine is a shared VM; the minimum is the least
@@ -109,7 +109,7 @@ def targets(best):
                     for peer in ("cholmod-supernodal", "cholmod-simplicial", "eigen-simplicialldlt"):
                         t = time(best, family, n, peer)
                         if t:
-                            rows.append((f"{peer} / graphsolve-llt|ldlt", family, n, t / ours, 3.0, t / ours >= 3.0))
+                            rows.append((f"{peer} / graphsolve-llt/ldlt", family, n, t / ours, 3.0, t / ours >= 3.0))
             s = slope(best, family, "graphsolve-ldu-auto")
             if s is not None:
                 rows.append(("log-log slope n=1000..10000", family, 10000, s, 1.05, s <= 1.05))
@@ -131,7 +131,7 @@ def targets(best):
                 ours_sym = [time(best, family, n, p) for p in ("graphsolve-llt", "graphsolve-ldlt")]
                 if any(sym_peers) and any(ours_sym):
                     r = min(p for p in sym_peers if p) / min(p for p in ours_sym if p)
-                    rows.append(("fastest symmetric peer / graphsolve-llt|ldlt", family, n, r, 1.0, r >= 1.0))
+                    rows.append(("fastest symmetric peer / graphsolve-llt/ldlt", family, n, r, 1.0, r >= 1.0))
                 g = best.get((family, n, "graphsolve-ldu-auto", "refactor_solve"))
                 ss = [best.get((family, n, p, "refactor_solve")) for p in ("umfpack", "klu")]
                 ss = [e for e in ss if e and e["nnz"]]
@@ -147,6 +147,9 @@ def plots(best, outdir):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
+        import sys
+        print("report.py: matplotlib not found (Debian: python3-matplotlib, run with /usr/bin/python3); no plots",
+              file=sys.stderr)
         return []
     os.makedirs(outdir, exist_ok=True)
     made = []
@@ -199,6 +202,7 @@ def main():
     parser.add_argument("--out")
     parser.add_argument("--plots")
     parser.add_argument("--command", default="")
+    parser.add_argument("--notes", help="Markdown file with the hand-written analysis to include")
     parser.add_argument("--print", action="store_true", help="print the tables to stdout")
     args = parser.parse_args()
     context, best = load(args.results)
@@ -234,6 +238,9 @@ def main():
                     "residual < 1e-10. Ratios are peer / graphsolve, so above 1 means graphsolve is faster. "
                     "`-saddle` families are mechanism-shaped saddle-point systems (n bodies of 6x6 with zero-diagonal "
                     "joint nodes, 5 rows on chains and trees, 3 on ladders); `-b3` families use 3x3 blocks.\n\n")
+            if args.notes:
+                with open(args.notes) as notes:
+                    f.write(notes.read().rstrip() + "\n\n")
             f.write(f"## Targets\n\n{met} of {len(rows)} met.\n\n" + "\n".join(target_lines) + "\n\n")
             f.write("## Tables\n\n" + "\n".join(sections) + "\n")
             if made:

@@ -127,6 +127,20 @@ TEST(Errors, NonFiniteValuesAreReported) {
   EXPECT_EQ(f.solve_in_place(b), gs::Status::NonFiniteValue);
 }
 
+TEST(Errors, InactiveNodesMayHoldAnything) {
+  const gs::Symbolic sym = gs::analyze(fam::chain(4, 2));
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::Unsymmetric, 1);
+  a.diag(2)(0, 0) = std::numeric_limits<double>::quiet_NaN();
+  a.block(2, 3)(1, 1) = std::numeric_limits<double>::infinity();
+  a.set_active(2, false);
+  gs::Factorization f(sym);
+  EXPECT_EQ(f.factorize(a), gs::Status::Success);
+  a.set_active(2, true);
+  EXPECT_EQ(f.factorize(a), gs::Status::NonFiniteValue);
+  EXPECT_EQ(f.failed_node(), 2);
+}
+
 TEST(Errors, SolveChecksStateAndDimensions) {
   const gs::Symbolic sym = gs::analyze(fam::chain(4, 2));
   gs::BlockMatrix a(sym);

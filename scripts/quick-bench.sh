@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The main job: a short side-by-side benchmark of graphsolve against UMFPACK,
+# KLU, CHOLMOD and Eigen (a few sizes, well under a minute), printed as tables.
+# Usage: scripts/quick-bench.sh BUILD_DIR
+set -euo pipefail
+build=${1:-build/release}
+out="$build/quick-bench.json"
+"$build/bin/graphsolve_bench" --quick --benchmark_min_time=0.05 --benchmark_repetitions=3 \
+  --benchmark_format=json --benchmark_out="$out" > /dev/null
+python=python3
+[ -x /usr/bin/python3 ] && python=/usr/bin/python3  # Debian's, with python3-matplotlib
+"$python" "$(dirname "$0")/../bench/report.py" "$out" --print
