@@ -159,7 +159,7 @@ def plots(best, outdir):
         for solver in UNSYMMETRIC + SYMMETRIC:
             pts = [(n, time(best, family, n, solver)) for n in sizes]
             pts = [(n, t) for n, t in pts if t]
-            if len(pts) < 2:
+            if not pts:
                 continue
             style = "-" if solver.startswith("graphsolve") else "--"
             width = 2.4 if solver in ("graphsolve-ldu-auto", "graphsolve-llt") else 1.2
