@@ -36,6 +36,13 @@ Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data(
   active.assign(n, 1);
   scale.assign(n, 0.0);
   large_index.assign(n, -1);
+  // Reserve exactly: Eigen's LLT(size) leaves its status uninitialized, so
+  // these objects must be constructed in place, never copied on growth.
+  const long large = std::count_if(d->size.begin(), d->size.end(), [](int b) { return b > kn::kMaxFixed; });
+  if (method == Method::LLT)
+    large_llt.reserve(large);
+  else
+    large_lu.reserve(large);
   for (int k = 0; k < n; ++k) {
     if (d->size[k] <= kn::kMaxFixed) continue;
     large_index[k] = static_cast<int>(std::max(large_lu.size(), large_llt.size()));
