@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <cstring>
-#include <limits>
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
@@ -200,40 +197,14 @@ void set_zero(int m, int n, double* c, int ldc) {
 }
 
 
-// True if no value is NaN or Inf: x * 0 is NaN exactly for those, and Eigen
-// vectorizes the sum (its allFinite and a scalar check in a loop are not).
-inline bool finite(long n, const double* c) {
-  return (Eigen::Map<const Eigen::ArrayXd>(c, n) * 0.0).sum() == 0.0;
-}
-
-// Copies n contiguous values and reports whether all are finite.
-inline bool copy_checked(long n, const double* a, double* c) {
-  std::memcpy(c, a, sizeof(double) * static_cast<size_t>(n));
-  return finite(n, c);
-}
-
-double copy(int m, int n, const double* a, int lda, double* c, int ldc) {
-  bool all_finite = true;
-  if (lda == m && ldc == m)
-    all_finite = copy_checked(static_cast<long>(m) * n, a, c);
-  else
-    for (int j = 0; j < n; ++j)
-      all_finite = copy_checked(m, a + static_cast<long>(j) * lda, c + static_cast<long>(j) * ldc) && all_finite;
-  return all_finite ? 0.0 : std::numeric_limits<double>::quiet_NaN();
-}
-
-void move(int m, int n, const double* a, int lda, double* c, int ldc) {
+void copy(int m, int n, const double* a, int lda, double* c, int ldc) {
   for (int j = 0; j < n; ++j)
     std::copy(a + static_cast<long>(j) * lda, a + static_cast<long>(j) * lda + m, c + static_cast<long>(j) * ldc);
 }
 
-double copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc) {
-  bool all_finite = true;
-  for (int j = 0; j < n; ++j) {
+void copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc) {
+  for (int j = 0; j < n; ++j)
     for (int i = 0; i < m; ++i) c[i + static_cast<long>(j) * ldc] = a[j + static_cast<long>(i) * lda];
-    all_finite = finite(m, c + static_cast<long>(j) * ldc) && all_finite;
-  }
-  return all_finite ? 0.0 : std::numeric_limits<double>::quiet_NaN();
 }
 
 double invert_small_pivot(int k, double* d, int ldd, double input_scale, bool cholesky) {

@@ -14,13 +14,10 @@ void sub_abt(int m, int k, int n, const double* a, int lda, const double* b, int
 void sub_atb(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
 // C <- 0 (m x n block).
 void set_zero(int m, int n, double* c, int ldc);
-// C <- A (m x n blocks). The copies return 0 if every value was finite and
-// NaN otherwise, so that loading a matrix also checks it in the same pass.
-double copy(int m, int n, const double* a, int lda, double* c, int ldc);
-// C <- A without the check, for copies inside the factor.
-void move(int m, int n, const double* a, int lda, double* c, int ldc);
+// C <- A (m x n blocks).
+void copy(int m, int n, const double* a, int lda, double* c, int ldc);
 // C <- A^T (A: n x m).
-double copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc);
+void copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc);
 
 // Replaces the k x k pivot block D (k <= kMaxFixed) by -D^{-1}, from an LU
 // factorization with partial pivoting; or, when `cholesky`, by -C^{-1} where

@@ -37,8 +37,7 @@ struct Factorization::Impl {
     return r;
   }
 
-  // Returns false if a loaded value is NaN or Inf.
-  bool load(const BlockMatrix& matrix, const FactorOptions& options);
+  void load(const BlockMatrix& matrix, const FactorOptions& options);
   Status factor_pivot(int k, double tolerance);
   void eliminate_unsymmetric(int k);
   void eliminate_symmetric(int k);

@@ -58,11 +58,8 @@ Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data(
 
 // Copies A into the arena (inactive nodes: identity, no couplings), zeroes
 // the fill blocks and adds the requested diagonal shifts.
-bool Factorization::Impl::load(const BlockMatrix& matrix, const FactorOptions& options) {
+void Factorization::Impl::load(const BlockMatrix& matrix, const FactorOptions& options) {
   const Pattern& p = *d->pattern;
-  // One vectorized pass over the source (x * 0 is NaN exactly for NaN and
-  // Inf); inactive nodes may hold anything, so a hit is confirmed per node.
-  if (!matrix.all_finite() && matrix.first_non_finite_node() >= 0) return false;
   const double* a = matrix.values();
   const bool symmetric = method != Method::LDU;
   for (int k = 0; k < p.num_nodes; ++k) {
@@ -88,7 +85,7 @@ bool Factorization::Impl::load(const BlockMatrix& matrix, const FactorOptions& o
           dk[i + j * b] = dk[j + i * b] = src[i + j * b];
         }
     } else {
-      kn::move(b, b, src, b, dk, b);
+      kn::copy(b, b, src, b, dk, b);
     }
     double shift = options.shift;
     if (p.kind[node] == NodeKind::ZeroDiagonal) shift += options.constraint_shift;
@@ -114,15 +111,14 @@ bool Factorization::Impl::load(const BlockMatrix& matrix, const FactorOptions& o
     const bool a_first = ka < kb;
     if (symmetric) {  // the lower triangle by id is A_{nb, na}
       if (a_first)
-        kn::move(bl, bf, ba, bl, low, lower_ld(first));
+        kn::copy(bl, bf, ba, bl, low, lower_ld(first));
       else
         kn::copy_transposed(bl, bf, ba, bf, low, lower_ld(first));
       continue;
     }
-    kn::move(bl, bf, a_first ? ba : ab, bl, low, lower_ld(first));
-    kn::move(bf, bl, a_first ? ab : ba, bf, upper(first, entry), upper_ld(first));
+    kn::copy(bl, bf, a_first ? ba : ab, bl, low, lower_ld(first));
+    kn::copy(bf, bl, a_first ? ab : ba, bf, upper(first, entry), upper_ld(first));
   }
-  return true;
 }
 
 Status Factorization::Impl::factor_pivot(int k, double tolerance) {
@@ -171,7 +167,7 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
   const int b = size(k), w = width(k), ldl = lower_ld(k);
   double* panel = upper(k, d->struct_begin[k]);
   // U_k <- D_k^{-1} U_k  ==  0 - P_k * copy
-  kn::move(b, w, panel, b, scratch.data(), b);
+  kn::copy(b, w, panel, b, scratch.data(), b);
   kn::set_zero(b, w, panel, b);
   kn::sub_ab(b, b, w, diag(k), b, scratch.data(), b, panel, b);
   const int end = d->struct_begin[k + 1];
@@ -197,7 +193,7 @@ void Factorization::Impl::eliminate_symmetric(int k) {
   const int b = size(k), w = width(k), ldl = lower_ld(k);
   double* panel = lower(k, d->struct_begin[k]);
   // L_k <- L_k D_k^{-1} (LDLT) or L_k C^{-T} (LLT)  ==  0 - copy * P_k^T
-  kn::move(w, b, panel, ldl, scratch.data(), ldl);
+  kn::copy(w, b, panel, ldl, scratch.data(), ldl);
   kn::set_zero(w, b, panel, ldl);
   kn::sub_abt(w, b, b, scratch.data(), ldl, diag(k), b, panel, ldl);
   // The right factor of the updates: A_jk (LDLT, the copy) or L_jk (LLT).
@@ -227,10 +223,14 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
   m.min_ratio = 1.0;
   if (!matrix.pattern().same_as(*m.d->pattern)) return m.status = Status::DimensionMismatch;
   if (!std::isfinite(options.shift) || !std::isfinite(options.constraint_shift)) return m.status = Status::NonFiniteValue;
-  if (!m.load(matrix, options)) {
-    m.failed = matrix.first_non_finite_node();  // the slow search only on failure
-    return m.status = Status::NonFiniteValue;
-  }
+  // One vectorized pass over the values; inactive nodes may hold anything,
+  // so only a hit is confirmed node by node.
+  if (!matrix.all_finite())
+    if (const NodeId bad = matrix.first_non_finite_node(); bad >= 0) {
+      m.failed = bad;
+      return m.status = Status::NonFiniteValue;
+    }
+  m.load(matrix, options);
   const int n = static_cast<int>(m.d->order.size());
   for (int k = 0; k < n; ++k) {
     if (!m.active[k]) {  // identity pivot with no couplings: -I^{-1} = -I

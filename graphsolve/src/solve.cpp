@@ -21,7 +21,7 @@ void Factorization::Impl::solve_columns(Eigen::Ref<Eigen::MatrixXd> x) {
   // y_k <- 0 - P * y_k, or with P^T.
   auto apply_pivot = [&](int k, bool transposed) {
     const int b = size(k);
-    kn::move(b, m, rows(k), ldx, tmp, b);
+    kn::copy(b, m, rows(k), ldx, tmp, b);
     kn::set_zero(b, m, rows(k), ldx);
     if (transposed)
       kn::sub_atb(b, b, m, diag(k), b, tmp, b, rows(k), ldx);
