@@ -56,6 +56,13 @@ Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data(
   residual.resize(d->pattern->dimension);
 }
 
+namespace {
+// Largest magnitude in a contiguous square block.
+double max_abs(int b, const double* block) {
+  return b == 0 ? 0.0 : Eigen::Map<const Eigen::ArrayXd>(block, static_cast<long>(b) * b).abs().maxCoeff();
+}
+}  // namespace
+
 // Copies A into the arena (inactive nodes: identity, no couplings), zeroes
 // the fill blocks and adds the requested diagonal shifts.
 void Factorization::Impl::load(const BlockMatrix& matrix, const FactorOptions& options) {
@@ -89,10 +96,8 @@ void Factorization::Impl::load(const BlockMatrix& matrix, const FactorOptions& o
     }
     double shift = options.shift;
     if (p.kind[node] == NodeKind::ZeroDiagonal) shift += options.constraint_shift;
-    double largest = 0.0;
     for (int i = 0; i < b; ++i) dk[i + i * b] += shift;
-    for (int i = 0; i < b * b; ++i) largest = std::max(largest, std::abs(dk[i]));
-    scale[k] = largest;
+    scale[k] = max_abs(b, dk);
   }
   for (int e = 0; e < p.num_edges; ++e) {
     const auto [na, nb] = p.edges[e];  // na < nb
@@ -156,12 +161,6 @@ Status Factorization::Impl::factor_pivot(int k, double tolerance) {
   return Status::Success;
 }
 
-namespace {
-// Largest magnitude in a contiguous square block.
-double max_abs(int b, const double* block) {
-  return b == 0 ? 0.0 : Eigen::Map<const Eigen::ArrayXd>(block, static_cast<long>(b) * b).abs().maxCoeff();
-}
-}  // namespace
 
 void Factorization::Impl::eliminate_unsymmetric(int k) {
   const int b = size(k), w = width(k), ldl = lower_ld(k);
