@@ -1,0 +1,51 @@
+#pragma once
+// Minimal coordinates of the joints (see joint.hpp for their definition) and
+// the projection of a state onto the joint constraints.
+
+#include <Eigen/Core>
+
+#include "dynamics/model.hpp"
+#include "dynamics/state.hpp"
+
+namespace dynamics {
+
+// All joints' coordinates (or rates) stacked as Model::coordinate_offset says.
+Eigen::VectorXd joint_positions(const Model& model, const State& state);
+Eigen::VectorXd joint_velocities(const Model& model, const State& state);
+
+// Place the bodies by walking the joint tree from the world and the root
+// bodies. Entries of loop-closing joints are ignored (their coordinates follow
+// from the others); call project_positions afterwards to close the loops.
+void set_joint_positions(const Model& model, State& state, const Eigen::VectorXd& positions);
+// Set body velocities from joint rates, walking the tree the same way.
+void set_joint_velocities(const Model& model, State& state, const Eigen::VectorXd& velocities);
+
+// One joint's coordinates, keeping the other joints' coordinates. Throws for
+// a loop-closing joint, whose coordinates follow from the rest.
+void set_joint_position(const Model& model, State& state, int joint, const Eigen::VectorXd& values);
+void set_joint_velocity(const Model& model, State& state, int joint, const Eigen::VectorXd& values);
+
+struct ProjectionOptions {
+  double tolerance = 1e-12;    // max |g| accepted, metres (and unit quaternion components)
+  int max_iterations = 50;
+  double regularization = 1e-10;  // for redundant constraints
+};
+
+struct ProjectionResult {
+  bool converged = false;
+  int iterations = 0;
+  double violation = 0.0;         // max |g| after the projection
+  double translation = 0.0;       // largest body displacement made, metres
+  double rotation = 0.0;          // largest body rotation made, radians
+};
+
+// Move the bodies the least (mass-weighted) so that every joint constraint
+// holds: Gauss-Newton on g(z) = 0 with the mass matrix as metric. Each linear
+// system is a graphsolve system on the mechanism graph.
+ProjectionResult project_positions(const Model& model, State& state, const ProjectionOptions& options = {});
+
+// Make the velocities consistent with the constraints, G v = 0, changing the
+// kinetic energy metric the least. Returns the largest velocity change.
+double project_velocities(const Model& model, State& state);
+
+}  // namespace dynamics

@@ -1,0 +1,11 @@
+#pragma once
+// Everything of the dynamics library.
+#include "dynamics/coordinates.hpp"
+#include "dynamics/diagnostics.hpp"
+#include "dynamics/joint.hpp"
+#include "dynamics/model.hpp"
+#include "dynamics/models.hpp"
+#include "dynamics/quaternion.hpp"
+#include "dynamics/shapes.hpp"
+#include "dynamics/simulator.hpp"
+#include "dynamics/state.hpp"

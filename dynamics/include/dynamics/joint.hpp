@@ -1,0 +1,82 @@
+#pragma once
+// A joint couples a parent (a body or the world) and a child body. It is one
+// translational and one rotational constraint primitive, each leaving 0-3 axes
+// free, so the 16 combinations are all one piece of code. The axis (in the
+// joint frame) says which directions are free:
+//
+//   free axes   translational              rotational
+//   0           origins coincide           frames aligned
+//   1           slide along the axis       turn about the axis
+//   2           slide in the plane normal  turn about any axis but the joint
+//               to the axis                axis (no twist)
+//   3           unconstrained              unconstrained
+//
+// Minimal coordinates are the translational ones first (displacement of the
+// child joint frame origin in the parent joint frame, along the free axes),
+// then the rotational ones (revolute: the angle; 2 or 3 free: components of the
+// relative rotation vector). Velocities are the rates along the same axes:
+// the relative linear velocity in the parent joint frame, and the relative
+// angular velocity in the child joint frame.
+
+#include <string>
+#include <vector>
+
+#include "dynamics/quaternion.hpp"
+
+namespace dynamics {
+
+constexpr int kWorld = -1;  // parent index of a joint attached to the fixed world frame
+
+struct Frame {
+  Vector3 position = Vector3::Zero();
+  Quaternion orientation = Quaternion::Identity();
+};
+
+enum class JointType {
+  Fixed,             // t0 r0
+  Revolute,          // t0 r1
+  Prismatic,         // t1 r0
+  Cylindrical,       // t1 r1
+  Spherical,         // t0 r3
+  Planar,            // t2 r0: slides in a plane, orientation fixed
+  PlanarAxis,        // t2 r1: slides in a plane and turns about its normal (URDF "planar")
+  FixedOrientation,  // t3 r0: translates freely, orientation fixed
+  Floating,          // t3 r3: no constraint at all
+};
+
+struct JointFreedom {
+  int translational = 0;  // free translational axes, 0..3
+  int rotational = 0;     // free rotational axes, 0..3
+};
+
+JointFreedom freedom_of(JointType type);
+const char* to_string(JointType type);
+// Name of a combination: the JointType name where one exists, else "t<n>r<m>".
+std::string joint_type_name(JointFreedom freedom);
+
+struct Joint {
+  std::string name;
+  int parent = kWorld;
+  int child = -1;
+  Frame parent_frame;  // joint frame in the parent's body frame (world frame for kWorld)
+  Frame child_frame;   // joint frame in the child's body frame
+  Vector3 axis = Vector3::UnitZ();  // in the joint frame; normalized by Model::add_joint
+  JointFreedom freedom;
+
+  // Springs and dampers act on every minimal coordinate of the joint:
+  // generalized force -stiffness (coordinate - rest) - damping * rate.
+  double stiffness = 0.0;
+  double damping = 0.0;
+  std::vector<double> rest;  // empty: all zero; else one value per coordinate
+
+  // Initial minimal coordinates and rates; empty means zero.
+  std::vector<double> initial_position;
+  std::vector<double> initial_velocity;
+
+  int num_coordinates() const { return freedom.translational + freedom.rotational; }
+  int num_constraints() const { return 6 - num_coordinates(); }
+
+  static Joint make(JointType type, std::string name, int parent, int child, const Vector3& axis = Vector3::UnitZ());
+};
+
+}  // namespace dynamics

@@ -1,0 +1,70 @@
+#pragma once
+// The mechanism: bodies and joints plus gravity. A Model is built once (C++
+// builder calls, a built-in model or a URDF file) and then only read while
+// states are simulated from it; states and solver workspaces live elsewhere.
+// Every add_* call validates its input and throws std::invalid_argument naming
+// the element and what is wrong.
+
+#include <string>
+#include <vector>
+
+#include "dynamics/joint.hpp"
+#include "dynamics/quaternion.hpp"
+#include "dynamics/shapes.hpp"
+
+namespace dynamics {
+
+struct Body {
+  std::string name;
+  double mass = 1.0;
+  Matrix3 inertia = Matrix3::Identity();  // about the centre of mass, body frame
+  // Pose used when no joint places the body (a root), world frame.
+  Vector3 position = Vector3::Zero();
+  Quaternion orientation = Quaternion::Identity();
+  std::vector<Shape> shapes;
+
+  // A body of uniform density filling `shape` (centred at the body origin).
+  static Body solid(std::string name, double mass, const Shape& shape);
+};
+
+class Model {
+ public:
+  int add_body(Body body);
+  int add_joint(Joint joint);
+
+  Vector3 gravity = Vector3(0.0, 0.0, -9.81);
+
+  int num_bodies() const { return static_cast<int>(bodies_.size()); }
+  int num_joints() const { return static_cast<int>(joints_.size()); }
+  const Body& body(int index) const;
+  const Joint& joint(int index) const;
+  const std::vector<Body>& bodies() const { return bodies_; }
+  const std::vector<Joint>& joints() const { return joints_; }
+
+  // Index by name; -1 when absent.
+  int find_body(const std::string& name) const;
+  int find_joint(const std::string& name) const;
+
+  // Minimal coordinates of all joints stacked in joint order.
+  int num_coordinates() const { return num_coordinates_; }
+  int coordinate_offset(int joint) const { return coordinate_offsets_.at(joint); }
+
+ private:
+  std::vector<Body> bodies_;
+  std::vector<Joint> joints_;
+  std::vector<int> coordinate_offsets_;
+  int num_coordinates_ = 0;
+};
+
+// How the joints place the bodies: a spanning forest grown from the world and,
+// for bodies no joint path reaches, from root bodies at their own pose. A joint
+// whose child is already placed when it is reached closes a loop.
+struct Topology {
+  std::vector<int> tree_joints;  // in placement order (parent placed before child)
+  std::vector<int> roots;        // bodies placed at their own pose
+  std::vector<char> closes_loop;  // per joint
+};
+
+Topology compute_topology(const Model& model);
+
+}  // namespace dynamics

@@ -1,0 +1,74 @@
+#pragma once
+// One time step of the first-order variational integrator (symplectic Euler in
+// maximal coordinates). From z_k and the velocities that led to it, solve
+//   dynamics   M (v' - v) - dt (m g + f) - G_x(z_k)^T L = 0
+//              dt/2 (s' J w' + w' x J w') - dt/2 (s J w - w x J w) - dt tau - G_r(z_k)^T L = 0
+//   joints     g(z_k+1(v', w')) = 0
+// for the new velocities (v', w') and the joint impulses L by Newton's method,
+// then move to z_k+1 = (x + dt v', q * dt/2 [s'; w']) with s = sqrt(4/dt^2 - |w|^2).
+// Every Newton system is a graphsolve system on the mechanism graph (bodies and
+// joints are nodes), analysed once in the constructor; step() allocates nothing.
+
+#include <memory>
+
+#include "dynamics/model.hpp"
+#include "dynamics/state.hpp"
+
+namespace dynamics {
+
+struct StepOptions {
+  double dt = 0.01;
+  double tolerance = 1e-10;   // max-norm of the momentum residual (N s) and of g (m, rad-ish)
+  int max_iterations = 50;
+  int max_line_search = 30;   // halvings of the Newton step
+  // Added (negated) to the diagonal of joint nodes so that redundant
+  // constraints (planar loops in 3D) stay solvable; the residual stays exact.
+  double regularization = 1e-10;
+};
+
+enum class StepStatus {
+  Success,
+  NotConverged,   // max_iterations reached; the state is left unchanged
+  SolverFailure,  // a Newton system could not be factorized (see failed_joint / failed_body)
+  InvalidInput,   // a non-finite value in the state or inputs
+};
+
+const char* to_string(StepStatus status);
+
+struct StepResult {
+  StepStatus status = StepStatus::Success;
+  int iterations = 0;             // Newton iterations (factorizations)
+  double residual = 0.0;          // final max-norm of the dynamics residual
+  double constraint_residual = 0.0;  // final max |g(z_k+1)|
+  int failed_body = -1;           // body or joint whose pivot failed (SolverFailure)
+  int failed_joint = -1;
+  bool ok() const { return status == StepStatus::Success; }
+};
+
+class Simulator {
+ public:
+  // Keeps a reference to the model, which must outlive the simulator and not
+  // change. Throws std::invalid_argument for bad options or an empty model.
+  explicit Simulator(const Model& model, const StepOptions& options = {});
+  ~Simulator();
+  Simulator(Simulator&&) noexcept;
+  Simulator& operator=(Simulator&&) = delete;
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  // Advance the state by one step. On failure the state is unchanged.
+  StepResult step(State& state);
+
+  const Model& model() const;
+  const StepOptions& options() const;
+  // Fill-in of the analysed Newton system (zero for mechanisms without loops).
+  long fill_blocks() const;
+  // The graph the Newton systems live on (body nodes 0..bodies-1, then joints).
+  int graph_nodes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dynamics

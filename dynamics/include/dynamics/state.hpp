@@ -1,0 +1,47 @@
+#pragma once
+// The simulated state of a Model: body poses and velocities plus the inputs
+// the caller sets before each step. Many states can be simulated from one
+// model (one Simulator per thread).
+//
+// Velocities follow the integrator: after a step from t_k to t_k+1 they are
+// the velocities that carried the bodies from z_k to z_k+1, (x_k+1 - x_k)/dt,
+// and the next step starts from them.
+
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "dynamics/model.hpp"
+#include "dynamics/quaternion.hpp"
+
+namespace dynamics {
+
+struct State {
+  std::vector<Vector3> position;          // centre of mass, world frame
+  std::vector<Quaternion> orientation;    // body to world, unit norm
+  std::vector<Vector3> velocity;          // world frame
+  std::vector<Vector3> angular_velocity;  // body frame
+
+  // Inputs held constant over the next step.
+  Eigen::VectorXd joint_input;           // one force or torque per joint coordinate
+  std::vector<Vector3> external_force;   // per body, world frame, at the centre of mass
+  std::vector<Vector3> external_torque;  // per body, body frame
+
+  // The last step's Newton solution, velocities and joint impulses in the
+  // rows of its graphsolve system: the warm start of the next step.
+  Eigen::VectorXd multipliers;
+
+  double time = 0.0;
+  long steps = 0;
+};
+
+// A state with every body at rest in the pose that the joints' initial
+// coordinates give (root bodies at their own pose), projected onto the loop
+// closures, then with the joints' initial velocities. Throws
+// std::invalid_argument when the loops cannot be closed.
+State make_state(const Model& model);
+
+// Throws std::invalid_argument when the state's sizes do not fit the model.
+void check_state(const Model& model, const State& state);
+
+}  // namespace dynamics

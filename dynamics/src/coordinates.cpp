@@ -1,0 +1,191 @@
+#include "dynamics/coordinates.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "joint_constraint.hpp"
+#include "joint_kinematics.hpp"
+#include "mechanism_graph.hpp"
+
+namespace dynamics {
+namespace {
+
+using detail::JointAxes;
+using detail::JointEvaluation;
+using detail::Pose;
+
+constexpr double kPi = 3.14159265358979323846;
+
+struct JointKinematics {
+  Matrix3 frame_parent;  // world orientation of the parent joint frame
+  Matrix3 frame_child;
+  Vector3 origin_parent, origin_child;  // world
+};
+
+JointKinematics kinematics(const Joint& joint, const Pose& p, const Pose& c) {
+  JointKinematics k;
+  k.frame_parent = (p.orientation * joint.parent_frame.orientation).toRotationMatrix();
+  k.frame_child = (c.orientation * joint.child_frame.orientation).toRotationMatrix();
+  k.origin_parent = p.position + p.orientation * joint.parent_frame.position;
+  k.origin_child = c.position + c.orientation * joint.child_frame.position;
+  return k;
+}
+
+}  // namespace
+
+namespace detail {
+
+void read_coordinates(const Joint& joint, const JointAxes& axes, const Pose& p, const Pose& c, double* out) {
+  JointEvaluation e;
+  detail::evaluate_joint(joint, axes, p, c, false, e);
+  for (int i = 0; i < axes.t_free; ++i) out[i] = axes.translational_free.row(i).dot(e.offset);
+  double* r = out + axes.t_free;
+  if (axes.r_free == 1) {
+    const double angle = 2.0 * std::atan2(joint.axis.dot(e.relative.vec()), e.relative.w());
+    r[0] = std::remainder(angle, 2.0 * kPi);  // (-pi, pi]
+  } else if (axes.r_free > 1) {
+    const Vector3 v = rotation_vector(e.relative);
+    for (int i = 0; i < axes.r_free; ++i) r[i] = axes.rotational_free.row(i).dot(v);
+  }
+}
+
+// Relative linear velocity (parent joint frame) and angular velocity (child
+// joint frame) of a joint from body velocities.
+void read_rates(const Joint& joint, const JointAxes& axes, const State& s, double* out) {
+  const Pose p = detail::body_pose(s, joint.parent), c = detail::body_pose(s, joint.child);
+  const JointKinematics k = kinematics(joint, p, c);
+  Vector3 vp = Vector3::Zero(), wp = Vector3::Zero();
+  if (joint.parent != kWorld) {
+    vp = s.velocity[joint.parent];
+    wp = p.orientation * s.angular_velocity[joint.parent];
+  }
+  const Vector3 wc = c.orientation * s.angular_velocity[joint.child];
+  const Vector3 lever_p = k.origin_parent - p.position, lever_c = k.origin_child - c.position;
+  const Vector3 gap = k.origin_child - k.origin_parent;
+  const Vector3 gap_rate = s.velocity[joint.child] + wc.cross(lever_c) - vp - wp.cross(lever_p);
+  const Vector3 offset_rate = k.frame_parent.transpose() * (gap_rate - wp.cross(gap));
+  const Vector3 relative_w = k.frame_child.transpose() * (wc - wp);
+  for (int i = 0; i < axes.t_free; ++i) out[i] = axes.translational_free.row(i).dot(offset_rate);
+  for (int i = 0; i < axes.r_free; ++i) out[axes.t_free + i] = axes.rotational_free.row(i).dot(relative_w);
+}
+
+}  // namespace detail
+
+namespace {
+
+void place_child(const Joint& joint, const JointAxes& axes, State& s, const double* values) {
+  const Pose p = detail::body_pose(s, joint.parent);
+  Vector3 offset = Vector3::Zero();
+  for (int i = 0; i < axes.t_free; ++i) offset += values[i] * axes.translational_free.row(i).transpose();
+  const double* r = values + axes.t_free;
+  Quaternion relative = Quaternion::Identity();
+  if (axes.r_free == 1) {
+    relative = Quaternion(Eigen::AngleAxisd(r[0], joint.axis));
+  } else if (axes.r_free > 1) {
+    Vector3 v = Vector3::Zero();
+    for (int i = 0; i < axes.r_free; ++i) v += r[i] * axes.rotational_free.row(i).transpose();
+    relative = rotation_from_vector(v);
+  }
+  const Quaternion frame_p = p.orientation * joint.parent_frame.orientation;
+  const Quaternion qc = (frame_p * relative * joint.child_frame.orientation.conjugate()).normalized();
+  const Vector3 origin_c = p.position + p.orientation * joint.parent_frame.position + frame_p * offset;
+  s.orientation[joint.child] = qc;
+  s.position[joint.child] = origin_c - qc * joint.child_frame.position;
+}
+
+void move_child(const Joint& joint, const JointAxes& axes, State& s, const double* rates) {
+  const Pose p = detail::body_pose(s, joint.parent), c = detail::body_pose(s, joint.child);
+  const JointKinematics k = kinematics(joint, p, c);
+  Vector3 vp = Vector3::Zero(), wp = Vector3::Zero();
+  if (joint.parent != kWorld) {
+    vp = s.velocity[joint.parent];
+    wp = p.orientation * s.angular_velocity[joint.parent];
+  }
+  Vector3 offset_rate = Vector3::Zero(), relative_w = Vector3::Zero();
+  for (int i = 0; i < axes.t_free; ++i) offset_rate += rates[i] * axes.translational_free.row(i).transpose();
+  for (int i = 0; i < axes.r_free; ++i)
+    relative_w += rates[axes.t_free + i] * axes.rotational_free.row(i).transpose();
+  const Vector3 wc = wp + k.frame_child * relative_w;
+  const Vector3 origin_rate = vp + wp.cross(k.origin_child - p.position) + k.frame_parent * offset_rate;
+  s.velocity[joint.child] = origin_rate + wc.cross(c.position - k.origin_child);
+  s.angular_velocity[joint.child] = c.orientation.conjugate() * wc;
+}
+
+void check_vector(const Model& model, const Eigen::VectorXd& v, const char* what) {
+  if (v.size() != model.num_coordinates())
+    throw std::invalid_argument(std::string("dynamics::") + what + ": got " + std::to_string(v.size()) +
+                                " values, the model has " + std::to_string(model.num_coordinates()) + " coordinates");
+  if (!v.allFinite()) throw std::invalid_argument(std::string("dynamics::") + what + ": non-finite value");
+}
+
+int check_settable(const Model& model, int joint, const Eigen::VectorXd& values, const char* what) {
+  const Joint& j = model.joint(joint);
+  if (values.size() != j.num_coordinates())
+    throw std::invalid_argument(std::string("dynamics::") + what + ": joint '" + j.name + "' has " +
+                                std::to_string(j.num_coordinates()) + " coordinates, got " +
+                                std::to_string(values.size()));
+  if (compute_topology(model).closes_loop[joint])
+    throw std::invalid_argument(std::string("dynamics::") + what + ": joint '" + j.name +
+                                "' closes a loop; its coordinates follow from the other joints");
+  return model.coordinate_offset(joint);
+}
+
+}  // namespace
+
+Eigen::VectorXd joint_positions(const Model& model, const State& state) {
+  check_state(model, state);
+  Eigen::VectorXd out(model.num_coordinates());
+  for (int j = 0; j < model.num_joints(); ++j) {
+    const Joint& joint = model.joint(j);
+    detail::read_coordinates(joint, detail::joint_axes(joint), detail::body_pose(state, joint.parent),
+                     detail::body_pose(state, joint.child), out.data() + model.coordinate_offset(j));
+  }
+  return out;
+}
+
+Eigen::VectorXd joint_velocities(const Model& model, const State& state) {
+  check_state(model, state);
+  Eigen::VectorXd out(model.num_coordinates());
+  for (int j = 0; j < model.num_joints(); ++j) {
+    const Joint& joint = model.joint(j);
+    detail::read_rates(joint, detail::joint_axes(joint), state, out.data() + model.coordinate_offset(j));
+  }
+  return out;
+}
+
+void set_joint_positions(const Model& model, State& state, const Eigen::VectorXd& positions) {
+  check_state(model, state);
+  check_vector(model, positions, "set_joint_positions");
+  for (int j : compute_topology(model).tree_joints) {
+    const Joint& joint = model.joint(j);
+    place_child(joint, detail::joint_axes(joint), state, positions.data() + model.coordinate_offset(j));
+  }
+}
+
+void set_joint_velocities(const Model& model, State& state, const Eigen::VectorXd& velocities) {
+  check_state(model, state);
+  check_vector(model, velocities, "set_joint_velocities");
+  for (int j : compute_topology(model).tree_joints) {
+    const Joint& joint = model.joint(j);
+    move_child(joint, detail::joint_axes(joint), state, velocities.data() + model.coordinate_offset(j));
+  }
+}
+
+void set_joint_position(const Model& model, State& state, int joint, const Eigen::VectorXd& values) {
+  check_state(model, state);
+  const int offset = check_settable(model, joint, values, "set_joint_position");
+  Eigen::VectorXd all = joint_positions(model, state);
+  all.segment(offset, values.size()) = values;
+  set_joint_positions(model, state, all);
+}
+
+void set_joint_velocity(const Model& model, State& state, int joint, const Eigen::VectorXd& values) {
+  check_state(model, state);
+  const int offset = check_settable(model, joint, values, "set_joint_velocity");
+  Eigen::VectorXd all = joint_velocities(model, state);
+  all.segment(offset, values.size()) = values;
+  set_joint_velocities(model, state, all);
+}
+
+}  // namespace dynamics

@@ -1,0 +1,87 @@
+#include "dynamics/diagnostics.hpp"
+
+#include <algorithm>
+
+#include "joint_constraint.hpp"
+#include "joint_kinematics.hpp"
+#include "mechanism_graph.hpp"
+
+namespace dynamics {
+
+double kinetic_energy(const Model& model, const State& s) {
+  check_state(model, s);
+  double e = 0.0;
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    const Body& body = model.body(b);
+    e += 0.5 * body.mass * s.velocity[b].squaredNorm() +
+         0.5 * s.angular_velocity[b].dot(body.inertia * s.angular_velocity[b]);
+  }
+  return e;
+}
+
+double gravitational_energy(const Model& model, const State& s) {
+  check_state(model, s);
+  double e = 0.0;
+  for (int b = 0; b < model.num_bodies(); ++b) e -= model.body(b).mass * model.gravity.dot(s.position[b]);
+  return e;
+}
+
+double spring_energy(const Model& model, const State& s) {
+  check_state(model, s);
+  double e = 0.0;
+  double coordinates[6];
+  for (int j = 0; j < model.num_joints(); ++j) {
+    const Joint& joint = model.joint(j);
+    if (joint.stiffness == 0.0 || joint.num_coordinates() == 0) continue;
+    detail::read_coordinates(joint, detail::joint_axes(joint), detail::body_pose(s, joint.parent),
+                             detail::body_pose(s, joint.child), coordinates);
+    for (int i = 0; i < joint.num_coordinates(); ++i) {
+      const double d = coordinates[i] - (joint.rest.empty() ? 0.0 : joint.rest[i]);
+      e += 0.5 * joint.stiffness * d * d;
+    }
+  }
+  return e;
+}
+
+double potential_energy(const Model& model, const State& s) {
+  return gravitational_energy(model, s) + spring_energy(model, s);
+}
+
+double total_energy(const Model& model, const State& s) { return kinetic_energy(model, s) + potential_energy(model, s); }
+
+Vector3 linear_momentum(const Model& model, const State& s) {
+  check_state(model, s);
+  Vector3 p = Vector3::Zero();
+  for (int b = 0; b < model.num_bodies(); ++b) p += model.body(b).mass * s.velocity[b];
+  return p;
+}
+
+Vector3 angular_momentum(const Model& model, const State& s, double dt) {
+  check_state(model, s);
+  Vector3 l = Vector3::Zero();
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    const Body& body = model.body(b);
+    const Vector3& w = s.angular_velocity[b];
+    const Vector3 jw = body.inertia * w;
+    const Vector3 spin = dt > 0.0 ? Vector3(0.5 * dt * (discrete_velocity_scalar(w, dt) * jw - w.cross(jw))) : jw;
+    l += s.position[b].cross(body.mass * s.velocity[b]) + s.orientation[b] * spin;
+  }
+  return l;
+}
+
+double constraint_violation(const Model& model, const State& s) {
+  check_state(model, s);
+  double v = 0.0;
+  detail::JointEvaluation e;
+  for (int j = 0; j < model.num_joints(); ++j) {
+    const Joint& joint = model.joint(j);
+    const int m = joint.num_constraints();
+    if (m == 0) continue;
+    detail::evaluate_joint(joint, detail::joint_axes(joint), detail::body_pose(s, joint.parent),
+                           detail::body_pose(s, joint.child), false, e);
+    v = std::max(v, e.value.head(m).lpNorm<Eigen::Infinity>());
+  }
+  return v;
+}
+
+}  // namespace dynamics

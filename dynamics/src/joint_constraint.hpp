@@ -1,0 +1,48 @@
+#pragma once
+// The two constraint primitives of a joint and their Jacobians (internal).
+//
+// With o_p, o_c the joint frame origins on parent and child (world frame),
+// R_p, R_c the joint frame orientations and q_rel = R_p^-1 * R_c:
+//   translational rows  P_t * R_p^T (o_c - o_p)
+//   rotational rows     P_r * vec(q_rel)
+// where P_t, P_r hold the constrained directions (joint frame). Jacobian
+// columns are [dx (world), dtheta (body-frame rotation vector)] per body.
+
+#include <Eigen/Core>
+
+#include "dynamics/joint.hpp"
+#include "dynamics/quaternion.hpp"
+
+namespace dynamics::detail {
+
+struct Pose {
+  Vector3 position = Vector3::Zero();
+  Quaternion orientation = Quaternion::Identity();
+};
+
+// Orthonormal directions of a joint: free ones and constrained ones for each
+// primitive (rows are unit vectors in the joint frame).
+struct JointAxes {
+  Eigen::Matrix3d translational_free, translational_constrained;
+  Eigen::Matrix3d rotational_free, rotational_constrained;
+  int t_free = 0, r_free = 0;
+};
+
+JointAxes joint_axes(const Joint& joint);
+
+using Jacobian6 = Eigen::Matrix<double, 6, 6>;
+
+struct JointEvaluation {
+  Eigen::Matrix<double, 6, 1> value;  // first num_constraints() entries used
+  Jacobian6 parent;                   // d value / d(x, theta) of the parent (unused for the world)
+  Jacobian6 child;
+  // Relative quantities, also used for minimal coordinates.
+  Vector3 offset;         // R_p^T (o_c - o_p): child origin in the parent joint frame
+  Quaternion relative;    // q_rel
+};
+
+// Constraint value and, when `jacobian` is set, its Jacobians.
+void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child,
+                    bool jacobian, JointEvaluation& out);
+
+}  // namespace dynamics::detail

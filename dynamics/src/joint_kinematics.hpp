@@ -1,0 +1,15 @@
+#pragma once
+// Minimal coordinates and rates of one joint (internal; see joint.hpp).
+
+#include "dynamics/joint.hpp"
+#include "dynamics/state.hpp"
+#include "joint_constraint.hpp"
+
+namespace dynamics::detail {
+
+// Coordinates of the joint between two poses; out has num_coordinates() entries.
+void read_coordinates(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child, double* out);
+// Rates from the state's body velocities.
+void read_rates(const Joint& joint, const JointAxes& axes, const State& state, double* out);
+
+}  // namespace dynamics::detail

@@ -1,0 +1,162 @@
+#include "dynamics/model.hpp"
+
+#include <cmath>
+#include <deque>
+#include <stdexcept>
+#include <utility>
+
+#include <Eigen/Eigenvalues>
+
+namespace dynamics {
+namespace {
+
+[[noreturn]] void fail(const std::string& what) { throw std::invalid_argument("dynamics::Model: " + what); }
+
+bool finite(const Vector3& v) { return v.allFinite(); }
+
+void check_inertia(const Body& body) {
+  const std::string who = "body '" + body.name + "'";
+  if (!body.inertia.allFinite()) fail(who + ": inertia has a non-finite entry");
+  const double scale = body.inertia.lpNorm<Eigen::Infinity>();
+  if ((body.inertia - body.inertia.transpose()).lpNorm<Eigen::Infinity>() > 1e-9 * scale)
+    fail(who + ": inertia is not symmetric");
+  const Vector3 eig = Eigen::SelfAdjointEigenSolver<Matrix3>(body.inertia, Eigen::EigenvaluesOnly).eigenvalues();
+  if (!(eig.minCoeff() > 0.0)) fail(who + ": inertia is not positive definite (smallest eigenvalue " +
+                                    std::to_string(eig.minCoeff()) + ")");
+  // A rigid body's principal moments obey the triangle inequality.
+  if (eig(0) + eig(1) < eig(2) * (1.0 - 1e-9))
+    fail(who + ": principal moments violate the triangle inequality (no rigid body has them)");
+}
+
+void check_frame(const Frame& frame, const std::string& who) {
+  if (!finite(frame.position)) fail(who + ": position is not finite");
+  const double n = frame.orientation.coeffs().norm();
+  if (!std::isfinite(n) || n < 1e-12) fail(who + ": orientation quaternion is zero or not finite");
+}
+
+}  // namespace
+
+Body Body::solid(std::string name, double mass, const Shape& shape) {
+  Body b;
+  b.name = std::move(name);
+  b.mass = mass;
+  b.inertia = shape_inertia(shape, mass);
+  b.shapes.push_back(shape);
+  return b;
+}
+
+int Model::add_body(Body body) {
+  if (body.name.empty()) fail("body " + std::to_string(bodies_.size()) + " has no name");
+  if (find_body(body.name) >= 0) fail("duplicate body name '" + body.name + "'");
+  if (!(body.mass > 0.0) || !std::isfinite(body.mass))
+    fail("body '" + body.name + "': mass must be positive and finite, got " + std::to_string(body.mass));
+  check_inertia(body);
+  check_frame(Frame{body.position, body.orientation}, "body '" + body.name + "'");
+  body.orientation.normalize();
+  body.inertia = 0.5 * (body.inertia + body.inertia.transpose());
+  bodies_.push_back(std::move(body));
+  return num_bodies() - 1;
+}
+
+int Model::add_joint(Joint joint) {
+  if (joint.name.empty()) fail("joint " + std::to_string(joints_.size()) + " has no name");
+  if (find_joint(joint.name) >= 0) fail("duplicate joint name '" + joint.name + "'");
+  const std::string who = "joint '" + joint.name + "'";
+  if (joint.child < 0 || joint.child >= num_bodies())
+    fail(who + ": child body index " + std::to_string(joint.child) + " does not exist");
+  if (joint.parent != kWorld && (joint.parent < 0 || joint.parent >= num_bodies()))
+    fail(who + ": parent body index " + std::to_string(joint.parent) + " does not exist");
+  if (joint.parent == joint.child) fail(who + ": parent and child are the same body");
+  const JointFreedom f = joint.freedom;
+  if (f.translational < 0 || f.translational > 3 || f.rotational < 0 || f.rotational > 3)
+    fail(who + ": free axes must be 0..3 for each primitive");
+  if (!finite(joint.axis) || joint.axis.norm() < 1e-12) fail(who + ": axis is zero or not finite");
+  joint.axis.normalize();
+  check_frame(joint.parent_frame, who + " parent frame");
+  check_frame(joint.child_frame, who + " child frame");
+  joint.parent_frame.orientation.normalize();
+  joint.child_frame.orientation.normalize();
+  if (!(joint.stiffness >= 0.0) || !std::isfinite(joint.stiffness)) fail(who + ": stiffness must be >= 0 and finite");
+  if (!(joint.damping >= 0.0) || !std::isfinite(joint.damping)) fail(who + ": damping must be >= 0 and finite");
+  const auto check_size = [&](const std::vector<double>& v, const char* what) {
+    if (!v.empty() && static_cast<int>(v.size()) != joint.num_coordinates())
+      fail(who + ": " + what + " has " + std::to_string(v.size()) + " values, the joint has " +
+           std::to_string(joint.num_coordinates()) + " coordinates");
+    for (double x : v)
+      if (!std::isfinite(x)) fail(who + ": " + what + " has a non-finite value");
+  };
+  check_size(joint.rest, "rest position");
+  check_size(joint.initial_position, "initial position");
+  check_size(joint.initial_velocity, "initial velocity");
+  coordinate_offsets_.push_back(num_coordinates_);
+  num_coordinates_ += joint.num_coordinates();
+  joints_.push_back(std::move(joint));
+  return num_joints() - 1;
+}
+
+const Body& Model::body(int index) const {
+  if (index < 0 || index >= num_bodies()) fail("body index " + std::to_string(index) + " does not exist");
+  return bodies_[index];
+}
+
+const Joint& Model::joint(int index) const {
+  if (index < 0 || index >= num_joints()) fail("joint index " + std::to_string(index) + " does not exist");
+  return joints_[index];
+}
+
+int Model::find_body(const std::string& name) const {
+  for (int i = 0; i < num_bodies(); ++i)
+    if (bodies_[i].name == name) return i;
+  return -1;
+}
+
+int Model::find_joint(const std::string& name) const {
+  for (int i = 0; i < num_joints(); ++i)
+    if (joints_[i].name == name) return i;
+  return -1;
+}
+
+Topology compute_topology(const Model& model) {
+  const int nb = model.num_bodies(), nj = model.num_joints();
+  std::vector<std::vector<int>> out(nb + 1);  // joints by parent; slot nb is the world
+  std::vector<int> incoming(nb, 0);
+  for (int j = 0; j < nj; ++j) {
+    const Joint& joint = model.joint(j);
+    out[joint.parent == kWorld ? nb : joint.parent].push_back(j);
+    ++incoming[joint.child];
+  }
+  Topology t;
+  t.closes_loop.assign(nj, 1);
+  std::vector<char> placed(nb, 0);
+  std::deque<int> queue{nb};
+  int placed_count = 0;
+  while (true) {
+    while (!queue.empty()) {
+      const int p = queue.front();
+      queue.pop_front();
+      for (int j : out[p]) {
+        const int c = model.joint(j).child;
+        if (placed[c]) continue;
+        placed[c] = 1;
+        ++placed_count;
+        t.closes_loop[j] = 0;
+        t.tree_joints.push_back(j);
+        queue.push_back(c);
+      }
+    }
+    if (placed_count == nb) break;
+    // Prefer a body nothing points to, so a joint is not turned into a loop.
+    int root = -1;
+    for (int b = 0; b < nb && root < 0; ++b)
+      if (!placed[b] && incoming[b] == 0) root = b;
+    for (int b = 0; b < nb && root < 0; ++b)
+      if (!placed[b]) root = b;
+    placed[root] = 1;
+    ++placed_count;
+    t.roots.push_back(root);
+    queue.push_back(root);
+  }
+  return t;
+}
+
+}  // namespace dynamics

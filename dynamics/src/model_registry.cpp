@@ -1,0 +1,149 @@
+// Built-in models by name, with typed parameters checked before building.
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <stdexcept>
+
+#include "dynamics/models.hpp"
+
+namespace dynamics {
+namespace {
+
+class Parameters {
+ public:
+  Parameters(const BuiltinModel& model, const std::map<std::string, std::string>& given) : model_(model) {
+    for (const auto& [key, value] : given) {
+      bool known = false;
+      for (const ModelParameter& p : model.parameters) known = known || p.name == key;
+      if (!known) {
+        std::string names;
+        for (const ModelParameter& p : model.parameters) names += (names.empty() ? "" : ", ") + p.name;
+        throw std::invalid_argument("model '" + model.name + "' has no parameter '" + key + "' (parameters: " +
+                                    (names.empty() ? "none" : names) + ")");
+      }
+    }
+    given_ = given;
+  }
+
+  std::string text(const std::string& name) const {
+    const auto it = given_.find(name);
+    if (it != given_.end()) return it->second;
+    for (const ModelParameter& p : model_.parameters)
+      if (p.name == name) return p.default_value;
+    throw std::logic_error("undeclared parameter " + name);
+  }
+
+  double number(const std::string& name) const {
+    const std::string t = text(name);
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (t.empty() || *end != '\0' || !std::isfinite(v))
+      throw std::invalid_argument("model '" + model_.name + "': parameter '" + name + "' must be a number, got '" + t +
+                                  "'");
+    return v;
+  }
+
+  int integer(const std::string& name) const {
+    const double v = number(name);
+    if (v != std::floor(v) || v < 1 || v > 1e6)
+      throw std::invalid_argument("model '" + model_.name + "': parameter '" + name +
+                                  "' must be a positive integer, got '" + text(name) + "'");
+    return static_cast<int>(v);
+  }
+
+  ChainJoint chain_joint(const std::string& name) const {
+    const std::string t = text(name);
+    if (t == "revolute") return ChainJoint::Revolute;
+    if (t == "spherical") return ChainJoint::Spherical;
+    throw std::invalid_argument("model '" + model_.name + "': parameter '" + name +
+                                "' must be revolute or spherical, got '" + t + "'");
+  }
+
+ private:
+  const BuiltinModel& model_;
+  std::map<std::string, std::string> given_;
+};
+
+using Builder = std::function<Model(const Parameters&)>;
+
+struct Entry {
+  BuiltinModel info;
+  Builder build;
+};
+
+const std::vector<Entry>& entries() {
+  static const std::vector<Entry> list = {
+      {{"pendulum", "one link on a revolute joint",
+        {{"length", "1", "link length, m"}, {"mass", "1", "link mass, kg"}, {"angle", "0.5", "initial angle, rad"},
+         {"damping", "0", "joint damping, N m s/rad"}}},
+       [](const Parameters& p) {
+         return pendulum(p.number("length"), p.number("mass"), p.number("angle"), p.number("damping"));
+       }},
+      {{"damped-pendulum", "the papers' dissipation test: pendulum with damping 0.5",
+        {{"length", "1", "link length, m"}, {"mass", "1", "link mass, kg"}, {"angle", "0.5", "initial angle, rad"},
+         {"damping", "0.5", "joint damping, N m s/rad"}}},
+       [](const Parameters& p) {
+         return pendulum(p.number("length"), p.number("mass"), p.number("angle"), p.number("damping"));
+       }},
+      {{"n-link-pendulum", "chain of n links",
+        {{"n", "5", "number of links"}, {"joint", "revolute", "revolute or spherical"},
+         {"length", "1", "link length, m"}, {"mass", "1", "link mass, kg"},
+         {"angle", "0.5", "initial angle of the first joint, rad"}}},
+       [](const Parameters& p) {
+         return n_link_pendulum(p.integer("n"), p.chain_joint("joint"), p.number("length"), p.number("mass"),
+                                p.number("angle"));
+       }},
+      {{"double-pendulum", "two links on revolute joints",
+        {{"length", "1", "link length, m"}, {"mass", "1", "link mass, kg"}, {"angle1", "1.5", "rad"},
+         {"angle2", "0", "rad"}}},
+       [](const Parameters& p) {
+         return double_pendulum(p.number("length"), p.number("mass"), p.number("angle1"), p.number("angle2"));
+       }},
+      {{"three-link-loop", "links 1, sqrt(2)/2, 1 m closing a loop with the world",
+        {{"angle", "0.785398163397448", "initial angle of the side links, rad"}}},
+       [](const Parameters& p) { return three_link_loop(p.number("angle")); }},
+      {{"four-bar", "parallelogram four-bar linkage",
+        {{"length", "1", "link length, m"}, {"mass", "1", "link mass, kg"}, {"angle", "0.5", "crank angle, rad"}}},
+       [](const Parameters& p) { return four_bar(p.number("length"), p.number("mass"), p.number("angle")); }},
+      {{"double-four-bar", "two four-bars sharing a crank; passes singular configurations",
+        {{"length", "1", "link length, m"}, {"mass", "1", "link mass, kg"},
+         {"speed", "8", "initial crank speed, rad/s"}}},
+       [](const Parameters& p) {
+         return double_four_bar(p.number("length"), p.number("mass"), p.number("speed"));
+       }},
+      {{"four-link-chain", "k square four-link loops hung one below the other",
+        {{"k", "2", "number of segments"}, {"length", "1", "link length, m"}, {"mass", "1", "link mass, kg"},
+         {"angle", "0.3", "initial tilt, rad"}}},
+       [](const Parameters& p) {
+         return four_link_chain(p.integer("k"), p.number("length"), p.number("mass"), p.number("angle"));
+       }},
+      {{"t-handle", "free body spinning about its middle axis (Dzhanibekov effect), no gravity",
+        {{"spin", "10", "spin rate, rad/s"}, {"perturbation", "0.01", "rate about the other axes, rad/s"}}},
+       [](const Parameters& p) { return t_handle(p.number("spin"), p.number("perturbation")); }},
+      {{"scaled-pendulum", "pendulum of mass s and length s^2 released horizontal",
+        {{"scale", "1", "scale s"}}},
+       [](const Parameters& p) { return scaled_pendulum(p.number("scale")); }},
+  };
+  return list;
+}
+
+}  // namespace
+
+const std::vector<BuiltinModel>& builtin_models() {
+  static const std::vector<BuiltinModel> infos = [] {
+    std::vector<BuiltinModel> v;
+    for (const Entry& e : entries()) v.push_back(e.info);
+    return v;
+  }();
+  return infos;
+}
+
+Model make_builtin(const std::string& name, const std::map<std::string, std::string>& parameters) {
+  for (const Entry& e : entries())
+    if (e.info.name == name) return e.build(Parameters(e.info, parameters));
+  std::string names;
+  for (const Entry& e : entries()) names += (names.empty() ? "" : ", ") + e.info.name;
+  throw std::invalid_argument("unknown model '" + name + "' (built-in models: " + names + ")");
+}
+
+}  // namespace dynamics

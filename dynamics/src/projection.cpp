@@ -1,0 +1,141 @@
+// Projection of a state onto the joint constraints. Both projections solve the
+// saddle-point system [W G^T; G 0] of the mechanism graph, W the body mass
+// matrices and G the constraint Jacobian at the current configuration.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "dynamics/coordinates.hpp"
+#include "mechanism_graph.hpp"
+
+namespace dynamics {
+namespace {
+
+using detail::JointEvaluation;
+
+class ConstraintSystem {
+ public:
+  explicit ConstraintSystem(const Model& model)
+      : model_(model),
+        mg_(detail::build_mechanism_graph(model)),
+        symbolic_(graphsolve::analyze(mg_.graph)),
+        matrix_(symbolic_),
+        factor_(symbolic_) {}
+
+  // Fill the matrix at the state's configuration; returns max |g| and stores g.
+  double assemble(const State& state, Eigen::VectorXd& g_rows) {
+    g_rows.setZero(matrix_.rows());
+    double violation = 0.0;
+    for (int b = 0; b < model_.num_bodies(); ++b) matrix_.diag(b) = detail::mass_matrix(model_.body(b));
+    JointEvaluation e;
+    for (int j = 0; j < model_.num_joints(); ++j) {
+      const int node = mg_.joint_node[j];
+      if (node < 0) continue;
+      const Joint& joint = model_.joint(j);
+      const int m = joint.num_constraints();
+      detail::evaluate_joint(model_, mg_, state, j, true, e);
+      matrix_.diag(node).setZero();
+      matrix_.block(node, joint.child) = e.child.topRows(m);
+      matrix_.block(joint.child, node) = e.child.topRows(m).transpose();
+      if (joint.parent != kWorld) {
+        matrix_.block(node, joint.parent) = e.parent.topRows(m);
+        matrix_.block(joint.parent, node) = e.parent.topRows(m).transpose();
+      }
+      g_rows.segment(symbolic_.pattern().offset[node], m) = e.value.head(m);
+      violation = std::max(violation, e.value.head(m).lpNorm<Eigen::Infinity>());
+    }
+    return violation;
+  }
+
+  bool solve(Eigen::VectorXd& rhs, double regularization) {
+    graphsolve::FactorOptions options;
+    options.constraint_shift = -regularization;
+    if (factor_.factorize(matrix_, options) != graphsolve::Status::Success) return false;
+    return factor_.solve_in_place(rhs) == graphsolve::Status::Success && rhs.allFinite();
+  }
+
+  const graphsolve::BlockMatrix& matrix() const { return matrix_; }
+  int rows() const { return matrix_.rows(); }
+
+ private:
+  const Model& model_;
+  detail::MechanismGraph mg_;
+  graphsolve::Symbolic symbolic_;
+  graphsolve::BlockMatrix matrix_;
+  graphsolve::Factorization factor_;
+};
+
+void displace(State& s, const Eigen::VectorXd& delta, double alpha, int bodies) {
+  for (int b = 0; b < bodies; ++b) {
+    s.position[b] += alpha * delta.segment<3>(6 * b);
+    s.orientation[b] = (s.orientation[b] * rotation_from_vector(alpha * delta.segment<3>(6 * b + 3))).normalized();
+  }
+}
+
+}  // namespace
+
+ProjectionResult project_positions(const Model& model, State& state, const ProjectionOptions& options) {
+  check_state(model, state);
+  ProjectionResult result;
+  if (model.num_bodies() == 0) {
+    result.converged = true;
+    return result;
+  }
+  ConstraintSystem system(model);
+  const State start = state;
+  Eigen::VectorXd g, rhs;
+  double violation = system.assemble(state, g);
+  while (violation > options.tolerance && result.iterations < options.max_iterations) {
+    ++result.iterations;
+    rhs = -g;  // body rows are zero: the step is the least mass-weighted change
+    if (!system.solve(rhs, options.regularization)) break;
+    double alpha = 1.0;
+    State trial = state;
+    double trial_violation = violation;
+    for (int halving = 0; halving < 30; ++halving, alpha *= 0.5) {
+      trial = state;
+      displace(trial, rhs, alpha, model.num_bodies());
+      trial_violation = system.assemble(trial, g);
+      if (trial_violation < violation) break;
+    }
+    if (!(trial_violation < violation)) break;  // no progress: leave the last accepted state
+    state = trial;
+    violation = trial_violation;
+  }
+  violation = system.assemble(state, g);
+  result.violation = violation;
+  result.converged = violation <= options.tolerance;
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    result.translation = std::max(result.translation, (state.position[b] - start.position[b]).norm());
+    result.rotation = std::max(result.rotation, state.orientation[b].angularDistance(start.orientation[b]));
+  }
+  return result;
+}
+
+double project_velocities(const Model& model, State& state) {
+  check_state(model, state);
+  if (model.num_bodies() == 0 || model.num_joints() == 0) return 0.0;
+  ConstraintSystem system(model);
+  Eigen::VectorXd g;
+  system.assemble(state, g);
+  // [W G^T; G 0] [v; mu] = [W v0; 0]: v is the W-closest velocity with G v = 0.
+  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(system.rows());
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    Eigen::Matrix<double, 6, 1> v;
+    v << state.velocity[b], state.angular_velocity[b];
+    rhs.segment<6>(6 * b) = detail::mass_matrix(model.body(b)) * v;
+  }
+  if (!system.solve(rhs, 1e-10))
+    throw std::invalid_argument("dynamics::project_velocities: the constraint system is singular");
+  double change = 0.0;
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    change = std::max(change, (rhs.segment<3>(6 * b) - state.velocity[b]).lpNorm<Eigen::Infinity>());
+    change = std::max(change, (rhs.segment<3>(6 * b + 3) - state.angular_velocity[b]).lpNorm<Eigen::Infinity>());
+    state.velocity[b] = rhs.segment<3>(6 * b);
+    state.angular_velocity[b] = rhs.segment<3>(6 * b + 3);
+  }
+  return change;
+}
+
+}  // namespace dynamics

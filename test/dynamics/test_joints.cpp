@@ -1,0 +1,187 @@
+// Joint primitives: analytic Jacobians against finite differences, and the
+// minimal coordinates and rates of all 16 translational x rotational
+// combinations round-tripped through the bodies.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "dynamics/dynamics.hpp"
+#include "joint_constraint.hpp"
+
+namespace dynamics {
+namespace {
+
+Quaternion random_rotation(std::mt19937& rng) {
+  std::normal_distribution<double> n;
+  return Quaternion(n(rng), n(rng), n(rng), n(rng)).normalized();
+}
+
+Vector3 random_vector(std::mt19937& rng, double scale = 1.0) {
+  std::uniform_real_distribution<double> u(-scale, scale);
+  return Vector3(u(rng), u(rng), u(rng));
+}
+
+Joint random_joint(std::mt19937& rng, int t_free, int r_free, int parent) {
+  Joint j;
+  j.name = "j";
+  j.parent = parent;
+  j.child = 1;
+  j.freedom = {t_free, r_free};
+  j.axis = random_vector(rng).normalized();
+  j.parent_frame = Frame{random_vector(rng), random_rotation(rng)};
+  j.child_frame = Frame{random_vector(rng), random_rotation(rng)};
+  return j;
+}
+
+detail::Pose perturbed(const detail::Pose& p, int column, double h) {
+  detail::Pose q = p;
+  Vector3 e = Vector3::Zero();
+  e(column % 3) = h;
+  if (column < 3) q.position += e;
+  else q.orientation = q.orientation * rotation_from_vector(e);
+  return q;
+}
+
+TEST(JointJacobian, MatchesFiniteDifferencesForAllSixteenCombinations) {
+  std::mt19937 rng(7);
+  const double h = 1e-6;
+  for (int t = 0; t <= 3; ++t) {
+    for (int r = 0; r <= 3; ++r) {
+      for (int parent : {kWorld, 0}) {
+        const Joint joint = random_joint(rng, t, r, parent);
+        const detail::JointAxes axes = detail::joint_axes(joint);
+        const detail::Pose pp{random_vector(rng), random_rotation(rng)};
+        const detail::Pose pc{random_vector(rng), random_rotation(rng)};
+        const detail::Pose pw{};
+        const detail::Pose& p = parent == kWorld ? pw : pp;
+        detail::JointEvaluation e, plus, minus;
+        detail::evaluate_joint(joint, axes, p, pc, true, e);
+        const int m = joint.num_constraints();
+        if (m == 0) continue;
+        for (int c = 0; c < 6; ++c) {
+          detail::evaluate_joint(joint, axes, p, perturbed(pc, c, h), false, plus);
+          detail::evaluate_joint(joint, axes, p, perturbed(pc, c, -h), false, minus);
+          const Eigen::VectorXd fd = (plus.value - minus.value).head(m) / (2 * h);
+          EXPECT_LT((fd - e.child.col(c).head(m)).lpNorm<Eigen::Infinity>(), 1e-7) << "t" << t << "r" << r << " child col " << c;
+          if (parent == kWorld) continue;
+          detail::evaluate_joint(joint, axes, perturbed(p, c, h), pc, false, plus);
+          detail::evaluate_joint(joint, axes, perturbed(p, c, -h), pc, false, minus);
+          const Eigen::VectorXd fdp = (plus.value - minus.value).head(m) / (2 * h);
+          EXPECT_LT((fdp - e.parent.col(c).head(m)).lpNorm<Eigen::Infinity>(), 1e-7) << "t" << t << "r" << r << " parent col " << c;
+        }
+      }
+    }
+  }
+}
+
+TEST(JointTypes, NamedTypesHaveTheDocumentedFreedoms) {
+  EXPECT_EQ(Joint::make(JointType::Revolute, "r", kWorld, 0).num_constraints(), 5);
+  EXPECT_EQ(Joint::make(JointType::Spherical, "s", kWorld, 0).num_constraints(), 3);
+  EXPECT_EQ(Joint::make(JointType::PlanarAxis, "p", kWorld, 0).num_constraints(), 3);
+  EXPECT_EQ(Joint::make(JointType::Floating, "f", kWorld, 0).num_constraints(), 0);
+  EXPECT_EQ(joint_type_name({0, 2}), "t0r2");
+  EXPECT_EQ(joint_type_name({1, 1}), "cylindrical");
+}
+
+// Two bodies on a joint of every combination: set coordinates and rates, read
+// them back, and check the constraint holds at the placed pose.
+TEST(JointCoordinates, SetAndGetRoundTripForAllSixteenCombinations) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int t = 0; t <= 3; ++t) {
+    for (int r = 0; r <= 3; ++r) {
+      Model model;
+      model.gravity = Vector3::Zero();
+      Body base;
+      base.name = "base";
+      base.position = random_vector(rng);
+      base.orientation = random_rotation(rng);
+      model.add_body(base);
+      Body link;
+      link.name = "link";
+      model.add_body(link);
+      Joint joint = random_joint(rng, t, r, 0);
+      model.add_joint(joint);
+      State s = make_state(model);
+      s.velocity[0] = random_vector(rng);
+      s.angular_velocity[0] = random_vector(rng);
+      const int n = t + r;
+      Eigen::VectorXd q(n), v(n);
+      for (int i = 0; i < n; ++i) {
+        q(i) = u(rng);
+        v(i) = u(rng);
+      }
+      set_joint_positions(model, s, q);
+      set_joint_velocities(model, s, v);
+      EXPECT_LT(constraint_violation(model, s), 1e-12) << joint_type_name({t, r});
+      EXPECT_LT((joint_positions(model, s) - q).lpNorm<Eigen::Infinity>(), 1e-12) << joint_type_name({t, r});
+      EXPECT_LT((joint_velocities(model, s) - v).lpNorm<Eigen::Infinity>(), 1e-12) << joint_type_name({t, r});
+    }
+  }
+}
+
+TEST(JointCoordinates, RevoluteAngleAndRateMatchTheBodyMotion) {
+  Model model = pendulum(1.0, 1.0, 0.0);
+  State s = make_state(model);
+  set_joint_position(model, s, 0, Eigen::VectorXd::Constant(1, 0.3));
+  set_joint_velocity(model, s, 0, Eigen::VectorXd::Constant(1, 2.0));
+  // The link hangs 0.3 rad from vertical, its centre half a length from the pivot.
+  EXPECT_NEAR(s.position[0].x(), -0.5 * std::sin(0.3), 1e-14);
+  EXPECT_NEAR(s.position[0].z(), -0.5 * std::cos(0.3), 1e-14);
+  EXPECT_NEAR(s.angular_velocity[0].y(), 2.0, 1e-14);
+  EXPECT_NEAR(s.velocity[0].norm(), 0.5 * 2.0, 1e-14);
+}
+
+TEST(JointCoordinates, LoopClosingJointCannotBeSet) {
+  Model model = four_bar();
+  State s = make_state(model);
+  try {
+    set_joint_position(model, s, 3, Eigen::VectorXd::Constant(1, 0.1));
+    FAIL() << "expected an error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("closes a loop"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Projection, ClosesAPerturbedLoopAndReportsTheCorrection) {
+  Model model = four_bar(1.0, 1.0, 0.5);
+  State s = make_state(model);
+  EXPECT_LT(constraint_violation(model, s), 1e-12);
+  Eigen::VectorXd q = joint_positions(model, s);
+  q(0) += 0.05;  // crank moved, rocker not: the coupler no longer reaches
+  set_joint_positions(model, s, q);
+  EXPECT_GT(constraint_violation(model, s), 1e-3);
+  const ProjectionResult p = project_positions(model, s);
+  EXPECT_TRUE(p.converged);
+  EXPECT_LT(p.violation, 1e-12);
+  EXPECT_LT(constraint_violation(model, s), 1e-12);
+  EXPECT_GT(p.translation, 1e-3);
+  EXPECT_LT(p.translation, 0.1);
+}
+
+TEST(Projection, ImpossibleClosureIsReported) {
+  // Pivots 5 m apart with 1 m links: the loop cannot close.
+  Model model;
+  const int a = model.add_body(make_link("a", 1.0, 1.0));
+  const int b = model.add_body(make_link("b", 1.0, 1.0));
+  Joint j1 = Joint::make(JointType::Spherical, "j1", kWorld, a);
+  j1.child_frame.position = Vector3(0, 0, 0.5);
+  Joint j2 = Joint::make(JointType::Spherical, "j2", a, b);
+  j2.parent_frame.position = Vector3(0, 0, -0.5);
+  j2.child_frame.position = Vector3(0, 0, 0.5);
+  Joint j3 = Joint::make(JointType::Spherical, "j3", kWorld, b);
+  j3.parent_frame.position = Vector3(5, 0, 0);
+  j3.child_frame.position = Vector3(0, 0, -0.5);
+  model.add_joint(j1);
+  model.add_joint(j2);
+  model.add_joint(j3);
+  try {
+    make_state(model);
+    FAIL() << "expected an error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot be satisfied"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace dynamics
