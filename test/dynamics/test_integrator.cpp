@@ -1,0 +1,350 @@
+// The papers' experiments and physical truths: constraint drift, bounded
+// energy error, dissipation, pendulum period, momentum, Dzhanibekov flip,
+// robustness to tolerances and scales, loops.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "dynamics/dynamics.hpp"
+
+namespace dynamics {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+StepOptions with_dt(double dt, double tolerance = 1e-10) {
+  StepOptions o;
+  o.dt = dt;
+  o.tolerance = tolerance;
+  return o;
+}
+
+struct Trajectory {
+  double max_violation = 0.0;
+  std::vector<double> energy;
+  int failures = 0;
+  double iterations = 0.0;  // mean per step
+};
+
+Trajectory simulate(const Model& model, State& s, const StepOptions& options, int steps) {
+  Simulator sim(model, options);
+  Trajectory run;
+  run.energy.push_back(total_energy(model, s));
+  long iterations = 0;
+  for (int k = 0; k < steps; ++k) {
+    const StepResult r = sim.step(s);
+    if (!r.ok()) {
+      ++run.failures;
+      break;
+    }
+    iterations += r.iterations;
+    run.max_violation = std::max(run.max_violation, constraint_violation(model, s));
+    run.energy.push_back(total_energy(model, s));
+  }
+  run.iterations = double(iterations) / steps;
+  return run;
+}
+
+double max_deviation(const std::vector<double>& v, std::size_t begin, std::size_t end, double reference) {
+  double d = 0.0;
+  for (std::size_t i = begin; i < end; ++i) d = std::max(d, std::abs(v[i] - reference));
+  return d;
+}
+
+TEST(PaperExperiments, ThreeLinkLoopHasNoConstraintDrift) {
+  const Model model = three_link_loop();
+  State s = make_state(model);
+  const Trajectory run = simulate(model, s, with_dt(0.01), 10000);
+  EXPECT_EQ(run.failures, 0);
+  EXPECT_LE(run.max_violation, 1e-10);
+}
+
+TEST(PaperExperiments, DoublePendulumEnergyErrorIsBoundedWithoutTrend) {
+  const Model model = double_pendulum(1.0, 1.0, 1.5, 0.0);
+  State s = make_state(model);
+  const int steps = 20000;  // 200 s
+  const Trajectory run = simulate(model, s, with_dt(0.01), steps);
+  ASSERT_EQ(run.failures, 0);
+  const double e0 = run.energy.front();
+  const double first = max_deviation(run.energy, 0, steps / 4, e0);
+  const double last = max_deviation(run.energy, 3 * steps / 4, steps + 1, e0);
+  // Bounded: a few percent of the energy that moves between kinetic and
+  // potential (about 20 J here); no trend: the last quarter is no worse.
+  EXPECT_LT(max_deviation(run.energy, 0, steps + 1, e0), 1.0);
+  EXPECT_LT(last, 1.5 * first);
+}
+
+// Minimal-coordinate reference for a rod pendulum (mass m, length l, pivot at
+// one end): I theta'' = -m g (l/2) sin(theta) - c theta', I = m l^2 / 3, RK4.
+struct PendulumState {
+  double angle, rate;
+};
+
+PendulumState pendulum_reference(double m, double l, double c, PendulumState x, double t_end) {
+  const double g = 9.81, d = 0.5 * l, inertia = m * l * l / 3.0;
+  const auto f = [&](double th, double w) { return (-m * g * d * std::sin(th) - c * w) / inertia; };
+  const int n = 20000;
+  const double h = t_end / n;
+  for (int i = 0; i < n; ++i) {
+    const double k1t = x.rate, k1w = f(x.angle, x.rate);
+    const double k2t = x.rate + 0.5 * h * k1w, k2w = f(x.angle + 0.5 * h * k1t, x.rate + 0.5 * h * k1w);
+    const double k3t = x.rate + 0.5 * h * k2w, k3w = f(x.angle + 0.5 * h * k2t, x.rate + 0.5 * h * k2w);
+    const double k4t = x.rate + h * k3w, k4w = f(x.angle + h * k3t, x.rate + h * k3w);
+    x.angle += h / 6.0 * (k1t + 2 * k2t + 2 * k3t + k4t);
+    x.rate += h / 6.0 * (k1w + 2 * k2w + 2 * k3w + k4w);
+  }
+  return x;
+}
+
+double pendulum_reference_energy(double angle, double rate, double t_end, double damping) {
+  const PendulumState x = pendulum_reference(1.0, 1.0, damping, {angle, rate}, t_end);
+  return 0.5 / 3.0 * x.rate * x.rate - 9.81 * 0.5 * std::cos(x.angle);
+}
+
+TEST(PaperExperiments, DampedPendulumDissipatesLikeTheContinuousSystem) {
+  const double angle = 1.0, damping = 0.5, dt = 0.1;
+  const Model model = pendulum(1.0, 1.0, angle, damping);
+  State s = make_state(model);
+  // The link's own inertia about its centre is not the rod's m l^2 / 12 about
+  // the swing axis exactly; use the model's.
+  ASSERT_NEAR(model.body(0).inertia(1, 1), 1.0 / 12.0, 1e-15);
+  const Trajectory run = simulate(model, s, with_dt(dt), 100);  // 10 s
+  ASSERT_EQ(run.failures, 0);
+  const double swing = run.energy.front() - (-0.5 * 9.81);  // energy above the rest position
+  for (int k = 20; k <= 100; k += 10) {
+    const double reference = pendulum_reference_energy(angle, 0.0, k * dt, damping);
+    EXPECT_NEAR(run.energy[k], reference, 0.1 * swing) << "t = " << k * dt;
+  }
+  EXPECT_LT(run.energy.back() - (-0.5 * 9.81), 0.2 * swing);  // it really lost most of it
+}
+
+TEST(Pendulum, SmallAmplitudePeriodMatchesTheAnalyticValue) {
+  const double dt = 0.001, amplitude = 0.05;
+  const Model model = pendulum(1.0, 1.0, amplitude);
+  State s = make_state(model);
+  Simulator sim(model, with_dt(dt));
+  const Body& link = model.body(0);
+  const double d = 0.5, pivot_inertia = link.inertia(1, 1) + link.mass * d * d;
+  const double analytic = 2.0 * kPi * std::sqrt(pivot_inertia / (link.mass * 9.81 * d));
+  std::vector<double> crossings;
+  double previous = joint_positions(model, s)(0);
+  for (int k = 1; k <= 6000 && crossings.size() < 5; ++k) {
+    ASSERT_TRUE(sim.step(s).ok());
+    const double angle = joint_positions(model, s)(0);
+    if (previous > 0.0 && angle <= 0.0) crossings.push_back((k - 1 + previous / (previous - angle)) * dt);
+    previous = angle;
+  }
+  ASSERT_GE(crossings.size(), 3u);
+  const double period = (crossings.back() - crossings.front()) / double(crossings.size() - 1);
+  EXPECT_NEAR(period, analytic, 0.005 * analytic);
+}
+
+TEST(FreeBody, ConservesLinearAndAngularMomentumToRoundOff) {
+  Model model;
+  model.gravity = Vector3::Zero();
+  Body body;
+  body.name = "tumbler";
+  body.mass = 2.0;
+  Matrix3 a;
+  a << 0.3, 0.05, -0.02, 0.05, 0.5, 0.01, -0.02, 0.01, 0.7;
+  body.inertia = a;
+  model.add_body(body);
+  State s = make_state(model);
+  s.velocity[0] = Vector3(0.3, -1.0, 2.0);
+  s.angular_velocity[0] = Vector3(1.0, 4.0, -2.0);
+  const double dt = 0.01;
+  StepOptions o = with_dt(dt, 1e-13);
+  Simulator sim(model, o);
+  const Vector3 p0 = linear_momentum(model, s), l0 = angular_momentum(model, s, dt);
+  for (int k = 0; k < 1000; ++k) ASSERT_TRUE(sim.step(s).ok());
+  EXPECT_LT((linear_momentum(model, s) - p0).norm(), 1e-13 * p0.norm() * 1000);
+  EXPECT_LT((angular_momentum(model, s, dt) - l0).norm(), 1e-10 * l0.norm());
+  // The continuous momentum R J w differs from the discrete one by O(dt).
+  EXPECT_LT((angular_momentum(model, s) - l0).norm(), 0.05 * l0.norm());
+}
+
+TEST(FreeBody, FallsWithGravityExactly) {
+  Model model;
+  Body ball = Body::solid("ball", 1.0, Shape::sphere(0.1));
+  model.add_body(ball);
+  State s = make_state(model);
+  Simulator sim(model, with_dt(0.01));
+  for (int k = 0; k < 100; ++k) ASSERT_TRUE(sim.step(s).ok());
+  // Symplectic Euler: v_k = -g k dt, x_k = -g dt^2 k (k + 1) / 2.
+  EXPECT_NEAR(s.velocity[0].z(), -9.81 * 1.0, 1e-12);
+  EXPECT_NEAR(s.position[0].z(), -9.81 * 0.01 * 0.01 * 100 * 101 / 2, 1e-12);
+}
+
+TEST(FreeBody, THandleFlips) {
+  const Model model = t_handle(10.0, 0.01);
+  State s = make_state(model);
+  Simulator sim(model, with_dt(0.001));
+  ASSERT_GT(s.angular_velocity[0].y(), 9.9);
+  double lowest = s.angular_velocity[0].y();
+  const double e0 = kinetic_energy(model, s);
+  for (int k = 0; k < 10000 && lowest > -9.0; ++k) {
+    ASSERT_TRUE(sim.step(s).ok());
+    lowest = std::min(lowest, s.angular_velocity[0].y());
+  }
+  EXPECT_LT(lowest, -9.0);  // the spin axis turned over
+  EXPECT_NEAR(kinetic_energy(model, s), e0, 1e-3 * e0);
+}
+
+TEST(Robustness, NLinkPendulumsConvergeForEveryTolerance) {
+  for (const ChainJoint type : {ChainJoint::Revolute, ChainJoint::Spherical}) {
+    for (const int n : {1, 10, 100}) {
+      const Model model = n_link_pendulum(n, type, 1.0, 1.0, 0.5);
+      for (const double tol : {1e-6, 1e-8, 1e-10}) {
+        State s = make_state(model);
+        const Trajectory run = simulate(model, s, with_dt(0.01, tol), 100);
+        EXPECT_EQ(run.failures, 0) << "n " << n << " tol " << tol;
+        EXPECT_LE(run.max_violation, tol) << "n " << n << " tol " << tol;
+      }
+    }
+  }
+}
+
+TEST(Robustness, ScaledPendulumsConvergeAtSmallSteps) {
+  // Released horizontal, simulated for half a small-amplitude period; the end
+  // angle is compared with the minimal-coordinate reference. Time and step
+  // scale with s, so every scale must give the same angle.
+  for (const double step_scale : {1e-2, 1e-3}) {
+    double first_angle = 0.0;
+    for (const double scale : {1.0, 0.5, 0.1}) {
+      const Model model = scaled_pendulum(scale);
+      const double half_period = kPi * std::sqrt(2.0 / (3.0 * 9.81)) * scale;
+      const double dt = step_scale * scale;
+      const int steps = static_cast<int>(std::round(half_period / dt));
+      State s = make_state(model);
+      Simulator sim(model, with_dt(dt));
+      for (int k = 0; k < steps; ++k) ASSERT_TRUE(sim.step(s).ok()) << "scale " << scale << " dt " << dt;
+      const double angle = joint_positions(model, s)(0);
+      const PendulumState ref = pendulum_reference(scale, scale * scale, 0.0, {0.5 * kPi, 0.0}, steps * dt);
+      EXPECT_NEAR(angle, ref.angle, 20 * step_scale) << "scale " << scale << " dt " << dt;
+      EXPECT_LE(constraint_violation(model, s), 1e-10);
+      if (scale == 1.0) first_angle = angle;
+      EXPECT_NEAR(angle, first_angle, 1e-6) << "scale " << scale << " dt " << dt;
+    }
+  }
+}
+
+TEST(Loops, DoubleFourBarPassesSingularConfigurationsWithBoundedEnergyError) {
+  const Model model = double_four_bar();
+  State s = make_state(model);
+  Simulator sim(model, with_dt(0.01));
+  const double e0 = total_energy(model, s);
+  double max_error = 0.0, turned = 0.0, previous = joint_positions(model, s)(0);
+  for (int k = 0; k < 2000; ++k) {
+    ASSERT_TRUE(sim.step(s).ok()) << "step " << k;
+    const double angle = joint_positions(model, s)(0);
+    turned += std::remainder(angle - previous, 2.0 * kPi);
+    previous = angle;
+    max_error = std::max(max_error, std::abs(total_energy(model, s) - e0));
+    ASSERT_LE(constraint_violation(model, s), 1e-10);
+  }
+  EXPECT_GT(std::abs(turned), 4.0 * kPi);  // went round at least twice, through the collinear poses
+  EXPECT_LT(max_error, 0.05 * e0);
+}
+
+TEST(Loops, FourBarAndTenSegmentChainKeepTheirConstraints) {
+  for (const Model& model : {four_bar(), four_link_chain(10)}) {
+    State s = make_state(model);
+    const Trajectory run = simulate(model, s, with_dt(0.01), 1000);
+    EXPECT_EQ(run.failures, 0);
+    EXPECT_LE(run.max_violation, 1e-10);
+  }
+}
+
+TEST(Graph, TreesHaveZeroFillAndLoopsSomeFill) {
+  EXPECT_EQ(Simulator(n_link_pendulum(100, ChainJoint::Spherical)).fill_blocks(), 0);
+  EXPECT_EQ(Simulator(n_link_pendulum(100, ChainJoint::Revolute)).fill_blocks(), 0);
+  EXPECT_GT(Simulator(four_link_chain(3)).fill_blocks(), 0);
+  // Bodies plus joints with constraints (floating joints have no node).
+  EXPECT_EQ(Simulator(t_handle()).graph_nodes(), 1);
+  EXPECT_EQ(Simulator(four_bar()).graph_nodes(), 3 + 4);
+}
+
+TEST(Forces, PrismaticSpringOscillatesWithItsPeriod) {
+  Model model;
+  model.gravity = Vector3::Zero();
+  const int b = model.add_body(Body::solid("mass", 2.0, Shape::sphere(0.1)));
+  Joint j = Joint::make(JointType::Prismatic, "slider", kWorld, b, Vector3::UnitX());
+  j.stiffness = 50.0;
+  j.initial_position = {0.1};
+  model.add_joint(j);
+  State s = make_state(model);
+  const double dt = 0.001, period = 2.0 * kPi * std::sqrt(2.0 / 50.0);
+  Simulator sim(model, with_dt(dt));
+  const double e0 = total_energy(model, s);
+  EXPECT_NEAR(e0, 0.5 * 50.0 * 0.01, 1e-12);
+  const int steps = static_cast<int>(std::round(period / dt));
+  double max_error = 0.0;
+  for (int k = 0; k < steps; ++k) {
+    ASSERT_TRUE(sim.step(s).ok());
+    max_error = std::max(max_error, std::abs(total_energy(model, s) - e0));
+  }
+  EXPECT_NEAR(joint_positions(model, s)(0), 0.1, 2e-3);  // back after one period
+  EXPECT_LT(max_error, 0.02 * e0);
+}
+
+TEST(Forces, ActuationTorqueAcceleratesTheJoint) {
+  Model model = pendulum(1.0, 1.0, 0.0);
+  model.gravity = Vector3::Zero();
+  State s = make_state(model);
+  Simulator sim(model, with_dt(0.01));
+  const double torque = 0.7, inertia = 1.0 / 3.0;
+  for (int k = 0; k < 100; ++k) {
+    s.joint_input(0) = torque;
+    ASSERT_TRUE(sim.step(s).ok());
+  }
+  // The discrete momentum (dt/2) s J w = J w sqrt(1 - (w dt / 2)^2) differs
+  // from J w by O(dt^2), so the rate is slightly above torque t / I.
+  EXPECT_NEAR(joint_velocities(model, s)(0), torque / inertia * 1.0, 1e-4 * torque / inertia);
+}
+
+TEST(Forces, ExternalForceMovesAFreeBody) {
+  Model model;
+  model.gravity = Vector3::Zero();
+  model.add_body(Body::solid("box", 3.0, Shape::box(Vector3(1, 1, 1))));
+  State s = make_state(model);
+  Simulator sim(model, with_dt(0.01, 1e-13));
+  for (int k = 0; k < 50; ++k) {
+    s.external_force[0] = Vector3(6.0, 0.0, 0.0);
+    s.external_torque[0] = Vector3(0.0, 0.0, 0.5);
+    ASSERT_TRUE(sim.step(s).ok());
+  }
+  EXPECT_NEAR(s.velocity[0].x(), 6.0 / 3.0 * 0.5, 1e-12);
+  // Box inertia m/6 = 0.5; the discrete angular momentum about a principal
+  // axis is J w sqrt(1 - (w dt / 2)^2), and it grows by torque * dt per step.
+  const double w = s.angular_velocity[0].z();
+  EXPECT_NEAR(0.5 * w * std::sqrt(1.0 - 0.25 * w * w * 0.01 * 0.01), 0.5 * 0.5, 1e-12);
+}
+
+TEST(StepFailure, NotConvergedLeavesTheStateUnchanged) {
+  const Model model = double_pendulum();
+  State s = make_state(model);
+  StepOptions o = with_dt(0.01);
+  o.max_iterations = 1;
+  o.tolerance = 1e-15;
+  Simulator sim(model, o);
+  const State before = s;
+  const StepResult r = sim.step(s);
+  EXPECT_EQ(r.status, StepStatus::NotConverged);
+  EXPECT_GT(r.residual + r.constraint_residual, 0.0);
+  EXPECT_EQ(s.position[1], before.position[1]);
+  EXPECT_EQ(s.steps, 0);
+}
+
+TEST(StepFailure, NonFiniteInputIsReported) {
+  const Model model = pendulum();
+  State s = make_state(model);
+  Simulator sim(model);
+  s.external_force[0].x() = std::nan("");
+  const StepResult r = sim.step(s);
+  EXPECT_EQ(r.status, StepStatus::InvalidInput);
+  EXPECT_EQ(r.failed_body, 0);
+}
+
+}  // namespace
+}  // namespace dynamics
