@@ -9,3 +9,4 @@
 #include "dynamics/shapes.hpp"
 #include "dynamics/simulator.hpp"
 #include "dynamics/state.hpp"
+#include "dynamics/urdf.hpp"

@@ -1,0 +1,26 @@
+#pragma once
+// URDF input (through Debian's liburdfdom), extended with loop-closing joints:
+//   <loop_joint name="j" type="continuous|revolute|prismatic|fixed|spherical">
+//     <axis xyz="..."/>
+//     <link1 link="A" xyz="..." rpy="..."/>   joint frame in link A's frame
+//     <link2 link="B" xyz="..." rpy="..."/>   joint frame in link B's frame
+//   </loop_joint>
+// Links become bodies whose frame is the link's inertial frame (centre of
+// mass, principal-axes rotation of <inertial><origin>); a link named "world"
+// is the fixed world frame. A root link not attached to the world gets a
+// floating joint named after it, whose coordinates are the link frame's
+// position and rotation vector. Joint types: fixed, revolute and continuous
+// (revolute), prismatic, floating, planar (planar-axis, normal = axis).
+// Box, sphere and cylinder visual and collision shapes are kept (meshes are
+// skipped). Errors throw std::invalid_argument naming the file and element.
+
+#include <string>
+
+#include "dynamics/model.hpp"
+
+namespace dynamics {
+
+Model load_urdf(const std::string& path);
+Model parse_urdf(const std::string& xml, const std::string& source_name = "<string>");
+
+}  // namespace dynamics

@@ -1,0 +1,265 @@
+// URDF loader: tinyxml reads the document (for line-numbered syntax errors,
+// document order and the <loop_joint> extension), urdfdom parses the standard
+// elements.
+#include "dynamics/urdf.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include <tinyxml.h>
+#include <urdf_parser/urdf_parser.h>
+
+namespace dynamics {
+namespace {
+
+struct Transform {
+  Vector3 position = Vector3::Zero();
+  Quaternion rotation = Quaternion::Identity();
+  Transform inverse() const { return {-(rotation.conjugate() * position), rotation.conjugate()}; }
+  Transform operator*(const Transform& o) const { return {position + rotation * o.position, rotation * o.rotation}; }
+};
+
+class UrdfError {
+ public:
+  explicit UrdfError(std::string source) : source_(std::move(source)) {}
+  [[noreturn]] void operator()(const std::string& what) const {
+    throw std::invalid_argument(source_ + ": " + what);
+  }
+
+ private:
+  std::string source_;
+};
+
+Transform from_urdf(const urdf::Pose& p) {
+  return {Vector3(p.position.x, p.position.y, p.position.z),
+          Quaternion(p.rotation.w, p.rotation.x, p.rotation.y, p.rotation.z).normalized()};
+}
+
+Vector3 parse_vector(const char* text, const Vector3& fallback, const std::string& where, const UrdfError& fail) {
+  if (!text) return fallback;
+  std::istringstream in(text);
+  Vector3 v;
+  if (!(in >> v.x() >> v.y() >> v.z()) || !v.allFinite()) fail(where + ": expected three numbers, got '" + text + "'");
+  std::string rest;
+  if (in >> rest) fail(where + ": expected three numbers, got '" + text + "'");
+  return v;
+}
+
+std::string attribute(const TiXmlElement* e, const char* name) {
+  const char* v = e->Attribute(name);
+  return v ? v : "";
+}
+
+// Body frame of a link: its inertial frame.
+Transform inertial_frame(const urdf::Link& link) {
+  return link.inertial ? from_urdf(link.inertial->origin) : Transform{};
+}
+
+void add_shape(const urdf::GeometrySharedPtr& geometry, const urdf::Pose& origin, const Transform& link_in_body,
+               Body& body) {
+  if (!geometry) return;
+  Shape s;
+  switch (geometry->type) {
+    case urdf::Geometry::BOX: {
+      const auto& b = static_cast<const urdf::Box&>(*geometry);
+      s = Shape::box(Vector3(b.dim.x, b.dim.y, b.dim.z));
+      break;
+    }
+    case urdf::Geometry::SPHERE: s = Shape::sphere(static_cast<const urdf::Sphere&>(*geometry).radius); break;
+    case urdf::Geometry::CYLINDER: {
+      const auto& c = static_cast<const urdf::Cylinder&>(*geometry);
+      s = Shape::cylinder(c.radius, c.length);
+      break;
+    }
+    default: return;  // meshes are not kept
+  }
+  const Transform t = link_in_body * from_urdf(origin);
+  s.position = t.position;
+  s.orientation = t.rotation;
+  body.shapes.push_back(s);
+}
+
+Body make_body(const urdf::Link& link, const UrdfError& fail) {
+  const std::string who = "link '" + link.name + "'";
+  if (!link.inertial) fail(who + ": missing <inertial> (every link but 'world' needs a mass and inertia)");
+  const urdf::Inertial& in = *link.inertial;
+  if (!(in.mass > 0.0) || !std::isfinite(in.mass))
+    fail(who + ": mass must be positive, got " + std::to_string(in.mass) + " (missing <mass value=...>?)");
+  Body body;
+  body.name = link.name;
+  body.mass = in.mass;
+  body.inertia << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+  const Transform link_in_body = inertial_frame(link).inverse();
+  try {
+    for (const auto& v : link.visual_array) add_shape(v->geometry, v->origin, link_in_body, body);
+    for (const auto& c : link.collision_array) add_shape(c->geometry, c->origin, link_in_body, body);
+  } catch (const std::invalid_argument& e) {
+    fail(who + ": bad geometry: " + e.what());
+  }
+  return body;
+}
+
+JointType joint_type(int urdf_type, const std::string& who, const UrdfError& fail) {
+  switch (urdf_type) {
+    case urdf::Joint::FIXED: return JointType::Fixed;
+    case urdf::Joint::REVOLUTE:
+    case urdf::Joint::CONTINUOUS: return JointType::Revolute;
+    case urdf::Joint::PRISMATIC: return JointType::Prismatic;
+    case urdf::Joint::FLOATING: return JointType::Floating;
+    case urdf::Joint::PLANAR: return JointType::PlanarAxis;
+    default: fail(who + ": unsupported joint type");
+  }
+}
+
+JointType loop_joint_type(const std::string& type, const std::string& who, const UrdfError& fail) {
+  if (type == "continuous" || type == "revolute") return JointType::Revolute;
+  if (type == "prismatic") return JointType::Prismatic;
+  if (type == "fixed") return JointType::Fixed;
+  if (type == "spherical") return JointType::Spherical;
+  fail(who + ": type must be continuous, revolute, prismatic, fixed or spherical, got '" + type + "'");
+}
+
+}  // namespace
+
+Model parse_urdf(const std::string& xml, const std::string& source) {
+  const UrdfError fail(source);
+  TiXmlDocument doc;
+  doc.Parse(xml.c_str());
+  if (doc.Error())
+    fail("malformed XML at line " + std::to_string(doc.ErrorRow()) + ", column " + std::to_string(doc.ErrorCol()) +
+         ": " + doc.ErrorDesc());
+  const TiXmlElement* robot = doc.RootElement();
+  if (!robot || std::string(robot->Value()) != "robot") fail("the root element must be <robot>");
+
+  // Names in document order, and the references urdfdom would only log.
+  std::vector<std::string> link_names, joint_names;
+  std::map<std::string, int> line_of_link;
+  for (const TiXmlElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link")) {
+    const std::string name = attribute(e, "name");
+    if (name.empty()) fail("line " + std::to_string(e->Row()) + ": <link> without a name");
+    if (line_of_link.count(name)) fail("line " + std::to_string(e->Row()) + ": duplicate link '" + name + "'");
+    line_of_link[name] = e->Row();
+    link_names.push_back(name);
+  }
+  for (const TiXmlElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) {
+    const std::string name = attribute(e, "name");
+    const std::string where = "line " + std::to_string(e->Row()) + ": joint '" + name + "'";
+    if (name.empty()) fail("line " + std::to_string(e->Row()) + ": <joint> without a name");
+    for (const char* end : {"parent", "child"}) {
+      const TiXmlElement* ref = e->FirstChildElement(end);
+      const std::string link = ref ? attribute(ref, "link") : "";
+      if (link.empty()) fail(where + ": missing <" + end + " link=...>");
+      if (!line_of_link.count(link)) fail(where + ": unknown " + end + " link '" + link + "'");
+    }
+    joint_names.push_back(name);
+  }
+
+  const urdf::ModelInterfaceSharedPtr parsed = urdf::parseURDF(xml);
+  if (!parsed) fail("urdfdom rejected the robot description (its message is printed above)");
+
+  Model model;
+  std::map<std::string, int> body_of;  // link name -> body index (world: kWorld)
+  std::map<std::string, Transform> link_in_body;
+  for (const std::string& name : link_names) {
+    const urdf::LinkConstSharedPtr link = parsed->getLink(name);
+    if (name == "world") {
+      body_of[name] = kWorld;
+      link_in_body[name] = Transform{};
+      continue;
+    }
+    try {
+      body_of[name] = model.add_body(make_body(*link, fail));
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      if (what.rfind(source, 0) == 0) throw;
+      fail("link '" + name + "' (line " + std::to_string(line_of_link[name]) + "): " + what);
+    }
+    link_in_body[name] = inertial_frame(*link).inverse();
+  }
+
+  std::map<std::string, bool> has_parent;
+  for (const std::string& name : joint_names) {
+    const urdf::JointConstSharedPtr uj = parsed->getJoint(name);
+    const std::string who = "joint '" + name + "'";
+    Joint j = Joint::make(joint_type(uj->type, who, fail), name, body_of.at(uj->parent_link_name),
+                          body_of.at(uj->child_link_name));
+    if (j.child == kWorld) fail(who + ": the world cannot be a child link");
+    const Vector3 axis(uj->axis.x, uj->axis.y, uj->axis.z);
+    if (j.num_coordinates() > 0 && j.freedom.translational < 3) {
+      if (!axis.allFinite() || axis.norm() < 1e-12) fail(who + ": axis is zero");
+      j.axis = axis;
+    }
+    const Transform parent = link_in_body[uj->parent_link_name] * from_urdf(uj->parent_to_joint_origin_transform);
+    const Transform child = link_in_body[uj->child_link_name];
+    j.parent_frame = Frame{parent.position, parent.rotation};
+    j.child_frame = Frame{child.position, child.rotation};
+    has_parent[uj->child_link_name] = true;
+    try {
+      model.add_joint(j);
+    } catch (const std::invalid_argument& e) {
+      fail(who + ": " + e.what());
+    }
+  }
+
+  // Root links not attached to the world float.
+  for (const std::string& name : link_names) {
+    if (name == "world" || has_parent[name]) continue;
+    if (model.find_joint(name) >= 0) fail("link '" + name + "' needs a floating joint, but a joint has its name");
+    Joint j = Joint::make(JointType::Floating, name, kWorld, body_of[name]);
+    j.child_frame = Frame{link_in_body[name].position, link_in_body[name].rotation};
+    model.add_joint(j);
+  }
+
+  for (const TiXmlElement* e = robot->FirstChildElement("loop_joint"); e; e = e->NextSiblingElement("loop_joint")) {
+    const std::string name = attribute(e, "name");
+    const std::string who = "line " + std::to_string(e->Row()) + ": loop_joint '" + name + "'";
+    if (name.empty()) fail("line " + std::to_string(e->Row()) + ": <loop_joint> without a name");
+    Joint j = Joint::make(loop_joint_type(attribute(e, "type"), who, fail), name, kWorld, -1);
+    Frame frames[2];
+    int bodies[2];
+    const char* tags[2] = {"link1", "link2"};
+    for (int k = 0; k < 2; ++k) {
+      const TiXmlElement* side = e->FirstChildElement(tags[k]);
+      if (!side) fail(who + ": missing <" + tags[k] + " link=...>");
+      const std::string link = attribute(side, "link");
+      if (!body_of.count(link)) fail(who + ": unknown link '" + link + "' in <" + tags[k] + ">");
+      bodies[k] = body_of[link];
+      const Transform local{parse_vector(side->Attribute("xyz"), Vector3::Zero(), who + " <" + tags[k] + " xyz>", fail),
+                            rotation_from_rpy(parse_vector(side->Attribute("rpy"), Vector3::Zero(),
+                                                           who + " <" + tags[k] + " rpy>", fail))};
+      const Transform t = link_in_body[link] * local;
+      frames[k] = Frame{t.position, t.rotation};
+    }
+    if (bodies[1] == kWorld) {  // keep a body as the child
+      std::swap(bodies[0], bodies[1]);
+      std::swap(frames[0], frames[1]);
+    }
+    j.parent = bodies[0];
+    j.child = bodies[1];
+    j.parent_frame = frames[0];
+    j.child_frame = frames[1];
+    if (const TiXmlElement* axis = e->FirstChildElement("axis"))
+      j.axis = parse_vector(axis->Attribute("xyz"), Vector3::UnitX(), who + " <axis xyz>", fail);
+    else
+      j.axis = Vector3::UnitX();  // URDF's default axis
+    try {
+      model.add_joint(j);
+    } catch (const std::invalid_argument& ex) {
+      fail(who + ": " + ex.what());
+    }
+  }
+  return model;
+}
+
+Model load_urdf(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(path + ": cannot open the file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_urdf(text.str(), path);
+}
+
+}  // namespace dynamics
