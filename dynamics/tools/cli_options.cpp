@@ -1,0 +1,116 @@
+#include "cli_options.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+
+#include "dynamics/coordinates.hpp"
+
+namespace dynamics::cli {
+namespace {
+
+double parse_number(const std::string& text, const std::string& what) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(v))
+    throw std::invalid_argument(what + ": '" + text + "' is not a number");
+  return v;
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, separator)) parts.push_back(part);
+  if (!text.empty() && text.back() == separator) parts.push_back("");
+  return parts;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> parse_params(const std::vector<std::string>& items) {
+  std::map<std::string, std::string> out;
+  for (const std::string& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw std::invalid_argument("--param: expected key=value, got '" + item + "'");
+    out[item.substr(0, eq)] = item.substr(eq + 1);
+  }
+  return out;
+}
+
+Eigen::Vector3d parse_gravity(const std::string& text) {
+  const std::vector<std::string> parts = split(text, ',');
+  if (parts.size() != 3) throw std::invalid_argument("--gravity: expected x,y,z, got '" + text + "'");
+  return Eigen::Vector3d(parse_number(parts[0], "--gravity"), parse_number(parts[1], "--gravity"),
+                         parse_number(parts[2], "--gravity"));
+}
+
+std::map<std::string, std::vector<double>> parse_joint_values(const std::vector<std::string>& items,
+                                                              const char* option) {
+  std::map<std::string, std::vector<double>> out;
+  for (const std::string& item : items) {
+    for (const std::string& entry : split(item, ',')) {
+      const auto eq = entry.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw std::invalid_argument(std::string(option) + ": expected joint=value[:value...], got '" + entry + "'");
+      std::vector<double> values;
+      for (const std::string& v : split(entry.substr(eq + 1), ':'))
+        values.push_back(parse_number(v, std::string(option) + " " + entry.substr(0, eq)));
+      out[entry.substr(0, eq)] = values;
+    }
+  }
+  return out;
+}
+
+bool is_urdf_path(const std::string& model) {
+  return model.size() > 5 && model.compare(model.size() - 5, 5, ".urdf") == 0;
+}
+
+namespace {
+
+void apply(const Model& model, const Topology& topology, const std::map<std::string, std::vector<double>>& given,
+           const char* option, Eigen::VectorXd& all) {
+  for (const auto& [name, values] : given) {
+    const int j = model.find_joint(name);
+    if (j < 0) throw std::invalid_argument(std::string(option) + ": unknown joint '" + name + "'");
+    const Joint& joint = model.joint(j);
+    if (static_cast<int>(values.size()) != joint.num_coordinates())
+      throw std::invalid_argument(std::string(option) + ": joint '" + name + "' (" +
+                                  joint_type_name(joint.freedom) + ") has " +
+                                  std::to_string(joint.num_coordinates()) + " coordinates, got " +
+                                  std::to_string(values.size()));
+    if (topology.closes_loop[j])
+      throw std::invalid_argument(std::string(option) + ": joint '" + name +
+                                  "' closes a loop; its coordinates follow from the other joints");
+    for (std::size_t i = 0; i < values.size(); ++i) all(model.coordinate_offset(j) + static_cast<int>(i)) = values[i];
+  }
+}
+
+}  // namespace
+
+InitialState initial_state(const Model& model, const std::map<std::string, std::vector<double>>& q0,
+                           const std::map<std::string, std::vector<double>>& v0) {
+  InitialState init;
+  init.state = make_state(model);
+  if (q0.empty() && v0.empty()) return init;
+  const Topology topology = compute_topology(model);
+  Eigen::VectorXd q = joint_positions(model, init.state), v = joint_velocities(model, init.state);
+  apply(model, topology, q0, "--q0", q);
+  apply(model, topology, v0, "--v0", v);
+  set_joint_positions(model, init.state, q);
+  const ProjectionResult p = project_positions(model, init.state);
+  if (!p.converged)
+    throw std::invalid_argument("the given coordinates cannot be projected onto the joint constraints (violation " +
+                                std::to_string(p.violation) + " left after " + std::to_string(p.iterations) +
+                                " iterations)");
+  init.projected = p.iterations > 0;
+  init.correction_translation = p.translation;
+  init.correction_rotation = p.rotation;
+  set_joint_velocities(model, init.state, v);
+  init.velocity_change = project_velocities(model, init.state);
+  return init;
+}
+
+}  // namespace dynamics::cli

@@ -1,0 +1,50 @@
+#pragma once
+// Options of the `dynamics` command line program and the parsing of its
+// value lists (--param, --q0/--v0, --gravity).
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "dynamics/model.hpp"
+#include "dynamics/state.hpp"
+
+namespace dynamics::cli {
+
+struct SimulateOptions {
+  std::string model;                  // built-in name or path to a .urdf file
+  std::vector<std::string> params;    // key=value
+  double dt = 0.01;
+  long steps = 1000;
+  double tolerance = 1e-10;
+  int max_iterations = 50;
+  std::string gravity;                // "x,y,z"; empty keeps the model's
+  std::vector<std::string> q0, v0;    // joint=value[:value...][,joint=...]
+  std::string out;                    // trajectory CSV
+  bool json = false;
+};
+
+std::map<std::string, std::string> parse_params(const std::vector<std::string>& items);
+Eigen::Vector3d parse_gravity(const std::string& text);
+// joint name -> values, from "a=1,b=0:0:1".
+std::map<std::string, std::vector<double>> parse_joint_values(const std::vector<std::string>& items,
+                                                              const char* option);
+
+bool is_urdf_path(const std::string& model);
+
+struct InitialState {
+  State state;
+  bool projected = false;
+  double correction_translation = 0.0, correction_rotation = 0.0, velocity_change = 0.0;
+};
+
+// The model's default state with the given joint coordinates and rates, projected onto the constraints.
+InitialState initial_state(const Model& model, const std::map<std::string, std::vector<double>>& q0,
+                           const std::map<std::string, std::vector<double>>& v0);
+
+int run_models(bool json);
+int run_simulate(const SimulateOptions& options);
+
+}  // namespace dynamics::cli

@@ -1,0 +1,186 @@
+// `dynamics simulate` and `dynamics models`.
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_options.hpp"
+#include "dynamics/dynamics.hpp"
+
+namespace dynamics::cli {
+namespace {
+
+Model load_model(const SimulateOptions& o) {
+  if (is_urdf_path(o.model)) {
+    if (!o.params.empty()) throw std::invalid_argument("--param applies to built-in models only, not to URDF files");
+    return load_urdf(o.model);
+  }
+  return make_builtin(o.model, parse_params(o.params));
+}
+
+class TrajectoryCsv {
+ public:
+  TrajectoryCsv(const std::string& path, const Model& model) : path_(path), tmp_(path + ".tmp") {
+    if (path.empty()) return;
+    out_.open(tmp_);
+    if (!out_) throw std::invalid_argument("--out: cannot write '" + path + "'");
+    out_ << "step,t,energy,kinetic,potential,constraint_violation,newton_iterations";
+    for (const Body& b : model.bodies())
+      for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"})
+        out_ << ',' << b.name << '.' << c;
+    out_ << '\n';
+  }
+  ~TrajectoryCsv() {
+    if (out_.is_open()) {
+      out_.close();
+      std::remove(tmp_.c_str());
+    }
+  }
+
+  void row(const Model& m, const State& s, int iterations) {
+    if (!out_.is_open()) return;
+    char buf[64];
+    const auto put = [&](double v) {
+      std::snprintf(buf, sizeof buf, ",%.17g", v);
+      out_ << buf;
+    };
+    out_ << s.steps;
+    const double kinetic = kinetic_energy(m, s), potential = potential_energy(m, s);
+    put(s.time);
+    put(kinetic + potential);
+    put(kinetic);
+    put(potential);
+    put(constraint_violation(m, s));
+    out_ << ',' << iterations;
+    for (int b = 0; b < m.num_bodies(); ++b) {
+      const Quaternion& q = s.orientation[b];
+      for (double v : {s.position[b].x(), s.position[b].y(), s.position[b].z(), q.w(), q.x(), q.y(), q.z(),
+                       s.velocity[b].x(), s.velocity[b].y(), s.velocity[b].z(), s.angular_velocity[b].x(),
+                       s.angular_velocity[b].y(), s.angular_velocity[b].z()})
+        put(v);
+    }
+    out_ << '\n';
+  }
+
+  // Only a complete trajectory replaces the output file.
+  void commit() {
+    if (!out_.is_open()) return;
+    out_.close();
+    if (!out_ || std::rename(tmp_.c_str(), path_.c_str()) != 0)
+      throw std::invalid_argument("--out: cannot write '" + path_ + "'");
+  }
+
+ private:
+  std::string path_, tmp_;
+  std::ofstream out_;
+};
+
+}  // namespace
+
+int run_models(bool json) {
+  if (json) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const BuiltinModel& m : builtin_models()) {
+      nlohmann::json params = nlohmann::json::array();
+      for (const ModelParameter& p : m.parameters)
+        params.push_back({{"name", p.name}, {"default", p.default_value}, {"description", p.description}});
+      list.push_back({{"name", m.name}, {"description", m.description}, {"parameters", params}});
+    }
+    std::cout << list.dump(2) << '\n';
+    return 0;
+  }
+  for (const BuiltinModel& m : builtin_models()) {
+    std::cout << m.name << "  " << m.description << '\n';
+    for (const ModelParameter& p : m.parameters)
+      std::cout << "    " << p.name << "=" << p.default_value << "  " << p.description << '\n';
+  }
+  std::cout << "or a .urdf file\n";
+  return 0;
+}
+
+int run_simulate(const SimulateOptions& o) {
+  Model model = load_model(o);
+  if (!o.gravity.empty()) model.gravity = parse_gravity(o.gravity);
+  StepOptions step_options;
+  step_options.dt = o.dt;
+  step_options.tolerance = o.tolerance;
+  step_options.max_iterations = o.max_iterations;
+  if (o.steps < 0) throw std::invalid_argument("--steps must be >= 0");
+  const InitialState init =
+      initial_state(model, parse_joint_values(o.q0, "--q0"), parse_joint_values(o.v0, "--v0"));
+  State state = init.state;
+  Simulator sim(model, step_options);
+  TrajectoryCsv csv(o.out, model);
+  csv.row(model, state, 0);
+
+  const double e0 = total_energy(model, state);
+  double max_violation = constraint_violation(model, state), max_energy_error = 0.0;
+  long total_iterations = 0;
+  int max_iterations = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (long k = 0; k < o.steps; ++k) {
+    const StepResult r = sim.step(state);
+    if (!r.ok()) {
+      std::string where;
+      if (r.failed_body >= 0) where = ", body '" + model.body(r.failed_body).name + "'";
+      if (r.failed_joint >= 0) where = ", joint '" + model.joint(r.failed_joint).name + "'";
+      std::cerr << "dynamics: error: step " << k + 1 << " (t = " << state.time + o.dt << " s) failed: "
+                << to_string(r.status) << where << " after " << r.iterations << " Newton iterations (residual "
+                << r.residual << ", constraint residual " << r.constraint_residual
+                << "); try a smaller --dt or a larger --tol\n";
+      return 1;
+    }
+    total_iterations += r.iterations;
+    max_iterations = std::max(max_iterations, r.iterations);
+    max_violation = std::max(max_violation, constraint_violation(model, state));
+    max_energy_error = std::max(max_energy_error, std::abs(total_energy(model, state) - e0));
+    csv.row(model, state, r.iterations);
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  csv.commit();
+  const double e1 = total_energy(model, state);
+  const double mean_iterations = o.steps > 0 ? double(total_iterations) / double(o.steps) : 0.0;
+  if (o.json) {
+    nlohmann::json j = {{"model", o.model},
+                        {"bodies", model.num_bodies()},
+                        {"joints", model.num_joints()},
+                        {"steps", o.steps},
+                        {"dt", o.dt},
+                        {"tolerance", o.tolerance},
+                        {"wall_time_s", wall},
+                        {"time_per_step_us", o.steps > 0 ? 1e6 * wall / double(o.steps) : 0.0},
+                        {"newton_iterations_mean", mean_iterations},
+                        {"newton_iterations_max", max_iterations},
+                        {"max_constraint_violation", max_violation},
+                        {"energy_initial", e0},
+                        {"energy_final", e1},
+                        {"energy_drift", e1 - e0},
+                        {"max_energy_error", max_energy_error},
+                        {"fill_blocks", sim.fill_blocks()},
+                        {"failures", 0},
+                        {"projection",
+                         {{"applied", init.projected},
+                          {"translation_m", init.correction_translation},
+                          {"rotation_rad", init.correction_rotation},
+                          {"velocity_change", init.velocity_change}}}};
+    std::cout << j.dump(2) << '\n';
+  } else {
+    std::printf("%s: %d bodies, %d joints, %ld steps of %g s in %.3f s (%.1f us/step)\n", o.model.c_str(),
+                model.num_bodies(), model.num_joints(), o.steps, o.dt, wall,
+                o.steps > 0 ? 1e6 * wall / double(o.steps) : 0.0);
+    std::printf("  Newton iterations per step: mean %.2f, max %d\n", mean_iterations, max_iterations);
+    std::printf("  max constraint violation: %.3g\n", max_violation);
+    std::printf("  energy: initial %.10g, final %.10g, drift %.3g, max error %.3g\n", e0, e1, e1 - e0,
+                max_energy_error);
+    if (init.projected)
+      std::printf("  initial coordinates projected onto the constraints: moved %.3g m, %.3g rad\n",
+                  init.correction_translation, init.correction_rotation);
+    if (!o.out.empty()) std::printf("  trajectory: %s\n", o.out.c_str());
+  }
+  return 0;
+}
+
+}  // namespace dynamics::cli
