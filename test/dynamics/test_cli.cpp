@@ -1,0 +1,148 @@
+// The dynamics command line program, run as a user would.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CliResult {
+  int code;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class DynamicsCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("dyn_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  CliResult run(const std::string& args) {
+    const std::string command =
+        "cd '" + dir_.string() + "' && '" DYNAMICS_CLI "' " + args + " > stdout.txt 2> stderr.txt";
+    const int status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir_ / "stdout.txt"), slurp(dir_ / "stderr.txt")};
+  }
+  void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
+  fs::path dir_;
+};
+
+TEST_F(DynamicsCli, ModelsListsEveryBuiltinWithParameters) {
+  const CliResult r = run("models --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto list = nlohmann::json::parse(r.out);
+  std::vector<std::string> names;
+  for (const auto& m : list) names.push_back(m["name"]);
+  for (const char* expected : {"pendulum", "n-link-pendulum", "double-pendulum", "damped-pendulum", "three-link-loop",
+                               "four-bar", "double-four-bar", "four-link-chain", "t-handle", "scaled-pendulum"})
+    EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
+}
+
+TEST_F(DynamicsCli, SimulateWritesOneCsvRowPerStepWithTheDocumentedColumns) {
+  const CliResult r = run("simulate double-pendulum --steps 20 --dt 0.01 --out traj.csv --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["steps"], 20);
+  EXPECT_LE(summary["max_constraint_violation"].get<double>(), 1e-10);
+  EXPECT_EQ(summary["failures"], 0);
+  std::ifstream csv(dir_ / "traj.csv");
+  std::string header, line;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("step,t,energy,kinetic,potential,constraint_violation,newton_iterations,link1.x,link1.y,"
+                         "link1.z,link1.qw,link1.qx,link1.qy,link1.qz,link1.vx,link1.vy,link1.vz,link1.wx,link1.wy,"
+                         "link1.wz,link2.x",
+                         0),
+            0u)
+      << header;
+  int rows = 0;
+  std::string last;
+  while (std::getline(csv, line)) {
+    ++rows;
+    last = line;
+  }
+  EXPECT_EQ(rows, 21);  // step 0 included
+  EXPECT_EQ(last.rfind("20,0.2", 0), 0u) << last;
+  // Energy column agrees with the summary (full precision).
+  std::stringstream fields(last);
+  std::string step, t, energy;
+  std::getline(fields, step, ',');
+  std::getline(fields, t, ',');
+  std::getline(fields, energy, ',');
+  EXPECT_DOUBLE_EQ(std::stod(energy), summary["energy_final"].get<double>());
+}
+
+TEST_F(DynamicsCli, InitialCoordinatesAreSetAndLoopsProjected) {
+  const CliResult r = run("simulate four-bar --steps 5 --q0 joint1=0.7 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto s = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(s["projection"]["applied"].get<bool>());
+  EXPECT_GT(s["projection"]["translation_m"].get<double>(), 1e-3);
+  EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-10);
+}
+
+TEST_F(DynamicsCli, UrdfModelsRunWithFloatingRoots) {
+  write("robot.urdf",
+        "<robot name='r'><link name='base'><inertial><mass value='2'/>"
+        "<inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>");
+  const CliResult r = run("simulate robot.urdf --steps 10 --q0 base=0:0:1:0:0:0 --v0 base=1:0:0:0:0:0 --out t.csv");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream csv(dir_ / "t.csv");
+  std::string line, last;
+  while (std::getline(csv, line)) last = line;
+  std::stringstream fields(last);
+  std::vector<double> v;
+  for (std::string f; std::getline(fields, f, ',');) v.push_back(std::stod(f));
+  ASSERT_EQ(v.size(), 7u + 13u);
+  EXPECT_NEAR(v[7], 0.1, 1e-12);  // x after 0.1 s at 1 m/s
+  EXPECT_NEAR(v[9], 1.0 - 9.81 * 0.01 * 0.01 * 10 * 11 / 2, 1e-12);
+}
+
+TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
+  struct Case {
+    std::string args, message;
+    int code;
+  };
+  write("bad.urdf", "<robot name='r'><link name='a'>");
+  for (const Case& c : std::vector<Case>{
+           {"simulate nope", "unknown model 'nope'", 1},
+           {"simulate pendulum --param size=3", "has no parameter 'size'", 1},
+           {"simulate pendulum --param length=abc", "must be a number", 1},
+           {"simulate n-link-pendulum --param joint=hinge", "revolute or spherical", 1},
+           {"simulate pendulum --q0 elbow=1", "unknown joint 'elbow'", 1},
+           {"simulate pendulum --q0 joint1=1:2", "has 1 coordinates, got 2", 1},
+           {"simulate pendulum --q0 joint1", "expected joint=value", 1},
+           {"simulate four-bar --q0 joint4=0.1", "closes a loop", 1},
+           {"simulate pendulum --gravity 0,9", "expected x,y,z", 1},
+           {"simulate bad.urdf", "malformed XML", 1},
+           {"simulate missing.urdf", "cannot open", 1},
+           {"simulate bad.urdf --param n=2", "built-in models only", 1},
+           {"simulate pendulum --dt -1", "--dt", 2},
+           {"simulate pendulum --dt 0.5 --param angle=3 --max-iterations 1 --out o.csv", "failed", 1},
+       }) {
+    const CliResult r = run(c.args + (c.args.find("--out") == std::string::npos ? " --out o.csv" : ""));
+    EXPECT_EQ(r.code, c.code) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "o.csv")) << c.args;
+    EXPECT_FALSE(fs::exists(dir_ / "o.csv.tmp")) << c.args;
+  }
+}
+
+}  // namespace
