@@ -1,60 +1,16 @@
-// factorize() and the solves must not touch the heap. This binary replaces
-// malloc and friends with counting wrappers around glibc's allocator, so it
-// is not built with the sanitizers (which bring their own allocator).
+// factorize() and the solves must not touch the heap (see allocation_counter.hpp).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <random>
 
 #include "graphsolve/families.hpp"
 #include "test_support.hpp"
-
-extern "C" {
-void* __libc_malloc(size_t);
-void* __libc_calloc(size_t, size_t);
-void* __libc_realloc(void*, size_t);
-void* __libc_memalign(size_t, size_t);
-void __libc_free(void*);
-
-static long g_allocations = 0;
-static bool g_counting = false;
-
-void* malloc(size_t n) {
-  if (g_counting) ++g_allocations;
-  return __libc_malloc(n);
-}
-void* calloc(size_t n, size_t size) {
-  if (g_counting) ++g_allocations;
-  return __libc_calloc(n, size);
-}
-void* realloc(void* p, size_t n) {
-  if (g_counting) ++g_allocations;
-  return __libc_realloc(p, n);
-}
-void* memalign(size_t alignment, size_t n) {
-  if (g_counting) ++g_allocations;
-  return __libc_memalign(alignment, n);
-}
-void* aligned_alloc(size_t alignment, size_t n) { return memalign(alignment, n); }
-int posix_memalign(void** out, size_t alignment, size_t n) {
-  *out = memalign(alignment, n);
-  return *out ? 0 : 12;
-}
-void free(void* p) { __libc_free(p); }
-}
+#include "allocation_counter.hpp"
 
 namespace gs = graphsolve;
 namespace fam = graphsolve::families;
 
 namespace {
-
-long allocations_during(const std::function<void()>& work) {
-  g_allocations = 0;
-  g_counting = true;
-  work();
-  g_counting = false;
-  return g_allocations;
-}
 
 gs::Graph mixed_sizes_with_a_large_block() {
   gs::Graph g = fam::crystal(3, 6);

@@ -1,0 +1,29 @@
+// Simulator::step must not touch the heap (see allocation_counter.hpp).
+#include <gtest/gtest.h>
+
+#include "allocation_counter.hpp"
+#include "dynamics/dynamics.hpp"
+
+namespace dynamics {
+namespace {
+
+TEST(NoAllocation, StepNeverAllocates) {
+  for (const Model& model : {n_link_pendulum(10, ChainJoint::Spherical), four_link_chain(3), double_four_bar(),
+                             t_handle(), pendulum(1.0, 1.0, 0.5, 0.3)}) {
+    State s = make_state(model);
+    Simulator sim(model);
+    ASSERT_TRUE(sim.step(s).ok());  // the first step sizes the warm start
+    bool ok = true;
+    const long count = allocations_during([&] {
+      for (int k = 0; k < 20; ++k) {
+        s.joint_input.setConstant(0.1);
+        ok = ok && sim.step(s).ok();
+      }
+    });
+    EXPECT_TRUE(ok);
+    EXPECT_EQ(count, 0);
+  }
+}
+
+}  // namespace
+}  // namespace dynamics
