@@ -59,31 +59,35 @@ void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& paren
   out.offset = rp.transpose() * (origin_c - origin_p);
   out.relative = frame_p.conjugate() * frame_c;
 
+  // Products use the full 3x3 direction matrices (unused rows are zero) so
+  // that Eigen works on fixed sizes; only the copies take the row counts.
   const int nt = 3 - axes.t_free, nr = 3 - axes.r_free;
-  const auto pt = axes.translational_constrained.topRows(nt);
-  const auto pr = axes.rotational_constrained.topRows(nr);
-  out.value.head(nt) = pt * out.offset;
-  out.value.segment(nt, nr) = pr * out.relative.vec();
+  const Matrix3& pt = axes.translational_constrained;
+  const Matrix3& pr = axes.rotational_constrained;
+  const Vector3 t_value = pt * out.offset, r_value = pr * out.relative.vec();
+  out.value.head(nt) = t_value.head(nt);
+  out.value.segment(nt, nr) = r_value.head(nr);
   if (!jacobian) return;
 
-  const int m = nt + nr;
-  // Translational rows.
-  const Matrix3 ra_t = joint.parent_frame.orientation.toRotationMatrix().transpose();  // R_a^T (body a -> joint)
+  const Matrix3 ra_t = joint.parent_frame.orientation.toRotationMatrix().transpose();  // body a -> joint frame
   const Matrix3 rc_t = joint.child_frame.orientation.toRotationMatrix().transpose();
-  const Eigen::Matrix3d d_child_x = rp.transpose();
-  const Eigen::Matrix3d d_child_theta = -rp.transpose() * qc * skew(joint.child_frame.position);
-  const Eigen::Matrix3d d_parent_x = -rp.transpose();
-  const Eigen::Matrix3d d_parent_theta = ra_t * skew(qp.transpose() * (origin_c - parent.position));
-  out.child.topRows(m).setZero();
-  out.parent.topRows(m).setZero();
-  out.child.block(0, 0, nt, 3) = pt * d_child_x;
-  out.child.block(0, 3, nt, 3) = pt * d_child_theta;
-  out.parent.block(0, 0, nt, 3) = pt * d_parent_x;
-  out.parent.block(0, 3, nt, 3) = pt * d_parent_theta;
+  const Matrix3 pt_rp = pt * rp.transpose();
+  // Translational rows.
+  const Matrix3 child_theta = -pt_rp * qc * skew(joint.child_frame.position);
+  const Matrix3 parent_theta = pt * ra_t * skew(qp.transpose() * (origin_c - parent.position));
   // Rotational rows: q_rel -> q_rel * [1, R_c^T theta / 2] for the child,
   // [1, -R_a^T theta / 2] * q_rel for the parent.
-  out.child.block(nt, 3, nr, 3) = 0.5 * pr * left_vector_block(out.relative) * rc_t;
-  out.parent.block(nt, 3, nr, 3) = -0.5 * pr * right_vector_block(out.relative) * ra_t;
+  const Matrix3 child_rot = 0.5 * pr * left_vector_block(out.relative) * rc_t;
+  const Matrix3 parent_rot = -0.5 * pr * right_vector_block(out.relative) * ra_t;
+  const int m = nt + nr;
+  out.child.topRows(m).setZero();
+  out.parent.topRows(m).setZero();
+  out.child.block(0, 0, nt, 3) = pt_rp.topRows(nt);
+  out.child.block(0, 3, nt, 3) = child_theta.topRows(nt);
+  out.parent.block(0, 0, nt, 3) = -pt_rp.topRows(nt);
+  out.parent.block(0, 3, nt, 3) = parent_theta.topRows(nt);
+  out.child.block(nt, 3, nr, 3) = child_rot.topRows(nr);
+  out.parent.block(nt, 3, nr, 3) = parent_rot.topRows(nr);
 }
 
 }  // namespace dynamics::detail

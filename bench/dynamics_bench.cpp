@@ -1,0 +1,188 @@
+// 1000 steps of the papers' timing mechanisms with the variational integrator
+// on graphsolve and with MuJoCo (Euler and RK4, same dt, same model in MJCF),
+// in one process. Counters: time per step, Newton iterations per step (ours),
+// |energy error| after the run, max constraint violation.
+//
+//   dynamics_bench [--quick] [google benchmark flags]
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include <mujoco/mujoco.h>
+
+#include "dynamics/dynamics.hpp"
+#include "mujoco_models.hpp"
+
+namespace {
+
+constexpr int kSteps = 1000;
+constexpr double kDt = 0.01;
+
+struct Case {
+  std::string family;  // nlink_revolute, nlink_spherical, fourlink_chain
+  int size;
+  dynamics::Model model;
+  std::string mjcf;
+  std::vector<double> qpos_start;  // MuJoCo initial qpos entries to set (index, value) pairs
+};
+
+void run_ours(benchmark::State& bs, const dynamics::Model& model) {
+  dynamics::StepOptions options;
+  options.dt = kDt;
+  options.tolerance = 1e-10;
+  dynamics::Simulator sim(model, options);
+  const dynamics::State start = dynamics::make_state(model);
+  const double e0 = dynamics::total_energy(model, start);
+  double energy_error = 0.0, iterations = 0.0, violation = 0.0;
+  for (auto _ : bs) {
+    bs.PauseTiming();
+    dynamics::State s = start;
+    long total = 0;
+    bs.ResumeTiming();
+    for (int k = 0; k < kSteps; ++k) {
+      const dynamics::StepResult r = sim.step(s);
+      if (!r.ok()) {
+        bs.SkipWithError("step failed");
+        return;
+      }
+      total += r.iterations;
+    }
+    bs.PauseTiming();
+    energy_error = std::abs(dynamics::total_energy(model, s) - e0);
+    violation = dynamics::constraint_violation(model, s);
+    iterations = double(total) / kSteps;
+    bs.ResumeTiming();
+  }
+  bs.counters["us_per_step"] = benchmark::Counter(double(bs.iterations()) * kSteps * 1e-6,
+                                                  benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  bs.counters["newton_iterations"] = iterations;
+  bs.counters["energy_error"] = energy_error;
+  bs.counters["constraint_violation"] = violation;
+}
+
+mjModel* load_mujoco(const std::string& xml) {
+  char path[] = "/tmp/dynamics_bench_XXXXXX.xml";
+  const int fd = mkstemps(path, 4);
+  if (fd < 0) throw std::runtime_error("cannot create a temporary MJCF file");
+  if (write(fd, xml.data(), xml.size()) != static_cast<ssize_t>(xml.size())) throw std::runtime_error("write failed");
+  close(fd);
+  char error[1000] = "";
+  mjModel* m = mj_loadXML(path, nullptr, error, sizeof error);
+  std::remove(path);
+  if (!m) throw std::runtime_error(std::string("MuJoCo rejected the model: ") + error);
+  return m;
+}
+
+double mujoco_energy(const mjModel* m, mjData* d) {
+  mj_forward(m, d);
+  return d->energy[0] + d->energy[1];
+}
+
+void run_mujoco(benchmark::State& bs, const std::string& xml, const std::vector<double>& qpos, int integrator) {
+  mjModel* m = load_mujoco(xml);
+  m->opt.integrator = integrator;
+  m->opt.enableflags |= mjENBL_ENERGY;
+  mjData* d = mj_makeData(m);
+  const auto reset = [&] {
+    mj_resetData(m, d);
+    for (std::size_t i = 0; i < qpos.size(); ++i) d->qpos[i] = qpos[i];
+  };
+  reset();
+  const double e0 = mujoco_energy(m, d);
+  double energy_error = 0.0, violation = 0.0;
+  for (auto _ : bs) {
+    bs.PauseTiming();
+    reset();
+    bs.ResumeTiming();
+    for (int k = 0; k < kSteps; ++k) mj_step(m, d);
+    bs.PauseTiming();
+    energy_error = std::abs(mujoco_energy(m, d) - e0);
+    violation = 0.0;
+    for (int i = 0; i < d->nefc; ++i)
+      if (d->efc_type[i] == mjCNSTR_EQUALITY) violation = std::max(violation, std::abs(d->efc_pos[i]));
+    bs.ResumeTiming();
+  }
+  bs.counters["us_per_step"] = benchmark::Counter(double(bs.iterations()) * kSteps * 1e-6,
+                                                  benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  bs.counters["energy_error"] = energy_error;
+  bs.counters["constraint_violation"] = violation;
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+// MuJoCo's initial pose: first joint at `angle` about y (hinge angle or ball quaternion).
+std::vector<double> first_joint_qpos(bool ball, double angle, int nq) {
+  std::vector<double> q(nq, 0.0);
+  if (ball) {
+    for (int i = 0; i < nq; i += 4) q[i] = 1.0;
+    q[0] = std::cos(0.5 * angle);
+    q[2] = std::sin(0.5 * angle);
+  } else {
+    q[0] = angle;
+  }
+  return q;
+}
+
+std::vector<Case> cases(bool quick) {
+  std::vector<Case> list;
+  const double angle = 0.5;
+  const std::vector<int> ns = quick ? std::vector<int>{5, 20} : std::vector<int>{1, 2, 5, 10, 20, 50, 100};
+  for (bool spherical : {false, true}) {
+    for (int n : ns) {
+      Case c;
+      c.family = spherical ? "nlink_spherical" : "nlink_revolute";
+      c.size = n;
+      c.model = dynamics::n_link_pendulum(n, spherical ? dynamics::ChainJoint::Spherical
+                                                        : dynamics::ChainJoint::Revolute, 1.0, 1.0, angle);
+      c.mjcf = bench::mjcf_n_link_pendulum(n, spherical, angle);
+      c.qpos_start = first_joint_qpos(spherical, angle, spherical ? 4 * n : n);
+      list.push_back(std::move(c));
+    }
+  }
+  const std::vector<int> ks = quick ? std::vector<int>{2} : std::vector<int>{1, 2, 5, 10, 20};
+  for (int k : ks) {
+    Case c;
+    c.family = "fourlink_chain";
+    c.size = k;
+    c.model = dynamics::four_link_chain(k, 1.0, 1.0, 0.3);
+    c.mjcf = bench::mjcf_four_link_chain(k, 0.3);
+    c.qpos_start = first_joint_qpos(false, 0.3, 4 * k);
+    list.push_back(std::move(c));
+  }
+  return list;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else args.push_back(argv[i]);
+  }
+  int n = static_cast<int>(args.size());
+  static std::vector<Case> all = cases(quick);
+  for (const Case& c : all) {
+    const std::string base = c.family + "/" + std::to_string(c.size) + "/";
+    benchmark::RegisterBenchmark((base + "graphsolve").c_str(), [&c](benchmark::State& s) { run_ours(s, c.model); })
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark((base + "mujoco_euler").c_str(), [&c](benchmark::State& s) {
+      run_mujoco(s, c.mjcf, c.qpos_start, mjINT_EULER);
+    })->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark((base + "mujoco_rk4").c_str(), [&c](benchmark::State& s) {
+      run_mujoco(s, c.mjcf, c.qpos_start, mjINT_RK4);
+    })->Unit(benchmark::kMillisecond);
+  }
+  benchmark::Initialize(&n, args.data());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
