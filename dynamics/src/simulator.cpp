@@ -40,7 +40,9 @@ struct Simulator::Impl {
   // Per step: configuration z_k, constant parts of the body residuals, G(z_k).
   std::vector<Pose> now;
   std::vector<Vector3> linear_known, angular_known;  // momentum from the past and forces over dt
-  std::vector<JointEvaluation> joint_now, joint_next;
+  std::vector<JointEvaluation> joint_now;
+  // Joint values and Jacobians at z_k+1 of the accepted and of the trial unknowns.
+  std::vector<JointEvaluation> joint_next, trial_joint_next;
   // Per iteration: unknowns, trial unknowns, configuration z_k+1 they give.
   Eigen::VectorXd s, trial, residual, trial_residual, step;
   std::vector<Pose> next, trial_next;
@@ -66,6 +68,7 @@ struct Simulator::Impl {
     angular_known.resize(nb);
     joint_now.resize(nj);
     joint_next.resize(nj);
+    trial_joint_next.resize(nj);
     for (Eigen::VectorXd* v : {&s, &trial, &residual, &trial_residual, &step}) v->setZero(dim);
     coordinates.setZero(m.num_coordinates());
     rates.setZero(m.num_coordinates());
@@ -80,7 +83,7 @@ struct Simulator::Impl {
   void add_joint_forces(const State& state);
   bool predict(const Eigen::VectorXd& unknowns, std::vector<Pose>& poses) const;
   double evaluate(const Eigen::VectorXd& unknowns, const std::vector<Pose>& poses, Eigen::VectorXd& r,
-                  double& dynamics_error, double& constraint_error);
+                  std::vector<JointEvaluation>& joints, double& dynamics_error, double& constraint_error);
   void assemble(const Eigen::VectorXd& unknowns);
   StepResult solve(State& state);
 };
@@ -151,9 +154,11 @@ bool Simulator::Impl::predict(const Eigen::VectorXd& u, std::vector<Pose>& poses
 }
 
 // Residual of the step equations at `u` (whose z_k+1 is `poses`); returns its
-// 2-norm, the merit of the line search.
+// 2-norm, the merit of the line search. The joints are evaluated with their
+// Jacobians, so that assemble() can use them if this point is accepted.
 double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const std::vector<Pose>& poses, Eigen::VectorXd& r,
-                                 double& dynamics_error, double& constraint_error) {
+                                 std::vector<JointEvaluation>& joints, double& dynamics_error,
+                                 double& constraint_error) {
   const double h = dt();
   for (int b = 0; b < nb; ++b) {
     const Body& body = model.body(b);
@@ -172,8 +177,8 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const std::vector<Pos
     const JointEvaluation& e = joint_now[j];
     r.segment<6>(6 * joint.child) -= e.child.topRows(m).transpose() * impulse;
     if (joint.parent != kWorld) r.segment<6>(6 * joint.parent) -= e.parent.topRows(m).transpose() * impulse;
-    JointEvaluation& f = joint_next[j];
-    detail::evaluate_joint(joint, mg.axes[j], pose(poses, joint.parent), pose(poses, joint.child), false, f);
+    JointEvaluation& f = joints[j];
+    detail::evaluate_joint(joint, mg.axes[j], pose(poses, joint.parent), pose(poses, joint.child), true, f);
     r.segment(row, m) = f.value.head(m) / h;
     constraint_error = std::max(constraint_error, f.value.head(m).lpNorm<Eigen::Infinity>());
   }
@@ -201,8 +206,7 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     if (node < 0) continue;
     const Joint& joint = model.joint(j);
     const int m = joint.num_constraints();
-    JointEvaluation& f = joint_next[j];
-    detail::evaluate_joint(joint, mg.axes[j], pose(next, joint.parent), pose(next, joint.child), true, f);
+    const JointEvaluation& f = joint_next[j];  // evaluated with the residual at this point
     matrix.diag(node).setZero();
     const auto write = [&](int body, const detail::Jacobian6& now_jac, const detail::Jacobian6& next_jac) {
       const Vector3 w = u.segment<3>(6 * body + 3);
@@ -240,7 +244,7 @@ StepResult Simulator::Impl::solve(State& state) {
     return result;
   }
   double dyn_err = 0.0, con_err = 0.0;
-  double merit = evaluate(s, next, residual, dyn_err, con_err);
+  double merit = evaluate(s, next, residual, joint_next, dyn_err, con_err);
   graphsolve::FactorOptions factor_options;
   factor_options.constraint_shift = -options.regularization;
   while (!(dyn_err <= tol && con_err <= tol)) {
@@ -267,25 +271,27 @@ StepResult Simulator::Impl::solve(State& state) {
     // Backtracking on the residual norm; steps that would spin a body past
     // |w| = 2/dt (where the quaternion update breaks down) are shortened too.
     double alpha = 1.0, trial_merit = merit, trial_dyn = dyn_err, trial_con = con_err;
-    bool accepted = false;
+    bool accepted = false, evaluated = false;  // `evaluated`: the trial_* buffers describe `trial`
     for (int k = 0; k <= options.max_line_search; ++k, alpha *= 0.5) {
       trial = s + alpha * step;
-      if (!predict(trial, trial_next)) continue;
-      trial_merit = evaluate(trial, trial_next, trial_residual, trial_dyn, trial_con);
+      evaluated = predict(trial, trial_next);
+      if (!evaluated) continue;
+      trial_merit = evaluate(trial, trial_next, trial_residual, trial_joint_next, trial_dyn, trial_con);
       if (trial_merit < (1.0 - 1e-4 * alpha) * merit) {
         accepted = true;
         break;
       }
     }
-    if (!accepted && !(trial_merit < merit)) {
-      // No decrease along the Newton direction: accept only if it is already
-      // below the tolerance, otherwise give up with the residual we have.
+    if (!accepted && !(evaluated && trial_merit < merit)) {
+      // Not even the shortest step lowers the residual: give up with the
+      // residual we have (the state is left unchanged).
       result.status = StepStatus::NotConverged;
       break;
     }
     s.swap(trial);
     residual.swap(trial_residual);
     next.swap(trial_next);
+    joint_next.swap(trial_joint_next);
     merit = trial_merit;
     dyn_err = trial_dyn;
     con_err = trial_con;
