@@ -23,6 +23,12 @@ struct JointKinematics {
   Vector3 origin_parent, origin_child;  // world
 };
 
+// Velocities of a body in the world frame; the world does not move.
+Vector3 world_velocity(const State& s, int body) { return body == kWorld ? Vector3::Zero() : s.velocity[body]; }
+Vector3 world_angular_velocity(const State& s, int body) {
+  return body == kWorld ? Vector3::Zero() : Vector3(s.orientation[body] * s.angular_velocity[body]);
+}
+
 JointKinematics kinematics(const Joint& joint, const Pose& p, const Pose& c) {
   JointKinematics k;
   k.frame_parent = (p.orientation * joint.parent_frame.orientation).toRotationMatrix();
@@ -55,11 +61,7 @@ void read_coordinates(const Joint& joint, const JointAxes& axes, const Pose& p, 
 void read_rates(const Joint& joint, const JointAxes& axes, const State& s, double* out) {
   const Pose p = detail::body_pose(s, joint.parent), c = detail::body_pose(s, joint.child);
   const JointKinematics k = kinematics(joint, p, c);
-  Vector3 vp = Vector3::Zero(), wp = Vector3::Zero();
-  if (joint.parent != kWorld) {
-    vp = s.velocity[joint.parent];
-    wp = p.orientation * s.angular_velocity[joint.parent];
-  }
+  const Vector3 vp = world_velocity(s, joint.parent), wp = world_angular_velocity(s, joint.parent);
   const Vector3 wc = c.orientation * s.angular_velocity[joint.child];
   const Vector3 lever_p = k.origin_parent - p.position, lever_c = k.origin_child - c.position;
   const Vector3 gap = k.origin_child - k.origin_parent;
@@ -97,11 +99,7 @@ void place_child(const Joint& joint, const JointAxes& axes, State& s, const doub
 void move_child(const Joint& joint, const JointAxes& axes, State& s, const double* rates) {
   const Pose p = detail::body_pose(s, joint.parent), c = detail::body_pose(s, joint.child);
   const JointKinematics k = kinematics(joint, p, c);
-  Vector3 vp = Vector3::Zero(), wp = Vector3::Zero();
-  if (joint.parent != kWorld) {
-    vp = s.velocity[joint.parent];
-    wp = p.orientation * s.angular_velocity[joint.parent];
-  }
+  const Vector3 vp = world_velocity(s, joint.parent), wp = world_angular_velocity(s, joint.parent);
   Vector3 offset_rate = Vector3::Zero(), relative_w = Vector3::Zero();
   for (int i = 0; i < axes.t_free; ++i) offset_rate += rates[i] * axes.translational_free.row(i).transpose();
   for (int i = 0; i < axes.r_free; ++i)

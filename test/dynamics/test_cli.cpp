@@ -1,48 +1,21 @@
 // The dynamics command line program, run as a user would.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
+
+#include "cli_fixture.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct CliResult {
-  int code;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class DynamicsCli : public ::testing::Test {
+class DynamicsCli : public CliFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("dyn_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  CliResult run(const std::string& args) {
-    const std::string command =
-        "cd '" + dir_.string() + "' && '" DYNAMICS_CLI "' " + args + " > stdout.txt 2> stderr.txt";
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir_ / "stdout.txt"), slurp(dir_ / "stderr.txt")};
-  }
-  void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
-  fs::path dir_;
+  DynamicsCli() : CliFixture(DYNAMICS_CLI, "dyn_cli_") {}
 };
 
 TEST_F(DynamicsCli, ModelsListsEveryBuiltinWithParameters) {

@@ -3,12 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "graphsolve/families.hpp"
+#include "cli_fixture.hpp"
 #include "test_support.hpp"
 
 namespace gs = graphsolve;
@@ -17,37 +16,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct CliResult {
-  int code;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class Cli : public ::testing::Test {
+class Cli : public CliFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("gs_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  CliResult run(const std::string& args) {
-    const std::string command = std::string("cd '") + dir_.string() + "' && '" GRAPHSOLVE_CLI "' " + args +
-                                " > stdout.txt 2> stderr.txt";
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir_ / "stdout.txt"), slurp(dir_ / "stderr.txt")};
-  }
-  std::string write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name) << text;
-    return name;
-  }
+  Cli() : CliFixture(GRAPHSOLVE_CLI, "gs_cli_") {}
   // Writes A (all stored blocks) as a general coordinate file.
   void write_matrix(const std::string& name, const gs::BlockMatrix& a) {
     const Eigen::MatrixXd dense = a.to_dense();
@@ -60,8 +31,6 @@ class Cli : public ::testing::Test {
   }
   bool exists(const std::string& name) const { return fs::exists(dir_ / name); }
   Eigen::MatrixXd read(const std::string& name) const { return gs::read_matrix_market_dense((dir_ / name).string()); }
-
-  fs::path dir_;
 };
 
 }  // namespace

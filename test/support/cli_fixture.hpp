@@ -1,0 +1,52 @@
+#pragma once
+// A fixture that runs a command line program in a fresh directory per test,
+// as a user would, and captures its exit code, stdout and stderr.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+struct CliResult {
+  int code;
+  std::string out, err;
+};
+
+class CliFixture : public ::testing::Test {
+ protected:
+  CliFixture(std::string program, std::string prefix) : program_(std::move(program)), prefix_(std::move(prefix)) {}
+
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           (prefix_ + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  CliResult run(const std::string& args) {
+    const std::string command =
+        "cd '" + dir_.string() + "' && '" + program_ + "' " + args + " > stdout.txt 2> stderr.txt";
+    const int status = std::system(command.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir_ / "stdout.txt"), slurp(dir_ / "stderr.txt")};
+  }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return name;
+  }
+  static std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  std::filesystem::path dir_;
+
+ private:
+  std::string program_, prefix_;
+};
