@@ -15,7 +15,6 @@ using detail::JointAxes;
 using detail::JointEvaluation;
 using detail::Pose;
 
-constexpr double kPi = 3.14159265358979323846;
 
 struct JointKinematics {
   Matrix3 frame_parent;  // world orientation of the parent joint frame

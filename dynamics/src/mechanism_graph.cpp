@@ -1,19 +1,56 @@
 #include "mechanism_graph.hpp"
 
+#include <cmath>
+
 namespace dynamics::detail {
 
-MechanismGraph build_mechanism_graph(const Model& model) {
+int contact_node_size(const Contact& contact) {
+  switch (contact.friction) {
+    case FrictionModel::None: return 1;                                   // gamma
+    case FrictionModel::Linearized: return 2 + contact.friction_directions;  // gamma, beta, psi
+    case FrictionModel::Cone: return 4;                                   // gamma, beta (2), psi
+  }
+  return 1;
+}
+
+MechanismGraph build_mechanism_graph(const Model& model, bool with_inequalities) {
   MechanismGraph mg;
   for (int b = 0; b < model.num_bodies(); ++b) mg.graph.add_node(6);
-  mg.joint_node.assign(model.num_joints(), -1);
-  for (int j = 0; j < model.num_joints(); ++j) {
+  const int nj = model.num_joints();
+  mg.joint_node.assign(nj, -1);
+  mg.joint_first_limit.assign(nj, 0);
+  mg.joint_limit_count.assign(nj, 0);
+  mg.limit_node.assign(nj, -1);
+  for (int j = 0; j < nj; ++j) {
     const Joint& joint = model.joint(j);
     mg.axes.push_back(joint_axes(joint));
-    if (joint.num_constraints() == 0) continue;
-    const int node = mg.graph.add_node(joint.num_constraints(), graphsolve::NodeKind::ZeroDiagonal);
-    mg.joint_node[j] = node;
-    mg.graph.add_edge(node, joint.child);
-    if (joint.parent != kWorld) mg.graph.add_edge(node, joint.parent);
+    mg.joint_first_limit[j] = static_cast<int>(mg.limits.size());
+    if (with_inequalities) {
+      for (int i = 0; i < joint.num_coordinates(); ++i) {
+        if (!joint.lower.empty() && std::isfinite(joint.lower[i])) mg.limits.push_back({j, i, 1.0, joint.lower[i]});
+        if (!joint.upper.empty() && std::isfinite(joint.upper[i])) mg.limits.push_back({j, i, -1.0, joint.upper[i]});
+      }
+    }
+    mg.joint_limit_count[j] = static_cast<int>(mg.limits.size()) - mg.joint_first_limit[j];
+    if (joint.num_constraints() > 0) {
+      const int node = mg.graph.add_node(joint.num_constraints(), graphsolve::NodeKind::ZeroDiagonal);
+      mg.joint_node[j] = node;
+      mg.graph.add_edge(node, joint.child);
+      if (joint.parent != kWorld) mg.graph.add_edge(node, joint.parent);
+    }
+    if (mg.joint_limit_count[j] > 0) {  // slack / multiplier on the diagonal: a regular node
+      const int node = mg.graph.add_node(mg.joint_limit_count[j]);
+      mg.limit_node[j] = node;
+      mg.graph.add_edge(node, joint.child);
+      if (joint.parent != kWorld) mg.graph.add_edge(node, joint.parent);
+    }
+  }
+  if (with_inequalities) {
+    for (const Contact& contact : model.contacts()) {
+      const int node = mg.graph.add_node(contact_node_size(contact));
+      mg.contact_node.push_back(node);
+      mg.graph.add_edge(node, contact.body);
+    }
   }
   return mg;
 }

@@ -2,7 +2,10 @@
 // The graphsolve graph of a mechanism (internal): one 6x6 node per body and
 // one zero-diagonal node per joint with constraints (its constraint count),
 // an edge from each joint node to each of its bodies. Floating joints have no
-// node. Analysed once per model.
+// node. With inequalities, a joint with finite limits gets a second node with
+// one row per limit, attached to the same bodies (a short cycle: at most one
+// fill block per limited joint), and every contact is one more node attached
+// only to its body: a leaf. Analysed once per model.
 
 #include <vector>
 
@@ -14,13 +17,29 @@
 
 namespace dynamics::detail {
 
-struct MechanismGraph {
-  graphsolve::Graph graph;
-  std::vector<int> joint_node;  // graph node of each joint, -1 for a joint without constraints
-  std::vector<JointAxes> axes;  // per joint
+// One side of a joint coordinate's range: value sign * (coordinate - bound) >= 0.
+struct LimitRow {
+  int joint = -1;
+  int coordinate = 0;  // within the joint
+  double sign = 1.0;   // +1 lower limit, -1 upper limit
+  double bound = 0.0;
 };
 
-MechanismGraph build_mechanism_graph(const Model& model);
+struct MechanismGraph {
+  graphsolve::Graph graph;
+  std::vector<int> joint_node;  // graph node of each joint, -1 for a joint without rows
+  std::vector<JointAxes> axes;  // per joint
+  std::vector<LimitRow> limits;          // in node order; a joint's rows are contiguous
+  std::vector<int> joint_first_limit;    // per joint: index into limits (count = joint_limit_count)
+  std::vector<int> joint_limit_count;
+  std::vector<int> limit_node;           // per joint: graph node of its limit rows, -1 without
+  std::vector<int> contact_node;         // per contact
+};
+
+// Contacts per friction model: the size of a contact node.
+int contact_node_size(const Contact& contact);
+
+MechanismGraph build_mechanism_graph(const Model& model, bool with_inequalities = false);
 
 inline Pose body_pose(const State& state, int body) {
   if (body == kWorld) return Pose{};

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -32,6 +33,32 @@ void check_frame(const Frame& frame, const std::string& who) {
   if (!finite(frame.position)) fail(who + ": position is not finite");
   const double n = frame.orientation.coeffs().norm();
   if (!std::isfinite(n) || n < 1e-12) fail(who + ": orientation quaternion is zero or not finite");
+}
+
+// Sizes as for the other per-coordinate vectors, but +-infinity is allowed.
+void check_limits(const Joint& joint, const std::string& who) {
+  const int n = joint.num_coordinates();
+  const auto check = [&](const std::vector<double>& v, const char* what) {
+    if (!v.empty() && static_cast<int>(v.size()) != n)
+      fail(who + ": " + what + " limits have " + std::to_string(v.size()) + " values, the joint has " +
+           std::to_string(n) + " coordinates");
+    for (double x : v)
+      if (std::isnan(x)) fail(who + ": " + what + " limit is NaN");
+  };
+  check(joint.lower, "lower");
+  check(joint.upper, "upper");
+  const double inf = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < n; ++i) {
+    const double lo = joint.lower.empty() ? -inf : joint.lower[i];
+    const double hi = joint.upper.empty() ? inf : joint.upper[i];
+    const std::string coordinate = who + " coordinate " + std::to_string(i);
+    if (lo == inf || hi == -inf) fail(coordinate + ": a limit is infinite on the wrong side");
+    if (!(lo < hi)) fail(coordinate + ": lower limit " + std::to_string(lo) + " is not below upper limit " +
+                         std::to_string(hi));
+    const bool angle = joint.freedom.rotational == 1 && i == joint.freedom.translational;
+    if (angle && ((std::isfinite(lo) && lo < -kPi) || (std::isfinite(hi) && hi > kPi)))
+      fail(coordinate + ": angle limits must lie in [-pi, pi]");
+  }
 }
 
 }  // namespace
@@ -88,10 +115,69 @@ int Model::add_joint(Joint joint) {
   check_size(joint.rest, "rest position");
   check_size(joint.initial_position, "initial position");
   check_size(joint.initial_velocity, "initial velocity");
+  check_limits(joint, who);
   coordinate_offsets_.push_back(num_coordinates_);
   num_coordinates_ += joint.num_coordinates();
   joints_.push_back(std::move(joint));
   return num_joints() - 1;
+}
+
+int Model::add_contact(Contact contact) {
+  const std::string who = "contact '" + (contact.name.empty() ? std::to_string(contacts_.size()) : contact.name) + "'";
+  if (contact.body < 0 || contact.body >= num_bodies())
+    fail(who + ": body index " + std::to_string(contact.body) + " does not exist");
+  if (contact.name.empty()) {
+    int k = 0;
+    for (const Contact& c : contacts_) k += c.body == contact.body;
+    contact.name = bodies_[contact.body].name + "/contact" + std::to_string(k);
+  }
+  for (const Contact& c : contacts_)
+    if (c.name == contact.name) fail("duplicate contact name '" + contact.name + "'");
+  if (!finite(contact.point)) fail(who + ": point is not finite");
+  if (!(contact.radius >= 0.0) || !std::isfinite(contact.radius)) fail(who + ": radius must be >= 0 and finite");
+  const double n = contact.ground.normal.norm();
+  if (!std::isfinite(n) || n < 1e-12) fail(who + ": ground normal is zero or not finite");
+  if (!std::isfinite(contact.ground.offset)) fail(who + ": ground offset is not finite");
+  contact.ground.normal /= n;
+  if (!(contact.friction_coefficient >= 0.0) || !std::isfinite(contact.friction_coefficient))
+    fail(who + ": friction coefficient must be >= 0 and finite, got " + std::to_string(contact.friction_coefficient));
+  switch (contact.friction) {
+    case FrictionModel::None:
+    case FrictionModel::Cone: break;
+    case FrictionModel::Linearized:
+      if (contact.friction_directions < 2 || contact.friction_directions % 2 != 0)
+        fail(who + ": friction directions must be an even number >= 2, got " +
+             std::to_string(contact.friction_directions));
+      break;
+    default: fail(who + ": unknown friction model");
+  }
+  contacts_.push_back(std::move(contact));
+  return num_contacts() - 1;
+}
+
+int Model::add_shape_contacts(int body, const ContactOptions& options) {
+  const Body& b = this->body(body);
+  int added = 0;
+  for (const Shape& shape : b.shapes)
+    for (Contact& c : shape_contacts(body, shape, options)) {
+      add_contact(std::move(c));
+      ++added;
+    }
+  return added;
+}
+
+bool Model::has_inequalities() const {
+  if (!contacts_.empty()) return true;
+  for (const Joint& j : joints_)
+    for (const std::vector<double>* side : {&j.lower, &j.upper})
+      for (double x : *side)
+        if (std::isfinite(x)) return true;
+  return false;
+}
+
+const Contact& Model::contact(int index) const {
+  if (index < 0 || index >= num_contacts()) fail("contact index " + std::to_string(index) + " does not exist");
+  return contacts_[index];
 }
 
 const Body& Model::body(int index) const {

@@ -4,6 +4,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "dynamics/contact_models.hpp"
 #include "dynamics/models.hpp"
 
 namespace dynamics {
@@ -59,12 +60,34 @@ class Parameters {
                                 "' must be revolute or spherical, got '" + t + "'");
   }
 
+  FrictionSpec friction() const {
+    FrictionSpec f;
+    const std::string t = text("friction");
+    if (t == "none") f.model = FrictionModel::None;
+    else if (t == "linearized") f.model = FrictionModel::Linearized;
+    else if (t == "cone") f.model = FrictionModel::Cone;
+    else
+      throw std::invalid_argument("model '" + model_.name + "': parameter 'friction' must be none, linearized or cone, got '" +
+                                  t + "'");
+    f.coefficient = number("mu");
+    f.directions = integer("directions");
+    return f;
+  }
+
  private:
   const BuiltinModel& model_;
   std::map<std::string, std::string> given_;
 };
 
 using Builder = std::function<Model(const Parameters&)>;
+
+// The friction parameters every contact model takes.
+std::vector<ModelParameter> with_friction(std::vector<ModelParameter> own, const char* mu) {
+  own.push_back({"friction", "linearized", "none, linearized or cone"});
+  own.push_back({"mu", mu, "friction coefficient"});
+  own.push_back({"directions", "4", "linearized cone: number of friction directions (even)"});
+  return own;
+}
 
 struct Entry {
   BuiltinModel info;
@@ -123,6 +146,34 @@ const std::vector<Entry>& entries() {
       {{"scaled-pendulum", "pendulum of mass s and length s^2 released horizontal",
         {{"scale", "1", "scale s"}}},
        [](const Parameters& p) { return scaled_pendulum(p.number("scale")); }},
+      {{"box-drop", "cube dropped on the ground (contacts at its 8 corners)",
+        with_friction({{"edge", "0.5", "edge length, m"}, {"mass", "1", "kg"},
+                       {"height", "0.4", "initial height of the bottom above the ground, m"}},
+                      "0.5")},
+       [](const Parameters& p) {
+         return box_drop(p.number("edge"), p.number("mass"), p.number("height"), p.friction());
+       }},
+      {{"sliding-box", "cube (0.5 m, 1 kg) sliding on the ground until friction stops it",
+        with_friction({{"speed", "2", "initial speed along x, m/s"}}, "0.2")},
+       [](const Parameters& p) { return sliding_box(p.number("speed"), p.friction()); }},
+      {{"box-incline", "cube (0.5 m, 1 kg) released on an inclined plane",
+        with_friction({{"angle", "0.3", "incline angle, rad"}}, "0.5")},
+       [](const Parameters& p) { return box_incline(p.number("angle"), p.friction()); }},
+      {{"sphere-chain", "n spheres (0.25 m, 1 kg) on spherical joints dropped on the ground",
+        with_friction({{"n", "5", "number of spheres"}, {"height", "0.1", "drop height, m"}}, "0.5")},
+       [](const Parameters& p) { return sphere_chain(p.integer("n"), p.number("height"), p.friction()); }},
+      {{"cylinder-contacts", "cylinder (1 kg, r 0.5 m) with c contact points on its base rim, sliding and turning",
+        with_friction({{"c", "8", "number of contact points"}, {"speed", "1", "initial speed, m/s and rad/s"}}, "0.2")},
+       [](const Parameters& p) { return cylinder_contacts(p.integer("c"), p.number("speed"), p.friction()); }},
+      {{"cylinder-chain", "n cylindrical links (1 m, 1 kg) on spherical joints lying on the ground, n + 1 contacts",
+        with_friction({{"n", "5", "number of links"}, {"speed", "1", "initial sideways speed, m/s"}}, "0.2")},
+       [](const Parameters& p) { return cylinder_chain(p.integer("n"), p.number("speed"), p.friction()); }},
+      {{"hopper", "floating sphere with a pole on an actuated prismatic joint (limits +-0.2 m), foot contact",
+        with_friction({}, "0.2")},
+       [](const Parameters& p) { return hopper(p.friction()); }},
+      {{"quadruped", "floating trunk with four 3-link legs held by joint springs, knee limits, foot contacts",
+        with_friction({{"stiffness", "60", "joint spring stiffness, N m/rad (damping 0.005 of it)"}}, "0.8")},
+       [](const Parameters& p) { return quadruped(p.number("stiffness"), p.friction()); }},
   };
   return list;
 }

@@ -7,7 +7,6 @@
 namespace dynamics {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 
 std::string indexed(const char* base, int i) { return base + std::to_string(i); }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "inequalities.hpp"
 #include "joint_kinematics.hpp"
 #include "mechanism_graph.hpp"
 
@@ -36,6 +37,7 @@ struct Simulator::Impl {
   graphsolve::Factorization lu;
   int nb, nj, dim;
   std::vector<int> joint_row;  // first row of each joint's impulses, -1 without constraints
+  detail::Inequalities ineq;    // contacts and joint limits
 
   // Per step: configuration z_k, constant parts of the body residuals, G(z_k).
   std::vector<Pose> now;
@@ -44,20 +46,25 @@ struct Simulator::Impl {
   // Joint values and Jacobians at z_k+1 of the accepted and of the trial unknowns.
   std::vector<JointEvaluation> joint_next, trial_joint_next;
   // Per iteration: unknowns, trial unknowns, configuration z_k+1 they give.
-  Eigen::VectorXd s, trial, residual, trial_residual, step;
+  Eigen::VectorXd s, trial, residual, trial_residual, step, rhs;
   std::vector<Pose> next, trial_next;
   Eigen::VectorXd coordinates, rates;  // scratch for joint forces
+  // Interior-point unknowns eliminated from the Newton system (slacks), their
+  // directions, the affine (predictor) directions, and the values at z_k+1.
+  Eigen::VectorXd aux, trial_aux, daux, step_affine, daux_affine;
+  detail::InequalityPoint ineq_next, trial_ineq_next;
 
   Impl(const Model& m, const StepOptions& o)
       : model(m),
         options(o),
-        mg(detail::build_mechanism_graph(m)),
+        mg(detail::build_mechanism_graph(m, true)),
         symbolic(graphsolve::analyze(mg.graph)),
         matrix(symbolic),
         lu(symbolic),
         nb(m.num_bodies()),
         nj(m.num_joints()),
-        dim(matrix.rows()) {
+        dim(matrix.rows()),
+        ineq(m, mg, symbolic.pattern(), o.dt) {
     joint_row.assign(nj, -1);
     for (int j = 0; j < nj; ++j)
       if (mg.joint_node[j] >= 0) joint_row[j] = symbolic.pattern().offset[mg.joint_node[j]];
@@ -69,7 +76,10 @@ struct Simulator::Impl {
     joint_now.resize(nj);
     joint_next.resize(nj);
     trial_joint_next.resize(nj);
-    for (Eigen::VectorXd* v : {&s, &trial, &residual, &trial_residual, &step}) v->setZero(dim);
+    for (Eigen::VectorXd* v : {&s, &trial, &residual, &trial_residual, &step, &step_affine, &rhs}) v->setZero(dim);
+    for (Eigen::VectorXd* v : {&aux, &trial_aux, &daux, &daux_affine}) v->setZero(ineq.aux_size());
+    ineq.resize(ineq_next);
+    ineq.resize(trial_ineq_next);
     coordinates.setZero(m.num_coordinates());
     rates.setZero(m.num_coordinates());
   }
@@ -82,9 +92,19 @@ struct Simulator::Impl {
   void prepare(const State& state);
   void add_joint_forces(const State& state);
   bool predict(const Eigen::VectorXd& unknowns, std::vector<Pose>& poses) const;
-  double evaluate(const Eigen::VectorXd& unknowns, const std::vector<Pose>& poses, Eigen::VectorXd& r,
-                  std::vector<JointEvaluation>& joints, double& dynamics_error, double& constraint_error);
+  struct Errors {
+    double dynamics = 0.0, constraint = 0.0, inequality = 0.0;  // max-norms
+  };
+  double evaluate(const Eigen::VectorXd& unknowns, const Eigen::VectorXd& slack, const std::vector<Pose>& poses,
+                  Eigen::VectorXd& r, std::vector<JointEvaluation>& joints, detail::InequalityPoint& point,
+                  Errors& errors);
   void assemble(const Eigen::VectorXd& unknowns);
+  bool try_point(double alpha);
+  void solve_refined();
+  void centring_direction(double target);
+  bool line_search(double alpha, double target, double squares, double& trial_squares, Errors& trial_errors);
+  double interior_point_direction(const detail::Complementarity& comp);
+  void report_failed_node(int node, StepResult& result) const;
   StepResult solve(State& state);
 };
 
@@ -103,6 +123,7 @@ void Simulator::Impl::prepare(const State& state) {
     const Joint& joint = model.joint(j);
     detail::evaluate_joint(joint, mg.axes[j], pose(now, joint.parent), pose(now, joint.child), true, joint_now[j]);
   }
+  if (!ineq.empty()) ineq.prepare(now);
 }
 
 // Springs (at z_k: the variational discretization of their potential),
@@ -153,12 +174,14 @@ bool Simulator::Impl::predict(const Eigen::VectorXd& u, std::vector<Pose>& poses
   return true;
 }
 
-// Residual of the step equations at `u` (whose z_k+1 is `poses`); returns its
-// 2-norm, the merit of the line search. The joints are evaluated with their
-// Jacobians, so that assemble() can use them if this point is accepted.
-double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const std::vector<Pose>& poses, Eigen::VectorXd& r,
-                                 std::vector<JointEvaluation>& joints, double& dynamics_error,
-                                 double& constraint_error) {
+// Residual of the step equations at `u` (whose z_k+1 is `poses`) and, with
+// inequalities, of their slack equations at `aux`; returns the squared 2-norm
+// of all equation residuals. The joints are evaluated with their Jacobians, so
+// that assemble() can use them if this point is accepted.
+double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& slack,
+                                 const std::vector<Pose>& poses, Eigen::VectorXd& r,
+                                 std::vector<JointEvaluation>& joints, detail::InequalityPoint& point,
+                                 Errors& errors) {
   const double h = dt();
   for (int b = 0; b < nb; ++b) {
     const Body& body = model.body(b);
@@ -167,7 +190,7 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const std::vector<Pos
     r.segment<3>(6 * b) = body.mass * v - linear_known[b];
     r.segment<3>(6 * b + 3) = 0.5 * h * (discrete_velocity_scalar(w, h) * jw + w.cross(jw)) - angular_known[b];
   }
-  constraint_error = 0.0;
+  errors.constraint = 0.0;
   for (int j = 0; j < nj; ++j) {
     const int row = joint_row[j];
     if (row < 0) continue;
@@ -180,10 +203,16 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const std::vector<Pos
     JointEvaluation& f = joints[j];
     detail::evaluate_joint(joint, mg.axes[j], pose(poses, joint.parent), pose(poses, joint.child), true, f);
     r.segment(row, m) = f.value.head(m) / h;
-    constraint_error = std::max(constraint_error, f.value.head(m).lpNorm<Eigen::Infinity>());
+    errors.constraint = std::max(errors.constraint, f.value.head(m).lpNorm<Eigen::Infinity>());
   }
-  dynamics_error = r.head(6 * nb).lpNorm<Eigen::Infinity>();
-  return r.norm();
+  double squares = 0.0;
+  if (!ineq.empty()) {
+    ineq.evaluate(u, slack, poses, r, point);
+    errors.inequality = ineq.equation_error(point);
+    squares += point.eq.squaredNorm();
+  }
+  errors.dynamics = r.head(6 * nb).lpNorm<Eigen::Infinity>();
+  return squares + r.squaredNorm();
 }
 
 // d(rotational residual)/dw and d(q_k+1)/dw as a body-frame rotation: both
@@ -213,19 +242,86 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
       const double sw = discrete_velocity_scalar(w, h);
       // q_k+1 = q_k * dt/2 [s; w]: a change dw turns q_k+1 by phi dw (body frame).
       const Matrix3 phi = 0.5 * h * h * (sw * Matrix3::Identity() + w * w.transpose() / sw - skew(w));
-      matrix.block(body, node) = -now_jac.topRows(m).transpose();
-      auto rows = matrix.block(node, body);
+      matrix.block(body, node).leftCols(m) = -now_jac.topRows(m).transpose();
+      auto rows = matrix.block(node, body).topRows(m);
       rows.leftCols<3>() = next_jac.block(0, 0, m, 3);
       rows.rightCols<3>() = next_jac.block(0, 3, m, 3) * phi / h;
     };
     write(joint.child, joint_now[j].child, f.child);
     if (joint.parent != kWorld) write(joint.parent, joint_now[j].parent, f.parent);
   }
+  if (!ineq.empty()) ineq.assemble(u, aux, ineq_next, matrix);
+}
+
+// The next point along the direction (step, daux): velocities and impulses
+// by alpha, slacks by alpha. False if the quaternion update breaks down.
+bool Simulator::Impl::try_point(double alpha) {
+  trial = s + alpha * step;
+  if (!ineq.empty()) trial_aux = aux + alpha * daux;
+  return predict(trial, trial_next);
+}
+
+// The condensed interior-point rows span many orders of magnitude near the
+// solution; one round of iterative refinement recovers the digits the
+// elimination loses.
+void Simulator::Impl::solve_refined() { lu.solve_refined(matrix, rhs, step, 1); }
+
+// Mehrotra's predictor-corrector on the factorized system: the affine
+// direction (complementarity aimed at zero) tells how far the central path
+// parameter can drop; the corrected direction aims at sigma * mu and adds the
+// affine direction's second-order term. Returns the complementarity target.
+double Simulator::Impl::interior_point_direction(const detail::Complementarity& comp) {
+  const Eigen::VectorXd none;
+  step_affine = step;  // the predictor, solved by the caller
+  ineq.recover(s, aux, ineq_next, 0.0, none, none, step_affine, daux_affine);
+  const double alpha_affine = ineq.max_step(s, aux, step_affine, daux_affine, 1.0);
+  trial = s + alpha_affine * step_affine;
+  trial_aux = aux + alpha_affine * daux_affine;
+  const double mu = comp.mean;
+  const double mu_affine = ineq.complementarity(trial, trial_aux).mean;
+  const double sigma = mu > 0.0 ? std::clamp(std::pow(mu_affine / mu, 3.0), 0.0, 1.0) : 0.0;
+  const double target = sigma * mu;
+  rhs = -residual;
+  ineq.rhs(s, aux, ineq_next, target, step_affine, daux_affine, rhs);
+  solve_refined();
+  ineq.recover(s, aux, ineq_next, target, step_affine, daux_affine, step, daux);
+  return target;
+}
+
+// The centring direction: complementarity aimed at `target`, no correction.
+void Simulator::Impl::centring_direction(double target) {
+  const Eigen::VectorXd none;
+  rhs = -residual;
+  ineq.rhs(s, aux, ineq_next, target, none, none, rhs);
+  solve_refined();
+  ineq.recover(s, aux, ineq_next, target, none, none, step, daux);
+}
+
+// Backtracking from `alpha` on the residual norm (complementarity measured
+// from its target); steps that would spin a body past |w| = 2/dt (where the
+// quaternion update breaks down) are shortened too. On success the trial_*
+// buffers hold the accepted point. Falls back to the shortest evaluated step
+// if it lowers the residual at all.
+bool Simulator::Impl::line_search(double alpha, double target, double squares, double& trial_squares,
+                                  Errors& trial_errors) {
+  const double merit = std::sqrt(squares + ineq.complementarity_gap(s, aux, target));
+  double trial_merit = merit;
+  bool evaluated = false;  // the trial_* buffers describe `trial`
+  for (int k = 0; k <= options.max_line_search; ++k, alpha *= 0.5) {
+    evaluated = try_point(alpha);
+    if (!evaluated) continue;
+    trial_squares = evaluate(trial, trial_aux, trial_next, trial_residual, trial_joint_next, trial_ineq_next,
+                             trial_errors);
+    trial_merit = std::sqrt(trial_squares + ineq.complementarity_gap(trial, trial_aux, target));
+    if (trial_merit < (1.0 - 1e-4 * alpha) * merit) return true;
+  }
+  return evaluated && trial_merit < merit;
 }
 
 StepResult Simulator::Impl::solve(State& state) {
   StepResult result;
-  const double tol = options.tolerance;
+  const bool interior = !ineq.empty();
+  const double tol = interior ? options.interior_tolerance : options.tolerance;
   // Warm start: last velocities and impulses.
   for (int b = 0; b < nb; ++b) {
     s.segment<3>(6 * b) = state.velocity[b];
@@ -243,12 +339,21 @@ StepResult Simulator::Impl::solve(State& state) {
     result.status = StepStatus::InvalidInput;
     return result;
   }
-  double dyn_err = 0.0, con_err = 0.0;
-  double merit = evaluate(s, next, residual, joint_next, dyn_err, con_err);
+  if (interior) ineq.initialize(s, aux, next);  // inequality multipliers and slacks start inside
+  Errors errors, trial_errors;
+  double squares = evaluate(s, aux, next, residual, joint_next, ineq_next, errors);
+  detail::Complementarity comp = ineq.complementarity(s, aux);
   graphsolve::FactorOptions factor_options;
   factor_options.constraint_shift = -options.regularization;
-  while (!(dyn_err <= tol && con_err <= tol)) {
-    if (!std::isfinite(merit)) {
+  // Condensed slack rows scale like slack / multiplier, which spans many
+  // orders of magnitude near the solution; only exactly singular pivots fail.
+  if (interior) factor_options.pivot_tolerance = 0.0;
+  const auto converged = [&] {
+    return errors.dynamics <= tol && errors.constraint <= tol && errors.inequality <= tol &&
+           comp.max <= options.complementarity_tolerance;
+  };
+  while (!converged()) {
+    if (!std::isfinite(squares)) {
       result.status = StepStatus::InvalidInput;
       break;
     }
@@ -260,44 +365,54 @@ StepResult Simulator::Impl::solve(State& state) {
     assemble(s);
     if (lu.factorize(matrix, factor_options) != graphsolve::Status::Success) {
       result.status = StepStatus::SolverFailure;
-      const int node = lu.failed_node();
-      if (node >= 0 && node < nb) result.failed_body = node;
-      for (int j = 0; j < nj && node >= nb; ++j)
-        if (mg.joint_node[j] == node) result.failed_joint = j;
+      report_failed_node(lu.failed_node(), result);
       break;
     }
-    step = -residual;
-    lu.solve_in_place(step);
-    // Backtracking on the residual norm; steps that would spin a body past
-    // |w| = 2/dt (where the quaternion update breaks down) are shortened too.
-    double alpha = 1.0, trial_merit = merit, trial_dyn = dyn_err, trial_con = con_err;
-    bool accepted = false, evaluated = false;  // `evaluated`: the trial_* buffers describe `trial`
-    for (int k = 0; k <= options.max_line_search; ++k, alpha *= 0.5) {
-      trial = s + alpha * step;
-      evaluated = predict(trial, trial_next);
-      if (!evaluated) continue;
-      trial_merit = evaluate(trial, trial_next, trial_residual, trial_joint_next, trial_dyn, trial_con);
-      if (trial_merit < (1.0 - 1e-4 * alpha) * merit) {
-        accepted = true;
-        break;
-      }
+    const Eigen::VectorXd none;
+    if (interior) {
+      rhs = -residual;
+      ineq.rhs(s, aux, ineq_next, 0.0, none, none, rhs);
+      solve_refined();
+    } else {
+      step = -residual;
+      lu.solve_in_place(step);
     }
-    if (!accepted && !(evaluated && trial_merit < merit)) {
+    double target = 0.0, alpha = 1.0;
+    if (interior) {
+      target = interior_point_direction(comp);
+      alpha = ineq.max_step(s, aux, step, daux, options.fraction_to_boundary);
+    }
+    double trial_squares = squares;
+    bool accepted = line_search(alpha, target, squares, trial_squares, trial_errors);
+    if (!accepted && interior) {
+      // The predictor-corrector direction lost the central path: fall back to
+      // a pure centring step (target mu, no second-order term) once.
+      target = comp.mean;
+      centring_direction(target);
+      alpha = ineq.max_step(s, aux, step, daux, options.fraction_to_boundary);
+      accepted = line_search(alpha, target, squares, trial_squares, trial_errors);
+    }
+    if (!accepted) {
       // Not even the shortest step lowers the residual: give up with the
       // residual we have (the state is left unchanged).
       result.status = StepStatus::NotConverged;
       break;
     }
     s.swap(trial);
+    aux.swap(trial_aux);
     residual.swap(trial_residual);
     next.swap(trial_next);
     joint_next.swap(trial_joint_next);
-    merit = trial_merit;
-    dyn_err = trial_dyn;
-    con_err = trial_con;
+    std::swap(ineq_next, trial_ineq_next);
+    squares = trial_squares;
+    errors = trial_errors;
+    comp = ineq.complementarity(s, aux);
   }
-  result.residual = dyn_err;
-  result.constraint_residual = con_err;
+  result.residual = errors.dynamics;
+  result.constraint_residual = errors.constraint;
+  result.inequality_residual = errors.inequality;
+  result.complementarity = comp.max;
+  result.min_signed_distance = ineq.min_signed_distance(ineq_next);
   if (result.status != StepStatus::Success) return result;
   for (int b = 0; b < nb; ++b) {
     state.position[b] = next[b].position;
@@ -311,6 +426,14 @@ StepResult Simulator::Impl::solve(State& state) {
   return result;
 }
 
+void Simulator::Impl::report_failed_node(int node, StepResult& result) const {
+  if (node >= 0 && node < nb) result.failed_body = node;
+  for (int j = 0; j < nj && node >= nb; ++j)
+    if (mg.joint_node[j] == node || mg.limit_node[j] == node) result.failed_joint = j;
+  for (int c = 0; c < static_cast<int>(mg.contact_node.size()); ++c)
+    if (mg.contact_node[c] == node) result.failed_contact = c;
+}
+
 Simulator::Simulator(const Model& model, const StepOptions& options) {
   if (model.num_bodies() == 0) throw std::invalid_argument("dynamics::Simulator: the model has no bodies");
   if (!(options.dt > 0.0) || !std::isfinite(options.dt))
@@ -322,6 +445,11 @@ Simulator::Simulator(const Model& model, const StepOptions& options) {
   if (options.max_line_search < 0) throw std::invalid_argument("dynamics::Simulator: max_line_search must be >= 0");
   if (!(options.regularization >= 0.0))
     throw std::invalid_argument("dynamics::Simulator: regularization must be >= 0");
+  if (!(options.interior_tolerance > 0.0) || !(options.complementarity_tolerance > 0.0))
+    throw std::invalid_argument("dynamics::Simulator: interior and complementarity tolerances must be positive");
+  if (!(options.fraction_to_boundary > 0.0 && options.fraction_to_boundary < 1.0))
+    throw std::invalid_argument("dynamics::Simulator: fraction_to_boundary must lie in (0, 1), got " +
+                                std::to_string(options.fraction_to_boundary));
   impl_ = std::make_unique<Impl>(model, options);
 }
 

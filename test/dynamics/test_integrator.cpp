@@ -11,7 +11,6 @@
 namespace dynamics {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 
 StepOptions with_dt(double dt, double tolerance = 1e-10) {
   StepOptions o;

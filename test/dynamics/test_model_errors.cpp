@@ -107,5 +107,94 @@ TEST(Inertia, HelpersMatchTextbookFormulas) {
   EXPECT_NEAR(capsule_inertia(3, 1e-4, 2)(0, 0), 3 * 4 / 12.0, 1e-3);
 }
 
+TEST(ModelErrors, BadContacts) {
+  Model m;
+  m.add_body(Body::solid("box", 1.0, Shape::box(Vector3::Ones())));
+  const auto contact = [] {
+    Contact c;
+    c.body = 0;
+    return c;
+  };
+  Contact c = contact();
+  c.body = 3;
+  expect_error([&] { m.add_contact(c); }, "body index 3 does not exist");
+  c = contact();
+  c.friction_coefficient = -0.1;
+  expect_error([&] { m.add_contact(c); }, "friction coefficient must be >= 0");
+  c.friction_coefficient = std::nan("");
+  expect_error([&] { m.add_contact(c); }, "friction coefficient must be >= 0");
+  c = contact();
+  c.friction_directions = 3;
+  expect_error([&] { m.add_contact(c); }, "friction directions must be an even number >= 2, got 3");
+  c.friction_directions = 0;
+  expect_error([&] { m.add_contact(c); }, "even number");
+  c = contact();
+  c.point = Vector3(std::nan(""), 0, 0);
+  expect_error([&] { m.add_contact(c); }, "point is not finite");
+  c = contact();
+  c.radius = -1.0;
+  expect_error([&] { m.add_contact(c); }, "radius must be >= 0");
+  c = contact();
+  c.ground.normal = Vector3::Zero();
+  expect_error([&] { m.add_contact(c); }, "ground normal is zero");
+  c = contact();
+  c.ground.offset = INFINITY;
+  expect_error([&] { m.add_contact(c); }, "ground offset is not finite");
+  c = contact();
+  c.name = "foot";
+  m.add_contact(c);
+  expect_error([&] { m.add_contact(c); }, "duplicate contact name 'foot'");
+  expect_error([&] { m.contact(5); }, "contact index 5 does not exist");
+  expect_error([&] { m.add_shape_contacts(2); }, "body index 2 does not exist");
+  expect_error([] { HalfSpace::incline(2.0); }, "angle must be finite");
+  ContactOptions no_rim;
+  no_rim.rim_points = 0;
+  expect_error([&] { shape_contacts(0, Shape::cylinder(1.0, 1.0), no_rim); }, "rim_points must be >= 1");
+  // A valid contact gets a name from its body and normalized ground normal.
+  c = contact();
+  c.ground.normal = Vector3(0, 0, 2);
+  m.add_contact(c);
+  EXPECT_EQ(m.contacts().back().name, "box/contact1");
+  EXPECT_DOUBLE_EQ(m.contacts().back().ground.normal.norm(), 1.0);
+}
+
+TEST(ModelErrors, BadJointLimits) {
+  Model m;
+  m.add_body(body("a"));
+  Joint j = Joint::make(JointType::Revolute, "hinge", kWorld, 0);
+  j.lower = {0.5};
+  j.upper = {0.1};
+  expect_error([&] { m.add_joint(j); }, "joint 'hinge' coordinate 0: lower limit 0.5");
+  j.upper = {0.5, 1.0};
+  expect_error([&] { m.add_joint(j); }, "upper limits have 2 values, the joint has 1 coordinates");
+  j.lower = {std::nan("")};
+  j.upper = {};
+  expect_error([&] { m.add_joint(j); }, "lower limit is NaN");
+  j.lower = {-4.0};
+  expect_error([&] { m.add_joint(j); }, "angle limits must lie in [-pi, pi]");
+  j.lower = {INFINITY};
+  expect_error([&] { m.add_joint(j); }, "infinite on the wrong side");
+  j.lower = {-INFINITY};
+  j.upper = {1.0};
+  EXPECT_EQ(m.add_joint(j), 0);  // one-sided limits are fine
+  EXPECT_TRUE(m.has_inequalities());
+}
+
+TEST(ModelErrors, BadInteriorPointOptions) {
+  const Model model = box_drop();
+  StepOptions o;
+  o.fraction_to_boundary = 1.0;
+  expect_error([&] { Simulator s(model, o); }, "fraction_to_boundary must lie in (0, 1)");
+  o = StepOptions{};
+  o.complementarity_tolerance = 0.0;
+  expect_error([&] { Simulator s(model, o); }, "complementarity tolerances must be positive");
+  o = StepOptions{};
+  o.interior_tolerance = -1.0;
+  expect_error([&] { Simulator s(model, o); }, "interior and complementarity tolerances must be positive");
+  expect_error([] { make_builtin("box-drop", {{"friction", "sticky"}}); }, "must be none, linearized or cone");
+  expect_error([] { make_builtin("sliding-box", {{"directions", "0"}}); }, "positive integer");
+  expect_error([] { make_builtin("box-drop", {{"mu", "-1"}}); }, "friction coefficient must be >= 0");
+}
+
 }  // namespace
 }  // namespace dynamics

@@ -11,7 +11,6 @@
 namespace dynamics {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 
 // A rod link of length 1, mass 1, link frame at its top (where its joint is),
 // with the inertia make_link gives it.

@@ -1,5 +1,7 @@
 #pragma once
 // Everything of the dynamics library.
+#include "dynamics/contact.hpp"
+#include "dynamics/contact_models.hpp"
 #include "dynamics/coordinates.hpp"
 #include "dynamics/diagnostics.hpp"
 #include "dynamics/joint.hpp"

@@ -69,6 +69,14 @@ struct Joint {
   double damping = 0.0;
   std::vector<double> rest;  // empty: all zero; else one value per coordinate
 
+  // Limits on the minimal coordinates, kept by the step as inequality
+  // constraints: empty means none, else one value per coordinate, with
+  // -infinity / +infinity for a side without a limit. A revolute angle lives
+  // in (-pi, pi], so its limits must lie in [-pi, pi].
+  std::vector<double> lower;
+  std::vector<double> upper;
+  bool has_limits() const { return !lower.empty() || !upper.empty(); }
+
   // Initial minimal coordinates and rates; empty means zero.
   std::vector<double> initial_position;
   std::vector<double> initial_velocity;

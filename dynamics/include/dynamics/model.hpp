@@ -3,11 +3,13 @@
 // builder calls, a built-in model or a URDF file) and then only read while
 // states are simulated from it; states and solver workspaces live elsewhere.
 // Every add_* call validates its input and throws std::invalid_argument naming
-// the element and what is wrong.
+// the element and what is wrong. Contacts refer to bodies by index, so bodies
+// come first.
 
 #include <string>
 #include <vector>
 
+#include "dynamics/contact.hpp"
 #include "dynamics/joint.hpp"
 #include "dynamics/quaternion.hpp"
 #include "dynamics/shapes.hpp"
@@ -31,15 +33,23 @@ class Model {
  public:
   int add_body(Body body);
   int add_joint(Joint joint);
+  int add_contact(Contact contact);
+  // Adds shape_contacts() of every shape of `body`; returns how many.
+  int add_shape_contacts(int body, const ContactOptions& options = {});
 
   Vector3 gravity = Vector3(0.0, 0.0, -9.81);
 
   int num_bodies() const { return static_cast<int>(bodies_.size()); }
   int num_joints() const { return static_cast<int>(joints_.size()); }
+  int num_contacts() const { return static_cast<int>(contacts_.size()); }
   const Body& body(int index) const;
   const Joint& joint(int index) const;
+  const Contact& contact(int index) const;
   const std::vector<Body>& bodies() const { return bodies_; }
   const std::vector<Joint>& joints() const { return joints_; }
+  const std::vector<Contact>& contacts() const { return contacts_; }
+  // Inequality constraints of the step: contacts and finite joint limits.
+  bool has_inequalities() const;
 
   // Index by name; -1 when absent.
   int find_body(const std::string& name) const;
@@ -52,6 +62,7 @@ class Model {
  private:
   std::vector<Body> bodies_;
   std::vector<Joint> joints_;
+  std::vector<Contact> contacts_;
   std::vector<int> coordinate_offsets_;
   int num_coordinates_ = 0;
 };

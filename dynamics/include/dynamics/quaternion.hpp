@@ -18,6 +18,8 @@ using Matrix3 = Eigen::Matrix3d;
 using Matrix4 = Eigen::Matrix4d;
 using Quaternion = Eigen::Quaterniond;
 
+constexpr double kPi = 3.14159265358979323846;
+
 inline Matrix3 skew(const Vector3& v) {
   Matrix3 m;
   m << 0.0, -v.z(), v.y(), v.z(), 0.0, -v.x(), -v.y(), v.x(), 0.0;

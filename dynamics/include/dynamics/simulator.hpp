@@ -8,6 +8,15 @@
 // then move to z_k+1 = (x + dt v', q * dt/2 [s'; w']) with s = sqrt(4/dt^2 - |w|^2).
 // Every Newton system is a graphsolve system on the mechanism graph (bodies and
 // joints are nodes), analysed once in the constructor; step() allocates nothing.
+//
+// With contacts or joint limits (inequalities), the same equations gain the
+// contact and limit impulses, 0 <= phi(z_k+1) perp gamma >= 0 and the friction
+// conditions, and the Newton iteration becomes a primal-dual interior-point
+// method: slacks for the inequalities, complementarity relaxed to a central
+// path parameter driven to zero by Mehrotra's predictor-corrector (one
+// factorization, two solves per iteration) and a fraction-to-the-boundary
+// line search. Each contact is one graph node attached to its body (a leaf);
+// limits are extra rows of their joint's node. See docs/contacts.md.
 
 #include <memory>
 
@@ -18,12 +27,21 @@ namespace dynamics {
 
 struct StepOptions {
   double dt = 0.01;
-  double tolerance = 1e-10;   // max-norm of the momentum residual (N s) and of g (m, rad-ish)
+  double tolerance = 1e-10;   // max-norm of the momentum residual (N s) and of g (m, rad-ish), no inequalities
   int max_iterations = 50;
   int max_line_search = 30;   // halvings of the Newton step
   // Added (negated) to the diagonal of joint nodes so that redundant
   // constraints (planar loops in 3D) stay solvable; the residual stays exact.
   double regularization = 1e-10;
+  // Interior-point method (models with contacts or joint limits): it replaces
+  // `tolerance` by `interior_tolerance` for every equation (bodies, joints and
+  // the slack equations phi/dt - s and friction rows, max-norms) and needs
+  // every complementarity product (slack times multiplier) below
+  // `complementarity_tolerance`. A step covers at most the fraction
+  // `fraction_to_boundary` of the distance to the boundary.
+  double interior_tolerance = 1e-8;
+  double complementarity_tolerance = 1e-8;
+  double fraction_to_boundary = 0.995;
 };
 
 enum class StepStatus {
@@ -42,6 +60,11 @@ struct StepResult {
   double constraint_residual = 0.0;  // final max |g(z_k+1)|
   int failed_body = -1;           // body or joint whose pivot failed (SolverFailure)
   int failed_joint = -1;
+  int failed_contact = -1;
+  // Interior-point measures (0 and +inf without inequalities).
+  double inequality_residual = 0.0;  // max |phi/dt - slack| and friction equation residuals
+  double complementarity = 0.0;      // largest complementarity product
+  double min_signed_distance = 0.0;  // smallest contact distance at the new configuration (+inf: no contacts)
   bool ok() const { return status == StepStatus::Success; }
 };
 

@@ -1,0 +1,398 @@
+#include "inequalities.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace dynamics::detail {
+namespace {
+
+// d(next orientation)/dw as a body-frame rotation over dt, as for the joints:
+// q_k+1 = q_k * dt/2 [s(w); w] with s = sqrt(4/dt^2 - |w|^2).
+Matrix3 rotation_rate(const Vector3& w, double dt) {
+  const double sw = discrete_velocity_scalar(w, dt);
+  return 0.5 * dt * dt * (sw * Matrix3::Identity() + w * w.transpose() / sw - skew(w));
+}
+
+// Row of d(direction . (x + R p))/d(x, theta) for a body-frame point p.
+Row6 point_row(const Vector3& direction, const Quaternion& orientation, const Vector3& p) {
+  Row6 row;
+  row.head<3>() = direction.transpose();
+  row.tail<3>() = p.cross(orientation.conjugate() * direction).transpose();
+  return row;
+}
+
+// Largest alpha with (x0, x1) + alpha (d0, d1) still in the second-order cone.
+double cone_boundary(double x0, const Eigen::Vector2d& x1, double d0, const Eigen::Vector2d& d1) {
+  double alpha = std::numeric_limits<double>::infinity();
+  if (d0 < 0.0) alpha = -x0 / d0;
+  // (x0 + a d0)^2 - |x1 + a d1|^2 = qa a^2 + 2 qb a + qc, positive at a = 0.
+  const double qa = d0 * d0 - d1.squaredNorm(), qb = x0 * d0 - x1.dot(d1), qc = x0 * x0 - x1.squaredNorm();
+  if (std::abs(qa) < 1e-300) {
+    if (qb < 0.0) alpha = std::min(alpha, -qc / (2.0 * qb));
+    return alpha;
+  }
+  const double disc = qb * qb - qa * qc;
+  if (disc < 0.0) return alpha;
+  const double root = std::sqrt(disc);
+  for (double a : {(-qb - root) / qa, (-qb + root) / qa})
+    if (a > 0.0) alpha = std::min(alpha, a);
+  return alpha;
+}
+
+}  // namespace
+
+Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, const graphsolve::Pattern& pattern,
+                           double dt)
+    : model_(model), graph_(graph), dt_(dt) {
+  int direction_rows = 0;
+  for (int c = 0; c < model.num_contacts(); ++c) {
+    const Contact& contact = model.contact(c);
+    ContactSlot slot;
+    slot.body = contact.body;
+    slot.node = graph.contact_node[c];
+    slot.row = pattern.offset[slot.node];
+    slot.aux = aux_size_;
+    slot.model = contact.friction;
+    slot.mu_f = contact.friction_coefficient;
+    slot.friction_rows = contact.friction == FrictionModel::Linearized ? contact.friction_directions
+                         : contact.friction == FrictionModel::Cone    ? 2
+                                                                      : 0;
+    slot.direction_row = direction_rows;
+    direction_rows += slot.friction_rows;
+    pairs_.push_back({slot.row, slot.aux});
+    if (slot.model == FrictionModel::Linearized) {
+      for (int i = 0; i <= slot.friction_rows; ++i) pairs_.push_back({slot.row + 1 + i, slot.aux + 1 + i});
+      aux_size_ += 2 + slot.friction_rows;
+    } else if (slot.model == FrictionModel::Cone) {
+      cones_.push_back({slot.aux + 3, slot.row + 1, slot.row + 3, slot.aux + 1, slot.row, slot.body,
+                        slot.direction_row, slot.mu_f});
+      aux_size_ += 4;
+    } else {
+      aux_size_ += 1;
+    }
+    contacts_.push_back(slot);
+  }
+  directions_.setZero(direction_rows, 3);
+  friction_now_.setZero(direction_rows, 6);
+  for (size_t c = 0; c < contacts_.size(); ++c) {
+    const ContactSlot& slot = contacts_[c];
+    Vector3 t1, t2;
+    contact_tangents(model.contact(static_cast<int>(c)).ground.normal, t1, t2);
+    if (slot.model == FrictionModel::Cone) {
+      directions_.row(slot.direction_row) = t1.transpose();
+      directions_.row(slot.direction_row + 1) = t2.transpose();
+    } else if (slot.model == FrictionModel::Linearized) {
+      // +-b_i for n_f / 2 directions spread over half a turn.
+      const int half = slot.friction_rows / 2;
+      for (int i = 0; i < half; ++i) {
+        const double a = kPi * i / half;
+        const Vector3 b = std::cos(a) * t1 + std::sin(a) * t2;
+        directions_.row(slot.direction_row + 2 * i) = b.transpose();
+        directions_.row(slot.direction_row + 2 * i + 1) = -b.transpose();
+      }
+    }
+  }
+  for (size_t l = 0; l < graph.limits.size(); ++l) {
+    const LimitRow& limit = graph.limits[l];
+    const Joint& joint = model.joint(limit.joint);
+    const int node = graph.limit_node[limit.joint];
+    const int local = static_cast<int>(l) - graph.joint_first_limit[limit.joint];
+    limits_.push_back({limit, joint.parent, joint.child, pattern.offset[node] + local, aux_size_});
+    pairs_.push_back({pattern.offset[node] + local, aux_size_});
+    ++aux_size_;
+  }
+  normal_now_.resize(contacts_.size());
+  limit_parent_now_.resize(limits_.size());
+  limit_child_now_.resize(limits_.size());
+}
+
+void Inequalities::resize(InequalityPoint& point) const {
+  point.eq.setZero(aux_size_);
+  point.distance.assign(contacts_.size(), 0.0);
+  point.contact_normal.resize(contacts_.size());
+  point.limit_parent.resize(limits_.size());
+  point.limit_child.resize(limits_.size());
+}
+
+void Inequalities::initialize(Eigen::VectorXd& u, Eigen::VectorXd& aux, const std::vector<Pose>& next) const {
+  // Floor of a slack (m/s: a gap of floor * dt) and the impulse scale.
+  constexpr double floor = 1e-2;
+  const double g = std::max(model_.gravity.norm(), 1.0);
+  const auto impulse = [&](int body) { return model_.body(body).mass * g * dt_; };
+  for (size_t c = 0; c < contacts_.size(); ++c) {
+    const ContactSlot& s = contacts_[c];
+    const Contact& contact = model_.contact(static_cast<int>(c));
+    const Pose& pose = next[s.body];
+    const double mu0 = floor * impulse(s.body);
+    aux(s.aux) = std::max(signed_distance(contact, pose.position, pose.orientation) / dt_, floor);
+    const double gamma = u(s.row) = mu0 / aux(s.aux);
+    const int k = s.friction_rows;
+    if (k == 0) continue;
+    const Eigen::Matrix<double, 6, 1> velocity = u.segment<6>(6 * s.body);
+    const auto friction = friction_now_.middleRows(s.direction_row, k);
+    if (s.model == FrictionModel::Linearized) {
+      double psi = 0.0;
+      for (int i = 0; i < k; ++i) psi = std::max(psi, -friction.row(i).dot(velocity));
+      psi += floor;
+      double sum = 0.0;
+      for (int i = 0; i < k; ++i) {
+        aux(s.aux + 1 + i) = friction.row(i).dot(velocity) + psi;
+        sum += u(s.row + 1 + i) = mu0 / aux(s.aux + 1 + i);
+      }
+      u(s.row + 1 + k) = psi;
+      aux(s.aux + 1 + k) = std::max(s.mu_f * gamma - sum, floor);
+    } else {
+      const Eigen::Vector2d eta = friction * velocity;
+      aux.segment<2>(s.aux + 1) = eta;
+      u(s.row + 3) = 2.0 * eta.norm() + floor;  // psi: y well inside the cone
+      u.segment<2>(s.row + 1).setZero();   // beta: x = (x0, 0) inside
+      aux(s.aux + 3) = std::max(s.mu_f * gamma, mu0 / u(s.row + 3));
+    }
+  }
+  for (size_t l = 0; l < limits_.size(); ++l) {
+    const LimitSlot& s = limits_[l];
+    const Joint& joint = model_.joint(s.limit.joint);
+    Row6 unused_parent, unused_child;
+    const double value = coordinate_jacobian(joint, graph_.axes[s.limit.joint],
+                                             s.parent == kWorld ? Pose{} : next[s.parent], next[s.child],
+                                             s.limit.coordinate, unused_parent, unused_child);
+    aux(s.aux) = std::max(s.limit.sign * (value - s.limit.bound) / dt_, floor);
+    u(s.row) = floor * impulse(s.child) / aux(s.aux);
+  }
+}
+
+void Inequalities::prepare(const std::vector<Pose>& now) {
+  for (size_t c = 0; c < contacts_.size(); ++c) {
+    const ContactSlot& slot = contacts_[c];
+    const Contact& contact = model_.contact(static_cast<int>(c));
+    const Quaternion& q = now[slot.body].orientation;
+    normal_now_[c] = point_row(contact.ground.normal, q, contact.point);
+    // Friction acts where the surface touches: radius behind the point along -n.
+    const Vector3 surface = contact.point - contact.radius * (q.conjugate() * contact.ground.normal);
+    for (int i = 0; i < slot.friction_rows; ++i)
+      friction_now_.row(slot.direction_row + i) =
+          point_row(directions_.row(slot.direction_row + i).transpose(), q, surface);
+  }
+  for (size_t l = 0; l < limits_.size(); ++l) {
+    const LimitSlot& slot = limits_[l];
+    const Joint& joint = model_.joint(slot.limit.joint);
+    coordinate_jacobian(joint, graph_.axes[slot.limit.joint], slot.parent == kWorld ? Pose{} : now[slot.parent],
+                        now[slot.child], slot.limit.coordinate, limit_parent_now_[l], limit_child_now_[l]);
+    limit_parent_now_[l] *= slot.limit.sign;
+    limit_child_now_[l] *= slot.limit.sign;
+  }
+}
+
+void Inequalities::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const std::vector<Pose>& next,
+                            Eigen::VectorXd& r, InequalityPoint& point) const {
+  for (size_t c = 0; c < contacts_.size(); ++c) {
+    const ContactSlot& s = contacts_[c];
+    const Contact& contact = model_.contact(static_cast<int>(c));
+    const int k = s.friction_rows;
+    auto body_rows = r.segment<6>(6 * s.body);
+    body_rows -= normal_now_[c].transpose() * u(s.row);
+    const auto friction = friction_now_.middleRows(s.direction_row, k);
+    if (k > 0) body_rows -= friction.transpose() * u.segment(s.row + 1, k);
+    const Pose& pose = next[s.body];
+    const double phi = signed_distance(contact, pose.position, pose.orientation);
+    point.distance[c] = phi;
+    point.contact_normal[c] = point_row(contact.ground.normal, pose.orientation, contact.point);
+    point.eq(s.aux) = phi / dt_ - aux(s.aux);
+    if (k == 0) continue;
+    const Eigen::Matrix<double, 6, 1> velocity = u.segment<6>(6 * s.body);
+    for (int i = 0; i < k; ++i) {
+      const double tangential = friction.row(i).dot(velocity);
+      point.eq(s.aux + 1 + i) = s.model == FrictionModel::Linearized
+                                    ? tangential + u(s.row + 1 + k) - aux(s.aux + 1 + i)
+                                    : tangential - aux(s.aux + 1 + i);
+    }
+    const double gamma = u(s.row);
+    point.eq(s.aux + 1 + k) = s.model == FrictionModel::Linearized
+                                  ? s.mu_f * gamma - u.segment(s.row + 1, k).sum() - aux(s.aux + 1 + k)
+                                  : s.mu_f * gamma - aux(s.aux + 1 + k);
+  }
+  for (size_t l = 0; l < limits_.size(); ++l) {
+    const LimitSlot& s = limits_[l];
+    const double gamma = u(s.row);
+    r.segment<6>(6 * s.child) -= limit_child_now_[l].transpose() * gamma;
+    if (s.parent != kWorld) r.segment<6>(6 * s.parent) -= limit_parent_now_[l].transpose() * gamma;
+    const Joint& joint = model_.joint(s.limit.joint);
+    const double value = coordinate_jacobian(joint, graph_.axes[s.limit.joint],
+                                             s.parent == kWorld ? Pose{} : next[s.parent], next[s.child],
+                                             s.limit.coordinate, point.limit_parent[l], point.limit_child[l]);
+    point.limit_parent[l] *= s.limit.sign;
+    point.limit_child[l] *= s.limit.sign;
+    point.eq(s.aux) = s.limit.sign * (value - s.limit.bound) / dt_ - aux(s.aux);
+  }
+}
+
+Complementarity Inequalities::complementarity(const Eigen::VectorXd& u, const Eigen::VectorXd& aux) const {
+  Complementarity c;
+  double sum = 0.0;
+  for (const Pair& p : pairs_) {
+    const double product = u(p.kept) * aux(p.eliminated);
+    sum += product;
+    c.max = std::max(c.max, std::abs(product));
+  }
+  for (const Cone& k : cones_) {
+    const double x0 = aux(k.x0), y0 = u(k.psi);
+    const Eigen::Vector2d x1 = u.segment<2>(k.beta), y1 = aux.segment<2>(k.eta);
+    const double dot = x0 * y0 + x1.dot(y1);
+    sum += dot;
+    c.max = std::max({c.max, std::abs(dot), (x0 * y1 + y0 * x1).lpNorm<Eigen::Infinity>()});
+  }
+  c.count = static_cast<int>(pairs_.size() + cones_.size());
+  c.mean = c.count > 0 ? sum / c.count : 0.0;
+  return c;
+}
+
+double Inequalities::complementarity_gap(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, double target) const {
+  double gap = 0.0;
+  for (const Pair& p : pairs_) {
+    const double d = u(p.kept) * aux(p.eliminated) - target;
+    gap += d * d;
+  }
+  for (const Cone& k : cones_) {
+    const double x0 = aux(k.x0), y0 = u(k.psi);
+    const Eigen::Vector2d x1 = u.segment<2>(k.beta), y1 = aux.segment<2>(k.eta);
+    const double d = x0 * y0 + x1.dot(y1) - target;
+    gap += d * d + (x0 * y1 + y0 * x1).squaredNorm();
+  }
+  return gap;
+}
+
+void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point,
+                            graphsolve::BlockMatrix& matrix) const {
+  for (size_t c = 0; c < contacts_.size(); ++c) {
+    const ContactSlot& s = contacts_[c];
+    const int k = s.friction_rows;
+    const Matrix3 rate = rotation_rate(u.segment<3>(6 * s.body + 3), dt_) / dt_;
+    auto diag = matrix.diag(s.node);
+    auto rows = matrix.block(s.node, s.body);  // d(node equations)/d(v, w)
+    auto cols = matrix.block(s.body, s.node);  // d(body residual)/d(node unknowns)
+    diag.setZero();
+    rows.setZero();
+    cols.setZero();
+    const Row6& n = point.contact_normal[c];
+    rows.row(0).head<3>() = n.head<3>();
+    rows.row(0).tail<3>() = n.tail<3>() * rate;
+    cols.col(0) = -normal_now_[c].transpose();
+    const double gamma = u(s.row);
+    diag(0, 0) = aux(s.aux) / gamma;
+    if (k == 0) continue;
+    const auto friction = friction_now_.middleRows(s.direction_row, k);
+    cols.middleCols(1, k) = -friction.transpose();
+    if (s.model == FrictionModel::Linearized) {
+      rows.middleRows(1, k) = friction;
+      for (int i = 0; i < k; ++i) {
+        diag(1 + i, 1 + i) = aux(s.aux + 1 + i) / u(s.row + 1 + i);
+        diag(1 + i, 1 + k) = 1.0;
+        diag(1 + k, 1 + i) = -1.0;
+      }
+      diag(1 + k, 0) = s.mu_f;
+      diag(1 + k, 1 + k) = aux(s.aux + 1 + k) / u(s.row + 1 + k);
+      continue;
+    }
+    // Cone rows: Arrow(y) dx + Arrow(x) dy with dx0 = mu_f dgamma, deta = B_t dv.
+    const double x0 = aux(s.aux + 3), psi = u(s.row + 3);
+    const Eigen::Vector2d beta = u.segment<2>(s.row + 1), eta = aux.segment<2>(s.aux + 1);
+    rows.row(1) = beta.transpose() * friction;
+    rows.middleRows(2, 2) = x0 * friction;
+    diag(1, 0) = psi * s.mu_f;
+    diag.block<1, 2>(1, 1) = eta.transpose();
+    diag(1, 3) = x0;
+    diag.block<2, 1>(2, 0) = s.mu_f * eta;
+    diag.block<2, 2>(2, 1) = psi * Eigen::Matrix2d::Identity();
+    diag.block<2, 1>(2, 3) = beta;
+  }
+  for (size_t l = 0; l < limits_.size(); ++l) {
+    const LimitSlot& s = limits_[l];
+    const int node = graph_.limit_node[s.limit.joint];
+    const int row_in_node = s.row - matrix.pattern().offset[node];
+    const auto write = [&](int body, const Row6& next_row, const Row6& now_row) {
+      const Matrix3 rate = rotation_rate(u.segment<3>(6 * body + 3), dt_) / dt_;
+      auto rows = matrix.block(node, body);
+      rows.row(row_in_node).head<3>() = next_row.head<3>();
+      rows.row(row_in_node).tail<3>() = next_row.tail<3>() * rate;
+      matrix.block(body, node).col(row_in_node) = -now_row.transpose();
+    };
+    write(s.child, point.limit_child[l], limit_child_now_[l]);
+    if (s.parent != kWorld) write(s.parent, point.limit_parent[l], limit_parent_now_[l]);
+    auto diag = matrix.diag(node);
+    diag.row(row_in_node).setZero();
+    diag.col(row_in_node).setZero();
+    diag(row_in_node, row_in_node) = aux(s.aux) / u(s.row);
+  }
+}
+
+void Inequalities::rhs(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point,
+                       double target, const Eigen::VectorXd& corr_u, const Eigen::VectorXd& corr_aux,
+                       Eigen::VectorXd& b) const {
+  const bool corrected = corr_u.size() > 0;
+  for (const Pair& p : pairs_) {
+    const double k = u(p.kept), a = aux(p.eliminated);
+    double t = target;
+    if (corrected) t -= corr_u(p.kept) * corr_aux(p.eliminated);
+    b(p.kept) = (t - k * a) / k - point.eq(p.eliminated);
+  }
+  for (const Cone& c : cones_) {
+    const double x0 = aux(c.x0), psi = u(c.psi);
+    const Eigen::Vector2d beta = u.segment<2>(c.beta), eta = aux.segment<2>(c.eta);
+    double t0 = target;
+    Eigen::Vector2d t1 = Eigen::Vector2d::Zero();
+    if (corrected) {  // Jordan product of the corrections
+      const double dx0 = corr_aux(c.x0), dy0 = corr_u(c.psi);
+      const Eigen::Vector2d dx1 = corr_u.segment<2>(c.beta), dy1 = corr_aux.segment<2>(c.eta);
+      t0 -= dx0 * dy0 + dx1.dot(dy1);
+      t1 -= dx0 * dy1 + dy0 * dx1;
+    }
+    const double e3 = point.eq(c.x0);
+    const Eigen::Vector2d e2 = point.eq.segment<2>(c.eta);
+    b(c.beta) = t0 - (x0 * psi + beta.dot(eta)) - psi * e3 - beta.dot(e2);
+    b.segment<2>(c.beta + 1) = t1 - (x0 * eta + psi * beta) - eta * e3 - x0 * e2;
+  }
+}
+
+void Inequalities::recover(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point,
+                           double target, const Eigen::VectorXd& corr_u, const Eigen::VectorXd& corr_aux,
+                           const Eigen::VectorXd& du, Eigen::VectorXd& daux) const {
+  const bool corrected = corr_u.size() > 0;
+  for (const Pair& p : pairs_) {
+    const double k = u(p.kept), a = aux(p.eliminated);
+    double t = target;
+    if (corrected) t -= corr_u(p.kept) * corr_aux(p.eliminated);
+    daux(p.eliminated) = (t - k * a - a * du(p.kept)) / k;
+  }
+  for (const Cone& c : cones_) {
+    daux(c.x0) = c.mu_f * du(c.gamma) + point.eq(c.x0);
+    daux.segment<2>(c.eta) =
+        friction_now_.middleRows<2>(c.direction_row) * du.segment<6>(6 * c.body) + point.eq.segment<2>(c.eta);
+  }
+}
+
+double Inequalities::max_step(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const Eigen::VectorXd& du,
+                              const Eigen::VectorXd& daux, double tau) const {
+  double alpha = std::numeric_limits<double>::infinity();
+  for (const Pair& p : pairs_) {
+    if (du(p.kept) < 0.0) alpha = std::min(alpha, -u(p.kept) / du(p.kept));
+    if (daux(p.eliminated) < 0.0) alpha = std::min(alpha, -aux(p.eliminated) / daux(p.eliminated));
+  }
+  for (const Cone& c : cones_) {
+    alpha = std::min(alpha, cone_boundary(aux(c.x0), u.segment<2>(c.beta), daux(c.x0), du.segment<2>(c.beta)));
+    alpha = std::min(alpha, cone_boundary(u(c.psi), aux.segment<2>(c.eta), du(c.psi), daux.segment<2>(c.eta)));
+  }
+  return std::min(1.0, tau * alpha);
+}
+
+double Inequalities::min_signed_distance(const InequalityPoint& point) const {
+  double d = std::numeric_limits<double>::infinity();
+  for (double phi : point.distance) d = std::min(d, phi);
+  return d;
+}
+
+double Inequalities::equation_error(const InequalityPoint& point) const {
+  return point.eq.size() > 0 ? point.eq.lpNorm<Eigen::Infinity>() : 0.0;
+}
+
+}  // namespace dynamics::detail

@@ -1,0 +1,120 @@
+#pragma once
+// The inequality constraints of a step (internal): contacts with their friction
+// and joint limits, in the condensed form the interior-point Newton method
+// factorizes (see docs/contacts.md).
+//
+// Every complementarity pair has one member among the Newton unknowns `u`
+// (the graphsolve rows: gamma, beta, psi of a contact node, gamma of a limit
+// row) and one eliminated member in `aux` (slacks s, eta, s_psi or x0), tied to
+// the unknowns by an equation whose residual lives at the same index of `eq`:
+//   contact    eq = [phi(z_k+1)/dt - s,  friction rows,  friction limit row]
+//   limit      eq = [value(z_k+1)/dt - s]
+// Linearized friction rows: B u + psi - eta and c_f gamma - sum(beta) - s_psi.
+// Cone rows: B_t u - eta and c_f gamma - x0, with x = (x0, beta) and
+// y = (psi, eta) in the second-order cone and x o y = mu e (Jordan product).
+
+#include <vector>
+
+#include <Eigen/Core>
+#include <graphsolve/graphsolve.hpp>
+
+#include "joint_limits.hpp"
+#include "mechanism_graph.hpp"
+
+namespace dynamics::detail {
+
+// Values that depend on the trial point z_k+1 (two copies: accepted, trial).
+struct InequalityPoint {
+  Eigen::VectorXd eq;
+  std::vector<double> distance;                  // phi(z_k+1) per contact
+  std::vector<Row6> contact_normal;              // d phi / d(x, theta) at z_k+1
+  std::vector<Row6> limit_parent, limit_child;   // d value / d(x, theta) at z_k+1
+};
+
+// Complementarity of a point: the mean product (mu) and the largest violation.
+struct Complementarity {
+  double mean = 0.0;
+  double max = 0.0;
+  int count = 0;
+};
+
+class Inequalities {
+ public:
+  Inequalities(const Model& model, const MechanismGraph& graph, const graphsolve::Pattern& pattern, double dt);
+
+  bool empty() const { return pairs_.empty() && cones_.empty(); }
+  int aux_size() const { return aux_size_; }
+  void resize(InequalityPoint& point) const;
+
+  // A strictly interior start from the velocities in u (whose z_k+1 is
+  // `next`): slacks from their equations (at least a small floor), multipliers
+  // so that each product is about the body's weight impulse times the floor.
+  void initialize(Eigen::VectorXd& u, Eigen::VectorXd& aux, const std::vector<Pose>& next) const;
+  // Jacobians at z_k: where the contact and limit impulses act.
+  void prepare(const std::vector<Pose>& now);
+  // Adds the impulses' generalized forces to the body rows of r, and computes
+  // eq and the Jacobians at z_k+1 (`next`) into `point`.
+  void evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const std::vector<Pose>& next,
+                Eigen::VectorXd& r, InequalityPoint& point) const;
+
+  Complementarity complementarity(const Eigen::VectorXd& u, const Eigen::VectorXd& aux) const;
+  // Squared 2-norm of (x o y - target e) over all pairs and cones.
+  double complementarity_gap(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, double target) const;
+
+  // Writes the inequality blocks of the Newton matrix at (u, aux): contact
+  // nodes and their body blocks, and the limit rows and columns of joint nodes.
+  void assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point,
+                graphsolve::BlockMatrix& matrix) const;
+  // Right-hand side rows of the inequalities for complementarity targets:
+  // each pair aims at x y = target - corr_x corr_y (corr: a previous
+  // direction, Mehrotra's second-order term; pass empty vectors for none).
+  void rhs(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point, double target,
+           const Eigen::VectorXd& corr_u, const Eigen::VectorXd& corr_aux, Eigen::VectorXd& b) const;
+  // The eliminated members' direction from the unknowns' direction (same
+  // target and correction as rhs).
+  void recover(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point, double target,
+               const Eigen::VectorXd& corr_u, const Eigen::VectorXd& corr_aux, const Eigen::VectorXd& du,
+               Eigen::VectorXd& daux) const;
+  // Largest step in (0, 1] keeping every pair and cone a fraction tau inside.
+  double max_step(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const Eigen::VectorXd& du,
+                  const Eigen::VectorXd& daux, double tau) const;
+
+  // The smallest signed distance at z_k+1 over all contacts (+inf without).
+  double min_signed_distance(const InequalityPoint& point) const;
+  // Largest |eq|: the inequalities' equation residual.
+  double equation_error(const InequalityPoint& point) const;
+
+ private:
+  struct ContactSlot {
+    int body, node, row, aux, friction_rows;  // friction_rows: n_f (linearized), 2 (cone), 0
+    int direction_row;                        // first row in directions_ / friction_now_
+    FrictionModel model;
+    double mu_f;
+  };
+  struct LimitSlot {
+    LimitRow limit;
+    int parent, child, row, aux;
+  };
+  struct Pair {  // u[kept] * aux[eliminated] = target
+    int kept, eliminated;
+  };
+  struct Cone {  // x = (aux[x0], u[beta], u[beta + 1]), y = (u[psi], aux[eta], aux[eta + 1])
+    int x0, beta, psi, eta;
+    int gamma, body, direction_row;  // x0 = mu_f gamma, eta = friction_now rows * body velocity
+    double mu_f;
+  };
+
+  const Model& model_;
+  const MechanismGraph& graph_;
+  double dt_;
+  int aux_size_ = 0;
+  std::vector<ContactSlot> contacts_;
+  std::vector<LimitSlot> limits_;
+  std::vector<Pair> pairs_;
+  std::vector<Cone> cones_;
+  Eigen::Matrix<double, Eigen::Dynamic, 3> directions_;     // friction directions (world), per contact rows
+  Eigen::Matrix<double, Eigen::Dynamic, 6> friction_now_;   // d(tangential velocity)/d(v, w) at z_k
+  std::vector<Row6> normal_now_, limit_parent_now_, limit_child_now_;
+};
+
+}  // namespace dynamics::detail

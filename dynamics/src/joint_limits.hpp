@@ -1,0 +1,18 @@
+#pragma once
+// One minimal coordinate of a joint as a function of the two body poses, with
+// its Jacobians (internal): the joint-limit inequalities are built from it.
+
+#include <Eigen/Core>
+
+#include "joint_constraint.hpp"
+
+namespace dynamics::detail {
+
+using Row6 = Eigen::Matrix<double, 1, 6>;
+
+// Coordinate `i` of the joint (see joint.hpp) and its derivatives with respect
+// to [dx (world), dtheta (body frame)] of the parent and of the child.
+double coordinate_jacobian(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child, int i,
+                           Row6& parent_row, Row6& child_row);
+
+}  // namespace dynamics::detail
