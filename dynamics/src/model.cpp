@@ -155,6 +155,19 @@ int Model::add_contact(Contact contact) {
   return num_contacts() - 1;
 }
 
+void Model::set_ground(const HalfSpace& ground) {
+  const double n = ground.normal.norm();
+  if (!std::isfinite(n) || n < 1e-12) fail("ground normal is zero or not finite");
+  if (!std::isfinite(ground.offset)) fail("ground offset is not finite");
+  for (Contact& c : contacts_) c.ground = HalfSpace{ground.normal / n, ground.offset};
+}
+
+void Model::set_friction_coefficient(double coefficient) {
+  if (!(coefficient >= 0.0) || !std::isfinite(coefficient))
+    fail("friction coefficient must be >= 0 and finite, got " + std::to_string(coefficient));
+  for (Contact& c : contacts_) c.friction_coefficient = coefficient;
+}
+
 int Model::add_shape_contacts(int body, const ContactOptions& options) {
   const Body& b = this->body(body);
   int added = 0;

@@ -4,6 +4,7 @@
 #include "dynamics/urdf.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -58,10 +59,10 @@ Transform inertial_frame(const urdf::Link& link) {
   return link.inertial ? from_urdf(link.inertial->origin) : Transform{};
 }
 
-void add_shape(const urdf::GeometrySharedPtr& geometry, const urdf::Pose& origin, const Transform& link_in_body,
-               Body& body) {
-  if (!geometry) return;
-  Shape s;
+// The shape of a URDF geometry in the body frame; false for meshes.
+bool to_shape(const urdf::GeometrySharedPtr& geometry, const urdf::Pose& origin, const Transform& link_in_body,
+              Shape& s) {
+  if (!geometry) return false;
   switch (geometry->type) {
     case urdf::Geometry::BOX: {
       const auto& b = static_cast<const urdf::Box&>(*geometry);
@@ -74,12 +75,48 @@ void add_shape(const urdf::GeometrySharedPtr& geometry, const urdf::Pose& origin
       s = Shape::cylinder(c.radius, c.length);
       break;
     }
-    default: return;  // meshes are not kept
+    default: return false;  // meshes are not kept
   }
   const Transform t = link_in_body * from_urdf(origin);
   s.position = t.position;
   s.orientation = t.rotation;
-  body.shapes.push_back(s);
+  return true;
+}
+
+void add_shape(const urdf::GeometrySharedPtr& geometry, const urdf::Pose& origin, const Transform& link_in_body,
+               Body& body) {
+  Shape s;
+  if (to_shape(geometry, origin, link_in_body, s)) body.shapes.push_back(s);
+}
+
+// mu of a <contact_coefficients> child of `e`, or `fallback`.
+double contact_mu(const TiXmlElement* e, double fallback, const UrdfError& fail) {
+  const TiXmlElement* c = e ? e->FirstChildElement("contact_coefficients") : nullptr;
+  if (!c || !c->Attribute("mu")) return fallback;
+  const std::string text = c->Attribute("mu");
+  char* end = nullptr;
+  const double mu = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(mu >= 0.0) || !std::isfinite(mu))
+    fail("line " + std::to_string(c->Row()) + ": <contact_coefficients mu=\"" + text +
+         "\">: mu must be a number >= 0");
+  return mu;
+}
+
+// Ground contacts of a link's collision spheres and boxes.
+void add_collision_contacts(Model& model, int body, const urdf::Link& link, const Transform& link_in_body,
+                            const TiXmlElement* link_element, const ContactOptions& defaults,
+                            const UrdfError& fail) {
+  const double link_mu = contact_mu(link_element, defaults.friction_coefficient, fail);
+  const TiXmlElement* collision = link_element ? link_element->FirstChildElement("collision") : nullptr;
+  for (const auto& c : link.collision_array) {
+    ContactOptions options = defaults;
+    options.friction_coefficient = contact_mu(collision, link_mu, fail);
+    if (collision) collision = collision->NextSiblingElement("collision");
+    Shape shape;
+    if (!c->geometry || !to_shape(c->geometry, c->origin, link_in_body, shape)) continue;
+    if (shape.kind != Shape::Kind::Sphere && shape.kind != Shape::Kind::Box) continue;
+    for (Contact& contact : shape_contacts(body, shape, options)) model.add_contact(std::move(contact));
+  }
 }
 
 Body make_body(const urdf::Link& link, const UrdfError& fail) {
@@ -124,7 +161,7 @@ JointType loop_joint_type(const std::string& type, const std::string& who, const
 
 }  // namespace
 
-Model parse_urdf(const std::string& xml, const std::string& source) {
+Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOptions& options) {
   const UrdfError fail(source);
   TiXmlDocument doc;
   doc.Parse(xml.c_str());
@@ -137,11 +174,13 @@ Model parse_urdf(const std::string& xml, const std::string& source) {
   // Names in document order, and the references urdfdom would only log.
   std::vector<std::string> link_names, joint_names;
   std::map<std::string, int> line_of_link;
+  std::map<std::string, const TiXmlElement*> link_element;
   for (const TiXmlElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link")) {
     const std::string name = attribute(e, "name");
     if (name.empty()) fail("line " + std::to_string(e->Row()) + ": <link> without a name");
     if (line_of_link.count(name)) fail("line " + std::to_string(e->Row()) + ": duplicate link '" + name + "'");
     line_of_link[name] = e->Row();
+    link_element[name] = e;
     link_names.push_back(name);
   }
   for (const TiXmlElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) {
@@ -178,6 +217,16 @@ Model parse_urdf(const std::string& xml, const std::string& source) {
       fail("link '" + name + "' (line " + std::to_string(line_of_link[name]) + "): " + what);
     }
     link_in_body[name] = inertial_frame(*link).inverse();
+    if (options.collision_contacts) {
+      try {
+        add_collision_contacts(model, body_of[name], *link, link_in_body[name], link_element[name], options.contacts,
+                               fail);
+      } catch (const std::invalid_argument& e) {
+        const std::string what = e.what();
+        if (what.rfind(source, 0) == 0) throw;
+        fail("link '" + name + "': " + what);
+      }
+    }
   }
 
   std::map<std::string, bool> has_parent;
@@ -196,6 +245,11 @@ Model parse_urdf(const std::string& xml, const std::string& source) {
     const Transform child = link_in_body[uj->child_link_name];
     j.parent_frame = Frame{parent.position, parent.rotation};
     j.child_frame = Frame{child.position, child.rotation};
+    const bool limited = uj->type == urdf::Joint::REVOLUTE || uj->type == urdf::Joint::PRISMATIC;
+    if (options.joint_limits && limited && uj->limits && uj->limits->lower < uj->limits->upper) {
+      j.lower = {uj->limits->lower};
+      j.upper = {uj->limits->upper};
+    }
     has_parent[uj->child_link_name] = true;
     try {
       model.add_joint(j);
@@ -254,12 +308,12 @@ Model parse_urdf(const std::string& xml, const std::string& source) {
   return model;
 }
 
-Model load_urdf(const std::string& path) {
+Model load_urdf(const std::string& path, const UrdfOptions& options) {
   std::ifstream in(path);
   if (!in) throw std::invalid_argument(path + ": cannot open the file");
   std::stringstream text;
   text << in.rdbuf();
-  return parse_urdf(text.str(), path);
+  return parse_urdf(text.str(), path, options);
 }
 
 }  // namespace dynamics

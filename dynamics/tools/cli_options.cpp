@@ -64,6 +64,17 @@ std::map<std::string, std::vector<double>> parse_joint_values(const std::vector<
   return out;
 }
 
+HalfSpace parse_ground(const std::string& text) {
+  const std::vector<std::string> parts = split(text, ',');
+  if (parts.size() != 3 && parts.size() != 4)
+    throw std::invalid_argument("--ground: expected nx,ny,nz[,offset], got '" + text + "'");
+  HalfSpace h;
+  h.normal = Eigen::Vector3d(parse_number(parts[0], "--ground"), parse_number(parts[1], "--ground"),
+                             parse_number(parts[2], "--ground"));
+  if (parts.size() == 4) h.offset = parse_number(parts[3], "--ground");
+  return h;
+}
+
 bool is_urdf_path(const std::string& model) {
   return model.size() > 5 && model.compare(model.size() - 5, 5, ".urdf") == 0;
 }

@@ -18,9 +18,11 @@ struct SimulateOptions {
   std::vector<std::string> params;    // key=value
   double dt = 0.01;
   long steps = 1000;
-  double tolerance = 1e-10;
+  double tolerance = 0.0;             // 0: the library defaults (1e-10, 1e-8 with contacts)
   int max_iterations = 50;
   std::string gravity;                // "x,y,z"; empty keeps the model's
+  std::string ground;                 // "nx,ny,nz[,offset]"; empty keeps the model's
+  double friction = -1.0;             // < 0 keeps the model's (URDF: 0.5 where no mu is given)
   std::vector<std::string> q0, v0;    // joint=value[:value...][,joint=...]
   std::string out;                    // trajectory CSV
   bool json = false;
@@ -28,6 +30,7 @@ struct SimulateOptions {
 
 std::map<std::string, std::string> parse_params(const std::vector<std::string>& items);
 Eigen::Vector3d parse_gravity(const std::string& text);
+HalfSpace parse_ground(const std::string& text);
 // joint name -> values, from "a=1,b=0:0:1".
 std::map<std::string, std::vector<double>> parse_joint_values(const std::vector<std::string>& items,
                                                               const char* option);

@@ -20,10 +20,16 @@ int main(int argc, char** argv) {
   sim->add_option("--param", o.params, "model parameter key=value (built-in models), repeatable");
   sim->add_option("--dt", o.dt, "time step, s (default 0.01)")->check(CLI::PositiveNumber);
   sim->add_option("--steps", o.steps, "number of steps (default 1000)")->check(CLI::NonNegativeNumber);
-  sim->add_option("--tol", o.tolerance, "Newton tolerance (default 1e-10)")->check(CLI::PositiveNumber);
+  sim->add_option("--tol", o.tolerance,
+                  "equation tolerance of the step (default 1e-10; 1e-8 for models with contacts or limits)")
+      ->check(CLI::PositiveNumber);
   sim->add_option("--max-iterations", o.max_iterations, "Newton iterations per step (default 50)")
       ->check(CLI::PositiveNumber);
   sim->add_option("--gravity", o.gravity, "gravity vector x,y,z (default: the model's, 0,0,-9.81)");
+  sim->add_option("--ground", o.ground, "ground half-space of every contact nx,ny,nz[,offset] (default 0,0,1,0)");
+  sim->add_option("--friction", o.friction,
+                  "friction coefficient of every contact (URDF: where no <contact_coefficients mu> is given)")
+      ->check(CLI::NonNegativeNumber);
   sim->add_option("--q0", o.q0, "initial joint coordinates joint=v[:v...],...");
   sim->add_option("--v0", o.v0, "initial joint rates joint=v[:v...],...");
   sim->add_option("--out", o.out, "trajectory CSV, one row per step including step 0");

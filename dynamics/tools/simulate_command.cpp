@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -16,7 +17,9 @@ namespace {
 Model load_model(const SimulateOptions& o) {
   if (is_urdf_path(o.model)) {
     if (!o.params.empty()) throw std::invalid_argument("--param applies to built-in models only, not to URDF files");
-    return load_urdf(o.model);
+    UrdfOptions options;
+    if (o.friction >= 0.0) options.contacts.friction_coefficient = o.friction;
+    return load_urdf(o.model, options);
   }
   return make_builtin(o.model, parse_params(o.params));
 }
@@ -27,7 +30,8 @@ class TrajectoryCsv {
     if (path.empty()) return;
     out_.open(tmp_);
     if (!out_) throw std::invalid_argument("--out: cannot write '" + path + "'");
-    out_ << "step,t,energy,kinetic,potential,constraint_violation,newton_iterations";
+    out_ << "step,t,energy,kinetic,potential,constraint_violation,newton_iterations,min_signed_distance,"
+            "ip_iterations";
     for (const Body& b : model.bodies())
       for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"})
         out_ << ',' << b.name << '.' << c;
@@ -40,7 +44,8 @@ class TrajectoryCsv {
     }
   }
 
-  void row(const Model& m, const State& s, int iterations) {
+  // min_distance: +inf (written "inf") for a model without contacts.
+  void row(const Model& m, const State& s, int iterations, double min_distance) {
     if (!out_.is_open()) return;
     char buf[64];
     const auto put = [&](double v) {
@@ -55,6 +60,8 @@ class TrajectoryCsv {
     put(potential);
     put(constraint_violation(m, s));
     out_ << ',' << iterations;
+    put(min_distance);
+    out_ << ',' << (m.has_inequalities() ? iterations : 0);
     for (int b = 0; b < m.num_bodies(); ++b) {
       const Quaternion& q = s.orientation[b];
       for (double v : {s.position[b].x(), s.position[b].y(), s.position[b].z(), q.w(), q.x(), q.y(), q.z(),
@@ -104,9 +111,11 @@ int run_models(bool json) {
 int run_simulate(const SimulateOptions& o) {
   Model model = load_model(o);
   if (!o.gravity.empty()) model.gravity = parse_gravity(o.gravity);
+  if (!o.ground.empty()) model.set_ground(parse_ground(o.ground));
+  if (o.friction >= 0.0 && !is_urdf_path(o.model)) model.set_friction_coefficient(o.friction);
   StepOptions step_options;
   step_options.dt = o.dt;
-  step_options.tolerance = o.tolerance;
+  if (o.tolerance > 0.0) step_options.tolerance = step_options.interior_tolerance = o.tolerance;
   step_options.max_iterations = o.max_iterations;
   if (o.steps < 0) throw std::invalid_argument("--steps must be >= 0");
   const InitialState init =
@@ -114,7 +123,14 @@ int run_simulate(const SimulateOptions& o) {
   State state = init.state;
   Simulator sim(model, step_options);
   TrajectoryCsv csv(o.out, model);
-  csv.row(model, state, 0);
+  const auto min_distance = [&] {
+    double d = std::numeric_limits<double>::infinity();
+    for (const Contact& c : model.contacts())
+      d = std::min(d, signed_distance(c, state.position[c.body], state.orientation[c.body]));
+    return d;
+  };
+  csv.row(model, state, 0, min_distance());
+  double lowest = min_distance();
 
   const double e0 = total_energy(model, state);
   double max_violation = constraint_violation(model, state), max_energy_error = 0.0;
@@ -127,17 +143,21 @@ int run_simulate(const SimulateOptions& o) {
       std::string where;
       if (r.failed_body >= 0) where = ", body '" + model.body(r.failed_body).name + "'";
       if (r.failed_joint >= 0) where = ", joint '" + model.joint(r.failed_joint).name + "'";
+      if (r.failed_contact >= 0) where = ", contact '" + model.contact(r.failed_contact).name + "'";
       std::cerr << "dynamics: error: step " << k + 1 << " (t = " << state.time + o.dt << " s) failed: "
                 << to_string(r.status) << where << " after " << r.iterations << " Newton iterations (residual "
-                << r.residual << ", constraint residual " << r.constraint_residual
-                << "); try a smaller --dt or a larger --tol\n";
+                << r.residual << ", constraint residual " << r.constraint_residual;
+      if (model.has_inequalities())
+        std::cerr << ", inequality residual " << r.inequality_residual << ", complementarity " << r.complementarity;
+      std::cerr << "); try a smaller --dt or a larger --tol\n";
       return 1;
     }
     total_iterations += r.iterations;
     max_iterations = std::max(max_iterations, r.iterations);
     max_violation = std::max(max_violation, constraint_violation(model, state));
     max_energy_error = std::max(max_energy_error, std::abs(total_energy(model, state) - e0));
-    csv.row(model, state, r.iterations);
+    lowest = std::min(lowest, r.min_signed_distance);
+    csv.row(model, state, r.iterations, r.min_signed_distance);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   csv.commit();
@@ -149,7 +169,10 @@ int run_simulate(const SimulateOptions& o) {
                         {"joints", model.num_joints()},
                         {"steps", o.steps},
                         {"dt", o.dt},
-                        {"tolerance", o.tolerance},
+                        {"tolerance", model.has_inequalities() ? step_options.interior_tolerance
+                                                               : step_options.tolerance},
+                        {"contacts", model.num_contacts()},
+                        {"min_signed_distance", model.num_contacts() > 0 ? nlohmann::json(lowest) : nlohmann::json()},
                         {"wall_time_s", wall},
                         {"time_per_step_us", o.steps > 0 ? 1e6 * wall / double(o.steps) : 0.0},
                         {"newton_iterations_mean", mean_iterations},
@@ -173,6 +196,7 @@ int run_simulate(const SimulateOptions& o) {
                 o.steps > 0 ? 1e6 * wall / double(o.steps) : 0.0);
     std::printf("  Newton iterations per step: mean %.2f, max %d\n", mean_iterations, max_iterations);
     std::printf("  max constraint violation: %.3g\n", max_violation);
+    if (model.num_contacts() > 0) std::printf("  %d contacts, min signed distance: %.3g m\n", model.num_contacts(), lowest);
     std::printf("  energy: initial %.10g, final %.10g, drift %.3g, max error %.3g\n", e0, e1, e1 - e0,
                 max_energy_error);
     if (init.projected)

@@ -1,6 +1,8 @@
 // The dynamics command line program, run as a user would.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -39,7 +41,8 @@ TEST_F(DynamicsCli, SimulateWritesOneCsvRowPerStepWithTheDocumentedColumns) {
   std::ifstream csv(dir_ / "traj.csv");
   std::string header, line;
   std::getline(csv, header);
-  EXPECT_EQ(header.rfind("step,t,energy,kinetic,potential,constraint_violation,newton_iterations,link1.x,link1.y,"
+  EXPECT_EQ(header.rfind("step,t,energy,kinetic,potential,constraint_violation,newton_iterations,min_signed_distance,"
+                         "ip_iterations,link1.x,link1.y,"
                          "link1.z,link1.qw,link1.qx,link1.qy,link1.qz,link1.vx,link1.vy,link1.vz,link1.wx,link1.wy,"
                          "link1.wz,link2.x",
                          0),
@@ -83,9 +86,50 @@ TEST_F(DynamicsCli, UrdfModelsRunWithFloatingRoots) {
   std::stringstream fields(last);
   std::vector<double> v;
   for (std::string f; std::getline(fields, f, ',');) v.push_back(std::stod(f));
-  ASSERT_EQ(v.size(), 7u + 13u);
-  EXPECT_NEAR(v[7], 0.1, 1e-12);  // x after 0.1 s at 1 m/s
-  EXPECT_NEAR(v[9], 1.0 - 9.81 * 0.01 * 0.01 * 10 * 11 / 2, 1e-12);
+  ASSERT_EQ(v.size(), 9u + 13u);
+  EXPECT_TRUE(std::isinf(v[7]));  // no contacts
+  EXPECT_EQ(v[8], 0.0);           // no interior-point iterations
+  EXPECT_NEAR(v[9], 0.1, 1e-12);  // x after 0.1 s at 1 m/s
+  EXPECT_NEAR(v[11], 1.0 - 9.81 * 0.01 * 0.01 * 10 * 11 / 2, 1e-12);
+}
+
+TEST_F(DynamicsCli, ContactModelsReportDistanceAndInteriorPointIterations) {
+  // A box dropped on a ground tilted by 0.2 rad, friction 0.1: it lands and slides.
+  const CliResult r = run("simulate box-drop --param height=0.1 --steps 80 --ground 0.19866933,0,0.98006658,0 "
+                          "--friction 0.1 --out box.csv --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["contacts"], 8);
+  EXPECT_GE(summary["min_signed_distance"].get<double>(), -1e-6);
+  std::ifstream csv(dir_ / "box.csv");
+  std::string line, last;
+  std::getline(csv, line);
+  int rows = 0;
+  double min_distance = 1e9;
+  while (std::getline(csv, line)) {
+    std::stringstream fields(line);
+    std::vector<double> v;
+    for (std::string f; std::getline(fields, f, ',');) v.push_back(std::stod(f));
+    min_distance = std::min(min_distance, v[7]);
+    if (rows > 0) {
+      EXPECT_GE(v[8], 1.0);  // every step ran the interior-point method
+    }
+    ++rows;
+    last = line;
+  }
+  EXPECT_EQ(rows, 81);
+  EXPECT_GE(min_distance, -1e-6);
+  EXPECT_LT(min_distance, 1e-3);  // it did land
+  std::stringstream fields(last);
+  std::vector<double> v;
+  for (std::string f; std::getline(fields, f, ',');) v.push_back(std::stod(f));
+  EXPECT_GT(v[9], 0.01);  // box.x: sliding down the incline (downhill is +x)
+  const CliResult bad = run("simulate box-drop --ground 0,0,0");
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.err.find("ground normal is zero"), std::string::npos) << bad.err;
+  const CliResult bad2 = run("simulate box-drop --ground 1,2");
+  EXPECT_EQ(bad2.code, 1);
+  EXPECT_NE(bad2.err.find("--ground: expected nx,ny,nz[,offset]"), std::string::npos) << bad2.err;
 }
 
 TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {

@@ -96,6 +96,77 @@ void expect_error(const std::string& xml, const std::string& needle) {
   }
 }
 
+// A ball and a box floating above the ground, and a limited arm.
+const std::string kContacts =
+    "<robot name='c'><link name='world'/>"
+    "<link name='ball'><inertial><mass value='1'/><inertia ixx='0.025' iyy='0.025' izz='0.025' ixy='0' ixz='0' "
+    "iyz='0'/></inertial><collision><origin xyz='0 0 0.1'/><geometry><sphere radius='0.25'/></geometry>"
+    "<contact_coefficients mu='0.7'/></collision></link>"
+    "<link name='crate'><inertial><mass value='1'/><inertia ixx='0.04' iyy='0.04' izz='0.04' ixy='0' ixz='0' "
+    "iyz='0'/></inertial><contact_coefficients mu='0.3'/><collision><geometry><box size='0.5 0.5 0.5'/>"
+    "</geometry></collision><collision><geometry><cylinder radius='0.1' length='0.2'/></geometry></collision>"
+    "</link>" +
+    rod("arm") +
+    "<joint name='shoulder' type='revolute'><parent link='world'/><child link='arm'/><axis xyz='0 1 0'/>"
+    "<limit lower='-0.5' upper='0.25' effort='1' velocity='1'/></joint>"
+    "<joint name='ball_free' type='floating'><parent link='world'/><child link='ball'/></joint>"
+    "<joint name='crate_free' type='floating'><parent link='world'/><child link='crate'/></joint></robot>";
+
+TEST(Urdf, CollisionSpheresAndBoxesBecomeGroundContacts) {
+  const Model m = parse_urdf(kContacts);
+  ASSERT_EQ(m.num_contacts(), 1 + 8);  // the cylinder gets none
+  const Contact& ball = m.contact(0);
+  EXPECT_EQ(ball.body, m.find_body("ball"));
+  EXPECT_DOUBLE_EQ(ball.radius, 0.25);
+  EXPECT_NEAR((ball.point - Vector3(0, 0, 0.1)).norm(), 0.0, 1e-12);
+  EXPECT_DOUBLE_EQ(ball.friction_coefficient, 0.7);  // from the collision
+  for (int c = 1; c < 9; ++c) {
+    EXPECT_DOUBLE_EQ(m.contact(c).friction_coefficient, 0.3);  // from the link
+    EXPECT_NEAR(m.contact(c).point.cwiseAbs().maxCoeff(), 0.25, 1e-12);
+  }
+  UrdfOptions options;
+  options.contacts.friction_coefficient = 0.9;
+  options.collision_contacts = false;
+  EXPECT_EQ(parse_urdf(kContacts, "c.urdf", options).num_contacts(), 0);
+  // The default applies where no mu is given.
+  const Model plain = parse_urdf(
+      "<robot name='p'><link name='b'><inertial><mass value='1'/><inertia ixx='1' iyy='1' izz='1' ixy='0' ixz='0' "
+      "iyz='0'/></inertial><collision><geometry><sphere radius='0.1'/></geometry></collision></link></robot>",
+      "p.urdf", [] {
+        UrdfOptions o;
+        o.contacts.friction_coefficient = 0.9;
+        return o;
+      }());
+  ASSERT_EQ(plain.num_contacts(), 1);
+  EXPECT_DOUBLE_EQ(plain.contact(0).friction_coefficient, 0.9);
+}
+
+TEST(Urdf, RevoluteLimitsAreKept) {
+  const Model m = parse_urdf(kContacts);
+  const Joint& shoulder = m.joint(m.find_joint("shoulder"));
+  ASSERT_EQ(shoulder.lower.size(), 1u);
+  EXPECT_DOUBLE_EQ(shoulder.lower[0], -0.5);
+  EXPECT_DOUBLE_EQ(shoulder.upper[0], 0.25);
+  // The arm starts at 0 and swings under gravity? It hangs straight: push it.
+  State state = make_state(m);
+  Simulator sim(m);
+  double highest = -1.0;
+  for (int k = 0; k < 100; ++k) {
+    state.joint_input(m.coordinate_offset(m.find_joint("shoulder"))) = 20.0;
+    ASSERT_TRUE(sim.step(state).ok()) << k;
+    highest = std::max(highest, joint_positions(m, state)(m.coordinate_offset(m.find_joint("shoulder"))));
+  }
+  EXPECT_LE(highest, 0.25 + 1e-6);
+  EXPECT_GT(highest, 0.24);
+}
+
+TEST(UrdfErrors, BadFrictionCoefficient) {
+  expect_error("<robot name='p'><link name='b'><inertial><mass value='1'/><inertia ixx='1' iyy='1' izz='1' ixy='0' "
+               "ixz='0' iyz='0'/></inertial><collision><geometry><sphere radius='0.1'/></geometry>"
+               "<contact_coefficients mu='-2'/></collision></link></robot>",
+               "mu must be a number >= 0");
+}
+
 TEST(UrdfErrors, MalformedXmlNamesTheLine) {
   expect_error("<robot name='r'>\n<link name='a'>\n</robot>", "malformed XML at line");
 }

@@ -34,6 +34,9 @@ class Model {
   int add_body(Body body);
   int add_joint(Joint joint);
   int add_contact(Contact contact);
+  // Every contact's ground, or friction coefficient (validated like add_contact).
+  void set_ground(const HalfSpace& ground);
+  void set_friction_coefficient(double coefficient);
   // Adds shape_contacts() of every shape of `body`; returns how many.
   int add_shape_contacts(int body, const ContactOptions& options = {});
 

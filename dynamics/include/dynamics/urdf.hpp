@@ -12,7 +12,12 @@
 // position and rotation vector. Joint types: fixed, revolute and continuous
 // (revolute), prismatic, floating, planar (planar-axis, normal = axis).
 // Box, sphere and cylinder visual and collision shapes are kept (meshes are
-// skipped). Errors throw std::invalid_argument naming the file and element.
+// skipped). Revolute and prismatic <limit lower upper> become joint limits
+// (when lower < upper). Collision spheres and boxes get ground contacts (a
+// sphere: its centre with its radius; a box: its corners), with the friction
+// coefficient of a <contact_coefficients mu="..."/> in the <collision> or the
+// <link>, else the options' default. Errors throw std::invalid_argument naming
+// the file and element.
 
 #include <string>
 
@@ -20,7 +25,13 @@
 
 namespace dynamics {
 
-Model load_urdf(const std::string& path);
-Model parse_urdf(const std::string& xml, const std::string& source_name = "<string>");
+struct UrdfOptions {
+  bool collision_contacts = true;  // contacts from <collision> spheres and boxes
+  ContactOptions contacts;         // ground, friction model and default coefficient
+  bool joint_limits = true;        // <limit lower upper> as joint limits
+};
+
+Model load_urdf(const std::string& path, const UrdfOptions& options = {});
+Model parse_urdf(const std::string& xml, const std::string& source_name = "<string>", const UrdfOptions& options = {});
 
 }  // namespace dynamics
