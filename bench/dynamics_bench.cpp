@@ -12,7 +12,6 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include <mujoco/mujoco.h>
@@ -67,19 +66,6 @@ void run_ours(benchmark::State& bs, const dynamics::Model& model) {
   bs.counters["constraint_violation"] = violation;
 }
 
-mjModel* load_mujoco(const std::string& xml) {
-  char path[] = "/tmp/dynamics_bench_XXXXXX.xml";
-  const int fd = mkstemps(path, 4);
-  if (fd < 0) throw std::runtime_error("cannot create a temporary MJCF file");
-  if (write(fd, xml.data(), xml.size()) != static_cast<ssize_t>(xml.size())) throw std::runtime_error("write failed");
-  close(fd);
-  char error[1000] = "";
-  mjModel* m = mj_loadXML(path, nullptr, error, sizeof error);
-  std::remove(path);
-  if (!m) throw std::runtime_error(std::string("MuJoCo rejected the model: ") + error);
-  return m;
-}
-
 double mujoco_energy(const mjModel* m, mjData* d) {
   mj_forward(m, d);
   return d->energy[0] + d->energy[1];
@@ -88,7 +74,7 @@ double mujoco_energy(const mjModel* m, mjData* d) {
 void run_mujoco(benchmark::State& bs, const std::string& xml, const std::vector<double>& qpos, int integrator) {
   mjModel* m = nullptr;
   try {
-    m = load_mujoco(xml);
+    m = bench::load_mujoco(xml);
   } catch (const std::exception& e) {
     // MuJoCo 2.2's XML reader refuses nesting deeper than 100 elements, so
     // chains of 100 nested bodies cannot be written in MJCF at all.

@@ -1,7 +1,11 @@
 #include "mujoco_models.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <sstream>
+#include <stdexcept>
+
+#include <unistd.h>
 
 namespace bench {
 namespace {
@@ -65,6 +69,88 @@ std::string mjcf_four_link_chain(int segments, double angle) {
   s << "</worldbody><equality>" << equality.str() << "</equality></mujoco>";
   (void)angle;
   return s.str();
+}
+
+namespace {
+
+std::string contact_header(double mu) {
+  std::ostringstream s;
+  s.precision(17);
+  s << "<mujoco><option timestep='0.01' gravity='0 0 -9.81'/><default><geom friction='" << mu
+    << " 0.005 0.0001'/></default><worldbody><geom name='ground' type='plane' size='0 0 1'/>";
+  return s.str();
+}
+
+// Turn of every joint of the dynamics sphere chain: 0.2 rad about z.
+constexpr double kBend = 0.2, kRadius = 0.25;
+
+std::string bend_quat(double angle) {
+  std::ostringstream s;
+  s.precision(17);
+  s << std::cos(0.5 * angle) << " 0 0 " << std::sin(0.5 * angle);
+  return s.str();
+}
+
+}  // namespace
+
+std::string mjcf_sphere_chain(int n, double height, double mu, bool tree) {
+  std::ostringstream s, equality;
+  s.precision(17);
+  s << contact_header(mu);
+  const double r = kRadius;
+  if (tree) {
+    // Body 1's frame is its centre; every later frame sits at the joint point
+    // with its centre r further along its x axis.
+    s << "<body name='s1' pos='0 0 " << height + r << "'><freejoint/><geom type='sphere' size='" << r
+      << "' mass='1'/>";
+    for (int k = 2; k <= n; ++k)
+      s << "<body name='s" << k << "' pos='" << (k == 2 ? r : 2.0 * r) << " 0 0' quat='" << bend_quat(kBend)
+        << "'><joint type='ball'/><geom type='sphere' size='" << r << "' pos='" << r << " 0 0' mass='1'/>";
+    for (int k = 1; k <= n; ++k) s << "</body>";
+    s << "</worldbody></mujoco>";
+    return s.str();
+  }
+  double x = 0.0, y = 0.0, angle = 0.0;
+  for (int k = 1; k <= n; ++k) {
+    if (k > 1) {  // centre to joint point along the previous x, then along the turned x
+      x += r * std::cos(angle);
+      y += r * std::sin(angle);
+      angle += kBend;
+      x += r * std::cos(angle);
+      y += r * std::sin(angle);
+      equality << "<connect body1='s" << k - 1 << "' body2='s" << k << "' anchor='" << r << " 0 0'/>";
+    }
+    s << "<body name='s" << k << "' pos='" << x << ' ' << y << ' ' << height + r << "' quat='" << bend_quat(angle)
+      << "'><freejoint/><geom type='sphere' size='" << r << "' mass='1'/></body>";
+  }
+  s << "</worldbody><equality>" << equality.str() << "</equality></mujoco>";
+  return s.str();
+}
+
+std::string mjcf_box_drop(double edge, double height, double mu) {
+  std::ostringstream s;
+  s.precision(17);
+  s << contact_header(mu) << "<body name='box' pos='0 0 " << height + 0.5 * edge << "'><freejoint/>"
+    << "<geom type='box' size='" << 0.5 * edge << ' ' << 0.5 * edge << ' ' << 0.5 * edge << "' mass='1'/></body>"
+    << "</worldbody></mujoco>";
+  return s.str();
+}
+
+mjModel* load_mujoco(const std::string& xml) {
+  char path[] = "/tmp/dynamics_bench_XXXXXX.xml";
+  const int fd = mkstemps(path, 4);
+  if (fd < 0) throw std::runtime_error("cannot create a temporary MJCF file");
+  const bool written = write(fd, xml.data(), xml.size()) == static_cast<ssize_t>(xml.size());
+  close(fd);
+  if (!written) {
+    std::remove(path);
+    throw std::runtime_error("cannot write a temporary MJCF file");
+  }
+  char error[1000] = "";
+  mjModel* m = mj_loadXML(path, nullptr, error, sizeof error);
+  std::remove(path);
+  if (!m) throw std::runtime_error(std::string("MuJoCo rejected the model: ") + error);
+  return m;
 }
 
 }  // namespace bench

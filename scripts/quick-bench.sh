@@ -14,3 +14,6 @@ python=python3
 echo
 echo "Simulation: 1000 steps of a chain of five four-link loops (dynamics simulate):"
 "$build/bin/dynamics" simulate four-link-chain --param k=5 --steps 1000
+echo
+echo "Contacts: a cube dropped on the ground, 200 steps (dynamics simulate box-drop):"
+"$build/bin/dynamics" simulate box-drop --steps 200

@@ -102,6 +102,7 @@ struct Simulator::Impl {
   bool try_point(double alpha);
   void solve_refined();
   void centring_direction(double target);
+  double boundary_fraction(const detail::Complementarity& comp) const;
   bool line_search(double alpha, double target, double squares, double& trial_squares, Errors& trial_errors);
   double interior_point_direction(const detail::Complementarity& comp);
   void report_failed_node(int node, StepResult& result) const;
@@ -288,6 +289,13 @@ double Simulator::Impl::interior_point_direction(const detail::Complementarity& 
   return target;
 }
 
+// How close to the boundary a step may go: the option's fraction, tending to
+// 1 as mu falls (tau = max(fraction, 1 - mu)), so that the last iterations
+// converge superlinearly instead of by a constant factor.
+double Simulator::Impl::boundary_fraction(const detail::Complementarity& comp) const {
+  return std::max(options.fraction_to_boundary, 1.0 - comp.mean);
+}
+
 // The centring direction: complementarity aimed at `target`, no correction.
 void Simulator::Impl::centring_direction(double target) {
   const Eigen::VectorXd none;
@@ -380,7 +388,7 @@ StepResult Simulator::Impl::solve(State& state) {
     double target = 0.0, alpha = 1.0;
     if (interior) {
       target = interior_point_direction(comp);
-      alpha = ineq.max_step(s, aux, step, daux, options.fraction_to_boundary);
+      alpha = ineq.max_step(s, aux, step, daux, boundary_fraction(comp));
     }
     double trial_squares = squares;
     bool accepted = line_search(alpha, target, squares, trial_squares, trial_errors);
@@ -389,7 +397,7 @@ StepResult Simulator::Impl::solve(State& state) {
       // a pure centring step (target mu, no second-order term) once.
       target = comp.mean;
       centring_direction(target);
-      alpha = ineq.max_step(s, aux, step, daux, options.fraction_to_boundary);
+      alpha = ineq.max_step(s, aux, step, daux, boundary_fraction(comp));
       accepted = line_search(alpha, target, squares, trial_squares, trial_errors);
     }
     if (!accepted) {

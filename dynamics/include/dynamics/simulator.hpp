@@ -38,7 +38,7 @@ struct StepOptions {
   // the slack equations phi/dt - s and friction rows, max-norms) and needs
   // every complementarity product (slack times multiplier) below
   // `complementarity_tolerance`. A step covers at most the fraction
-  // `fraction_to_boundary` of the distance to the boundary.
+  // max(fraction_to_boundary, 1 - mu) of the distance to the boundary.
   double interior_tolerance = 1e-8;
   double complementarity_tolerance = 1e-8;
   double fraction_to_boundary = 0.995;

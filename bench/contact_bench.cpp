@@ -1,0 +1,155 @@
+// The contact paper's experiments with the interior-point step on graphsolve,
+// next to MuJoCo (its defaults, same models in MJCF) where a peer exists:
+//   cylinder/c/graphsolve       one cylinder with c rim contacts, 100 steps
+//   cylinder_chain/n/graphsolve n links, n + 1 contacts, 100 steps
+//   sphere_chain/n/{graphsolve,mujoco_tree,mujoco_free}   1000 steps
+//   box_drop/1/{graphsolve,mujoco}                        100 steps
+// Counters: us_per_step, penetration (largest depth below the ground over the
+// run, m), joint_violation (largest, m), ip_iterations (ours, mean per step),
+// warnings (MuJoCo: 1 if it dropped contacts or reset bad accelerations).
+//
+//   contact_bench [--quick] [google benchmark flags]
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "dynamics/dynamics.hpp"
+#include "mujoco_models.hpp"
+
+namespace {
+
+constexpr double kDt = 0.01;
+
+struct Case {
+  std::string name;  // family/size/solver
+  std::function<void(benchmark::State&)> run;
+};
+
+void report(benchmark::State& bs, int steps, double penetration, double violation) {
+  bs.counters["us_per_step"] = benchmark::Counter(double(bs.iterations()) * steps * 1e-6,
+                                                  benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  bs.counters["penetration"] = penetration;
+  bs.counters["joint_violation"] = violation;
+}
+
+void run_ours(benchmark::State& bs, const dynamics::Model& model, int steps) {
+  dynamics::StepOptions options;
+  options.dt = kDt;
+  dynamics::Simulator sim(model, options);
+  const dynamics::State start = dynamics::make_state(model);
+  double penetration = 0.0, violation = 0.0, iterations = 0.0;
+  for (auto _ : bs) {
+    bs.PauseTiming();
+    dynamics::State s = start;
+    long total = 0;
+    double lowest = 0.0;
+    violation = 0.0;
+    bs.ResumeTiming();
+    for (int k = 0; k < steps; ++k) {
+      const dynamics::StepResult r = sim.step(s);
+      if (!r.ok()) {
+        bs.SkipWithError("step failed");
+        return;
+      }
+      total += r.iterations;
+      lowest = std::min(lowest, r.min_signed_distance);
+      if (model.num_joints() > 1) {  // the joint check costs as much as a step: only where there are joints
+        bs.PauseTiming();
+        violation = std::max(violation, dynamics::constraint_violation(model, s));
+        bs.ResumeTiming();
+      }
+    }
+    penetration = -lowest;
+    iterations = double(total) / steps;
+  }
+  report(bs, steps, penetration, violation);
+  bs.counters["ip_iterations"] = iterations;
+}
+
+void run_mujoco(benchmark::State& bs, const std::string& xml, int steps) {
+  mjModel* m = nullptr;
+  try {
+    m = bench::load_mujoco(xml);
+  } catch (const std::exception& e) {
+    bs.SkipWithError(e.what());
+    return;
+  }
+  mjData* d = mj_makeData(m);
+  double penetration = 0.0, violation = 0.0;
+  bool failed = false;
+  for (auto _ : bs) {
+    bs.PauseTiming();
+    mj_resetData(m, d);
+    penetration = violation = 0.0;
+    bs.ResumeTiming();
+    for (int k = 0; k < steps; ++k) {
+      mj_step(m, d);
+      bs.PauseTiming();
+      for (int i = 0; i < d->ncon; ++i) penetration = std::max(penetration, -d->contact[i].dist);
+      for (int i = 0; i < d->nefc; ++i)
+        if (d->efc_type[i] == mjCNSTR_EQUALITY) violation = std::max(violation, std::abs(d->efc_pos[i]));
+      failed = failed || d->warning[mjWARN_CONTACTFULL].number > 0 || d->warning[mjWARN_BADQACC].number > 0;
+      bs.ResumeTiming();
+    }
+  }
+  report(bs, steps, penetration, violation);
+  // Contacts dropped (buffer full) or accelerations reset: the run is not valid physics.
+  bs.counters["warnings"] = failed ? 1.0 : 0.0;
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+std::vector<Case> cases(bool quick) {
+  using dynamics::FrictionModel;
+  std::vector<Case> list;
+  const auto add = [&](const std::string& name, std::function<void(benchmark::State&)> run) {
+    list.push_back({name, std::move(run)});
+  };
+  const dynamics::FrictionSpec paper{FrictionModel::Linearized, 0.2, 4};
+  for (int c : quick ? std::vector<int>{4} : std::vector<int>{2, 4, 10, 20, 50, 100}) {
+    add("cylinder/" + std::to_string(c) + "/graphsolve",
+        [=](benchmark::State& s) { run_ours(s, dynamics::cylinder_contacts(c, 1.0, paper), 100); });
+  }
+  for (int n : quick ? std::vector<int>{3} : std::vector<int>{2, 5, 10, 20, 50, 100}) {
+    add("cylinder_chain/" + std::to_string(n) + "/graphsolve",
+        [=](benchmark::State& s) { run_ours(s, dynamics::cylinder_chain(n, 1.0, paper), 100); });
+  }
+  const double height = 0.1, mu = 0.5;
+  const int chain_steps = quick ? 20 : 1000;
+  for (int n : quick ? std::vector<int>{5} : std::vector<int>{5, 10, 20, 44, 50, 100}) {
+    const std::string base = "sphere_chain/" + std::to_string(n) + "/";
+    add(base + "graphsolve", [=](benchmark::State& s) {
+      run_ours(s, dynamics::sphere_chain(n, height, {FrictionModel::Linearized, mu, 4}), chain_steps);
+    });
+    add(base + "mujoco_tree",
+        [=](benchmark::State& s) { run_mujoco(s, bench::mjcf_sphere_chain(n, height, mu, true), chain_steps); });
+    add(base + "mujoco_free",
+        [=](benchmark::State& s) { run_mujoco(s, bench::mjcf_sphere_chain(n, height, mu, false), chain_steps); });
+  }
+  add("box_drop/1/graphsolve", [](benchmark::State& s) { run_ours(s, dynamics::box_drop(0.5, 1.0, 0.4), 100); });
+  add("box_drop/1/mujoco", [](benchmark::State& s) { run_mujoco(s, bench::mjcf_box_drop(0.5, 0.4, 0.5), 100); });
+  return list;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else args.push_back(argv[i]);
+  }
+  int n = static_cast<int>(args.size());
+  static std::vector<Case> all = cases(quick);
+  for (const Case& c : all) benchmark::RegisterBenchmark(c.name.c_str(), c.run)->Unit(benchmark::kMillisecond);
+  benchmark::Initialize(&n, args.data());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Turn contact_bench JSON into the contact section of docs/benchmarks.md.
+
+Usage: contact_report.py RESULTS.json [--out docs/benchmarks.md] [--plots docs/plots]
+                         [--command "how the JSON was made"] [--print]
+
+The section sits between the markers below; it replaces an earlier one or is
+appended (bench/report.py keeps it). Benchmarks are named family/size/solver;
+the fastest repetition is used.
+"""
+import argparse
+import json
+import math
+import os
+
+BEGIN = "<!-- contact-benchmark:begin -->"
+END = "<!-- contact-benchmark:end -->"
+TITLES = {"cylinder": "one cylinder with c rim contacts (100 steps)",
+          "cylinder_chain": "chain of n cylinders with n + 1 contacts (100 steps)",
+          "sphere_chain": "sphere chain dropped on the ground (1000 steps)",
+          "box_drop": "box drop (100 steps)"}
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    best, failed = {}, {}
+    for b in data["benchmarks"]:
+        if b.get("run_type") == "aggregate":
+            continue
+        family, size, solver = b.get("run_name", b["name"]).split("/")
+        key = (family, int(size), solver)
+        if b.get("error_occurred"):
+            failed[key] = b.get("error_message", "failed")
+            continue
+        entry = {"us": b["us_per_step"], "pen": max(b["penetration"], 0.0) + 0.0, "viol": b["joint_violation"],
+                 "ip": b.get("ip_iterations"), "warned": b.get("warnings", 0.0) > 0}
+        if key not in best or entry["us"] < best[key]["us"]:
+            best[key] = entry
+    return best, failed
+
+
+def slope(best, family, lo, hi):
+    a, b = best.get((family, lo, "graphsolve")), best.get((family, hi, "graphsolve"))
+    if not a or not b:
+        return None
+    return math.log(b["us"] / a["us"]) / math.log(hi / lo)
+
+
+def cell(best, failed, key, fmt):
+    if key in best:
+        return fmt(best[key]) + (" (!)" if best[key]["warned"] else "")
+    return "fails" if key in failed else "-"
+
+
+def section(best, failed, plot_paths, rel, command):
+    out = [BEGIN, "## Contacts: interior-point steps against MuJoCo", ""]
+    if command:
+        out += ["Command:", "", "```sh", command, "```", ""]
+    out += ["dt = 0.01 s. Ours: interior-point tolerances 1e-8 (equations) and 1e-8 (complementarity), linearized "
+            "friction cone with 4 directions. MuJoCo 2.2.2 (Debian) with its default solver and contact parameters "
+            "and the same friction coefficient, the sphere chain both as a joint tree (ball joints) and as free "
+            "bodies joined by `connect` equalities. `penetration` is the largest depth below the ground over the "
+            "run, `joint violation` the largest joint constraint violation (metres). `fails`: MuJoCo could not "
+            "load the model (MuJoCo 2.2 stops at 100 levels of XML nesting); `(!)`: MuJoCo warned that its contact buffer "
+            "was full (contacts dropped) or reset bad accelerations during the run.", ""]
+    targets = []
+    for family in ("cylinder", "cylinder_chain"):
+        sizes = sorted({k[1] for k in best if k[0] == family})
+        if not sizes:
+            continue
+        out += [f"### {TITLES[family]}", "", "| size | us/step | IP iterations | penetration (m) |", "|---|---|---|---|"]
+        for n in sizes:
+            e = best[(family, n, "graphsolve")]
+            out.append(f"| {n} | {e['us']:.1f} | {e['ip']:.2f} | {e['pen']:.1e} |")
+        s = slope(best, family, sizes[0], sizes[-1])
+        if s is not None:
+            targets.append((f"time/step log-log slope, {family}", f"{sizes[0]}-{sizes[-1]}", s, 1.1, "<="))
+        out.append("")
+    sizes = sorted({k[1] for k in best if k[0] == "sphere_chain"} | {k[1] for k in failed if k[0] == "sphere_chain"})
+    if sizes:
+        out += [f"### {TITLES['sphere_chain']}", "",
+                "| n | ours us/step | IP it. | MuJoCo tree us/step | MuJoCo free us/step | speed-up vs tree | "
+                "ours penetration | tree penetration | free penetration | ours joint violation | "
+                "free joint violation |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+        for n in sizes:
+            ours, tree, free = (best.get(("sphere_chain", n, s)) for s in ("graphsolve", "mujoco_tree", "mujoco_free"))
+            if not ours:
+                continue
+            speed = f"{tree['us'] / ours['us']:.2f}" if tree else "-"
+            out.append(" | ".join([
+                f"| {n}", f"{ours['us']:.1f}", f"{ours['ip']:.2f}",
+                cell(best, failed, ("sphere_chain", n, "mujoco_tree"), lambda e: f"{e['us']:.1f}"),
+                cell(best, failed, ("sphere_chain", n, "mujoco_free"), lambda e: f"{e['us']:.1f}"), speed,
+                f"{ours['pen']:.1e}",
+                cell(best, failed, ("sphere_chain", n, "mujoco_tree"), lambda e: f"{e['pen']:.1e}"),
+                cell(best, failed, ("sphere_chain", n, "mujoco_free"), lambda e: f"{e['pen']:.1e}"),
+                f"{ours['viol']:.1e}",
+                cell(best, failed, ("sphere_chain", n, "mujoco_free"), lambda e: f"{e['viol']:.1e}")]) + " |")
+            targets.append(("penetration below 1e-6 m", n, ours["pen"], 1e-6, "<="))
+            targets.append(("joint violation below 1e-6 m", n, ours["viol"], 1e-6, "<="))
+            if tree and n == 20:
+                targets.append(("speed-up vs MuJoCo tree", n, tree["us"] / ours["us"], 1.0, ">="))
+            if n == 100:
+                value = tree["us"] / ours["us"] if tree else 0.0
+                targets.append(("speed-up vs MuJoCo tree (0: MuJoCo failed)", n, value, 10.0, ">="))
+        s = slope(best, "sphere_chain", 10, 100)
+        if s is not None:
+            targets.append(("time/step log-log slope, sphere_chain", "10-100", s, 1.1, "<="))
+        out.append("")
+    ours, mj = best.get(("box_drop", 1, "graphsolve")), best.get(("box_drop", 1, "mujoco"))
+    if ours and mj:
+        out += [f"### {TITLES['box_drop']}", "",
+                "| solver | us/step | penetration (m) |", "|---|---|---|",
+                f"| ours | {ours['us']:.1f} | {ours['pen']:.1e} |",
+                f"| MuJoCo | {mj['us']:.1f} | {mj['pen']:.1e} |", ""]
+        targets.append(("box drop penetration", 1, ours["pen"], 1e-6, "<="))
+    met = sum(1 for t in targets if (t[2] >= t[3] if t[4] == ">=" else t[2] <= t[3]))
+    out += [f"### Contact targets: {met} of {len(targets)} met", "", "| target | size | measured | goal | met |",
+            "|---|---|---|---|---|"]
+    for name, n, value, goal, op in targets:
+        ok = value >= goal if op == ">=" else value <= goal
+        out.append(f"| {name} | {n} | {value:.3g} | {op} {goal:g} | {'yes' if ok else '**no**'} |")
+    out.append("")
+    if plot_paths:
+        out += [f"![{os.path.basename(p)[:-4]}]({rel(p)})" for p in plot_paths] + [""]
+    out.append(END)
+    return "\n".join(out) + "\n", met, len(targets)
+
+
+def plots(best, outdir):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    os.makedirs(outdir, exist_ok=True)
+    made = []
+    for family in ("cylinder", "cylinder_chain", "sphere_chain"):
+        fig, ax = plt.subplots(figsize=(5, 3.6))
+        for solver in ("graphsolve", "mujoco_tree", "mujoco_free"):
+            pts = sorted((k[1], v["us"]) for k, v in best.items() if k[0] == family and k[2] == solver)
+            if pts:
+                ax.loglog([p[0] for p in pts], [p[1] for p in pts], marker="o", label=solver)
+        if not ax.lines:
+            plt.close(fig)
+            continue
+        ax.set_xlabel("contact points" if family == "cylinder" else "bodies")
+        ax.set_ylabel("us per step")
+        ax.set_title(TITLES[family], fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+        path = os.path.join(outdir, f"contacts-{family}.png")
+        fig.tight_layout()
+        fig.savefig(path, dpi=90)
+        plt.close(fig)
+        made.append(path)
+    return made
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results")
+    parser.add_argument("--out")
+    parser.add_argument("--plots")
+    parser.add_argument("--command", default="")
+    parser.add_argument("--print", action="store_true")
+    args = parser.parse_args()
+    best, failed = load(args.results)
+    made = plots(best, args.plots) if args.plots and args.out else []
+    base = os.path.dirname(os.path.abspath(args.out)) if args.out else os.getcwd()
+    text, met, total = section(best, failed, made, lambda p: os.path.relpath(p, base), args.command)
+    if args.print:
+        print(text)
+    if args.out:
+        old = open(args.out).read() if os.path.exists(args.out) else ""
+        if BEGIN in old and END in old:
+            new = old[:old.index(BEGIN)] + text + old[old.index(END) + len(END) + 1:]
+        else:
+            new = old.rstrip() + "\n\n" + text
+        with open(args.out, "w") as f:
+            f.write(new)
+    print(f"contact targets met: {met} of {total}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
