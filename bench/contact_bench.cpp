@@ -13,12 +13,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
+#include "benchmark_main.hpp"
 #include "mujoco_models.hpp"
 
 namespace {
@@ -139,17 +139,8 @@ std::vector<Case> cases(bool quick) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
-    else args.push_back(argv[i]);
-  }
-  int n = static_cast<int>(args.size());
-  static std::vector<Case> all = cases(quick);
-  for (const Case& c : all) benchmark::RegisterBenchmark(c.name.c_str(), c.run)->Unit(benchmark::kMillisecond);
-  benchmark::Initialize(&n, args.data());
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return bench::run_benchmarks(argc, argv, [](bool quick) {
+    static std::vector<Case> all = cases(quick);
+    for (const Case& c : all) benchmark::RegisterBenchmark(c.name.c_str(), c.run)->Unit(benchmark::kMillisecond);
+  });
 }

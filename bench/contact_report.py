@@ -13,8 +13,9 @@ import json
 import math
 import os
 
-BEGIN = "<!-- contact-benchmark:begin -->"
-END = "<!-- contact-benchmark:end -->"
+from report_sections import markers, replace_section, targets_table
+
+BEGIN, END = markers("contact")
 TITLES = {"cylinder": "one cylinder with c rim contacts (100 steps)",
           "cylinder_chain": "chain of n cylinders with n + 1 contacts (100 steps)",
           "sphere_chain": "sphere chain dropped on the ground (1000 steps)",
@@ -115,13 +116,8 @@ def section(best, failed, plot_paths, rel, command):
                 f"| ours | {ours['us']:.1f} | {ours['pen']:.1e} |",
                 f"| MuJoCo | {mj['us']:.1f} | {mj['pen']:.1e} |", ""]
         targets.append(("box drop penetration", 1, ours["pen"], 1e-6, "<="))
-    met = sum(1 for t in targets if (t[2] >= t[3] if t[4] == ">=" else t[2] <= t[3]))
-    out += [f"### Contact targets: {met} of {len(targets)} met", "", "| target | size | measured | goal | met |",
-            "|---|---|---|---|---|"]
-    for name, n, value, goal, op in targets:
-        ok = value >= goal if op == ">=" else value <= goal
-        out.append(f"| {name} | {n} | {value:.3g} | {op} {goal:g} | {'yes' if ok else '**no**'} |")
-    out.append("")
+    table, met = targets_table("Contact targets", targets, ".3g")
+    out += table
     if plot_paths:
         out += [f"![{os.path.basename(p)[:-4]}]({rel(p)})" for p in plot_paths] + [""]
     out.append(END)
@@ -174,13 +170,7 @@ def main():
     if args.print:
         print(text)
     if args.out:
-        old = open(args.out).read() if os.path.exists(args.out) else ""
-        if BEGIN in old and END in old:
-            new = old[:old.index(BEGIN)] + text + old[old.index(END) + len(END) + 1:]
-        else:
-            new = old.rstrip() + "\n\n" + text
-        with open(args.out, "w") as f:
-            f.write(new)
+        replace_section(args.out, "contact", text)
     print(f"contact targets met: {met} of {total}")
     return 0
 

@@ -8,7 +8,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -17,6 +16,7 @@
 #include <mujoco/mujoco.h>
 
 #include "dynamics/dynamics.hpp"
+#include "benchmark_main.hpp"
 #include "mujoco_models.hpp"
 
 namespace {
@@ -156,27 +156,18 @@ std::vector<Case> cases(bool quick) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
-    else args.push_back(argv[i]);
-  }
-  int n = static_cast<int>(args.size());
-  static std::vector<Case> all = cases(quick);
-  for (const Case& c : all) {
-    const std::string base = c.family + "/" + std::to_string(c.size) + "/";
-    benchmark::RegisterBenchmark((base + "graphsolve").c_str(), [&c](benchmark::State& s) { run_ours(s, c.model); })
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark((base + "mujoco_euler").c_str(), [&c](benchmark::State& s) {
-      run_mujoco(s, c.mjcf, c.qpos_start, mjINT_EULER);
-    })->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark((base + "mujoco_rk4").c_str(), [&c](benchmark::State& s) {
-      run_mujoco(s, c.mjcf, c.qpos_start, mjINT_RK4);
-    })->Unit(benchmark::kMillisecond);
-  }
-  benchmark::Initialize(&n, args.data());
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return bench::run_benchmarks(argc, argv, [](bool quick) {
+    static std::vector<Case> all = cases(quick);
+    for (const Case& c : all) {
+      const std::string base = c.family + "/" + std::to_string(c.size) + "/";
+      benchmark::RegisterBenchmark((base + "graphsolve").c_str(), [&c](benchmark::State& s) { run_ours(s, c.model); })
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark((base + "mujoco_euler").c_str(), [&c](benchmark::State& s) {
+        run_mujoco(s, c.mjcf, c.qpos_start, mjINT_EULER);
+      })->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark((base + "mujoco_rk4").c_str(), [&c](benchmark::State& s) {
+        run_mujoco(s, c.mjcf, c.qpos_start, mjINT_RK4);
+      })->Unit(benchmark::kMillisecond);
+    }
+  });
 }

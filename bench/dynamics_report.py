@@ -14,8 +14,9 @@ import math
 import os
 from collections import defaultdict
 
-BEGIN = "<!-- dynamics-benchmark:begin -->"
-END = "<!-- dynamics-benchmark:end -->"
+from report_sections import markers, replace_section, targets_table
+
+BEGIN, END = markers("dynamics")
 SOLVERS = ["graphsolve", "mujoco_euler", "mujoco_rk4"]
 TITLES = {"nlink_revolute": "n-link pendulum, revolute joints",
           "nlink_spherical": "n-link pendulum, spherical joints",
@@ -82,13 +83,8 @@ def section(best, plot_paths, rel):
         if s is not None:
             targets.append((f"time/step log-log slope n=10..100, {family}", "10-100", s, 1.1, "<="))
         out.append("")
-    met = sum(1 for t in targets if (t[2] >= t[3] if t[4] == ">=" else t[2] <= t[3]))
-    out += [f"### Targets: {met} of {len(targets)} met", "", "| target | size | measured | goal | met |",
-            "|---|---|---|---|---|"]
-    for name, n, value, goal, rel_op in targets:
-        ok = value >= goal if rel_op == ">=" else value <= goal
-        out.append(f"| {name} | {n} | {value:.2f} | {rel_op} {goal:g} | {'yes' if ok else '**no**'} |")
-    out.append("")
+    table, met = targets_table("Targets", targets, ".2f")
+    out += table
     if plot_paths:
         out += [f"![{os.path.basename(p)[:-4]}]({rel(p)})" for p in plot_paths] + [""]
     out.append(END)
@@ -141,13 +137,7 @@ def main():
     if args.print:
         print(text)
     if args.out:
-        old = open(args.out).read() if os.path.exists(args.out) else ""
-        if BEGIN in old and END in old:
-            new = old[:old.index(BEGIN)] + text + old[old.index(END) + len(END) + 1:]
-        else:
-            new = old.rstrip() + "\n\n" + text
-        with open(args.out, "w") as f:
-            f.write(new)
+        replace_section(args.out, "dynamics", text)
     print(f"dynamics targets met: {met} of {total}")
     return 0
 

@@ -44,6 +44,10 @@ namespace detail {
 void read_coordinates(const Joint& joint, const JointAxes& axes, const Pose& p, const Pose& c, double* out) {
   JointEvaluation e;
   detail::evaluate_joint(joint, axes, p, c, false, e);
+  coordinates_of(joint, axes, e, out);
+}
+
+void coordinates_of(const Joint& joint, const JointAxes& axes, const JointEvaluation& e, double* out) {
   for (int i = 0; i < axes.t_free; ++i) out[i] = axes.translational_free.row(i).dot(e.offset);
   double* r = out + axes.t_free;
   if (axes.r_free == 1) {

@@ -9,6 +9,8 @@ namespace dynamics::detail {
 
 // Coordinates of the joint between two poses; out has num_coordinates() entries.
 void read_coordinates(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child, double* out);
+// The same from an evaluation of the joint (its offset and relative rotation).
+void coordinates_of(const Joint& joint, const JointAxes& axes, const JointEvaluation& evaluation, double* out);
 // Rates from the state's body velocities.
 void read_rates(const Joint& joint, const JointAxes& axes, const State& state, double* out);
 

@@ -23,7 +23,7 @@ double coordinate_jacobian(const Joint& joint, const JointAxes& axes, const Pose
   JointEvaluation e;
   evaluate_joint(joint, axes, parent, child, false, e);
   double values[6];
-  read_coordinates(joint, axes, parent, child, values);
+  coordinates_of(joint, axes, e, values);  // the evaluation above, not a second one
   parent_row.setZero();
   child_row.setZero();
   const Matrix3 qp = parent.orientation.toRotationMatrix();

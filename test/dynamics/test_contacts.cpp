@@ -9,6 +9,7 @@
 
 #include "dynamics/dynamics.hpp"
 #include "joint_limits.hpp"
+#include "pose_perturbation.hpp"
 
 namespace dynamics {
 namespace {
@@ -210,14 +211,7 @@ TEST(JointLimits, PrismaticLimitsHoldBothSides) {
   EXPECT_GT(high, 0.19);
 }
 
-detail::Pose perturbed(const detail::Pose& p, int column, double h) {
-  detail::Pose q = p;
-  Vector3 e = Vector3::Zero();
-  e(column % 3) = h;
-  if (column < 3) q.position += e;
-  else q.orientation = q.orientation * rotation_from_vector(e);
-  return q;
-}
+using test::perturbed;
 
 TEST(JointLimits, CoordinateJacobiansMatchFiniteDifferences) {
   std::mt19937 rng(3);

@@ -7,6 +7,7 @@
 
 #include "dynamics/dynamics.hpp"
 #include "joint_constraint.hpp"
+#include "pose_perturbation.hpp"
 
 namespace dynamics {
 namespace {
@@ -33,14 +34,7 @@ Joint random_joint(std::mt19937& rng, int t_free, int r_free, int parent) {
   return j;
 }
 
-detail::Pose perturbed(const detail::Pose& p, int column, double h) {
-  detail::Pose q = p;
-  Vector3 e = Vector3::Zero();
-  e(column % 3) = h;
-  if (column < 3) q.position += e;
-  else q.orientation = q.orientation * rotation_from_vector(e);
-  return q;
-}
+using test::perturbed;
 
 TEST(JointJacobian, MatchesFiniteDifferencesForAllSixteenCombinations) {
   std::mt19937 rng(7);
