@@ -171,4 +171,61 @@ Model quadruped(double stiffness, FrictionSpec friction) {
   return model;
 }
 
+namespace {
+
+CollisionOptions collisions_of(const FrictionSpec& f) {
+  CollisionOptions o;
+  o.friction = f.model;
+  o.friction_coefficient = f.coefficient;
+  o.friction_directions = f.directions;
+  return o;
+}
+
+}  // namespace
+
+Model sphere_collision(double speed, double offset, FrictionSpec friction) {
+  require(std::isfinite(speed) && std::isfinite(offset), "speed and offset must be finite");
+  const double r = 0.25;
+  Model model;
+  model.gravity = Vector3::Zero();
+  const int a = model.add_body(Body::solid("mover", 1.0, Shape::sphere(r)));
+  const int b = model.add_body(Body::solid("target", 1.0, Shape::sphere(r)));
+  model.add_joint(floating("mover", a, Vector3(-1.0, offset, 0.0), Vector3::Zero(), Vector3(speed, 0.0, 0.0)));
+  model.add_joint(floating("target", b, Vector3::Zero()));
+  model.set_collision_options(collisions_of(friction));
+  model.add_shape_colliders(a);
+  model.add_shape_colliders(b);
+  return model;
+}
+
+Model box_stack(int count, FrictionSpec friction) {
+  require(count >= 1, "box stack needs at least one box, got " + std::to_string(count));
+  const double edge = 0.5, gap = 0.01;
+  Model model;
+  model.set_collision_options(collisions_of(friction));
+  for (int i = 0; i < count; ++i) {
+    const int box = model.add_body(Body::solid("box" + std::to_string(i + 1), 1.0, Shape::box(Vector3::Constant(edge))));
+    model.add_joint(floating("box" + std::to_string(i + 1), box, Vector3(0.0, 0.0, (i + 0.5) * edge + (i + 1) * gap)));
+    model.add_shape_contacts(box, options_of(friction));
+    model.add_shape_colliders(box);
+  }
+  return model;
+}
+
+Model ball_on_table(double height, double speed, FrictionSpec friction) {
+  require(height > -0.1 && std::isfinite(height) && std::isfinite(speed), "height must be > -0.1 m and finite");
+  const double r = 0.1, table = 0.5;
+  Model model;
+  model.set_collision_options(collisions_of(friction));
+  const int ball = model.add_body(Body::solid("ball", 1.0, Shape::sphere(r)));
+  model.add_joint(floating("ball", ball, Vector3(0.0, 0.0, table + r + height), Vector3::Zero(),
+                           Vector3(speed, 0.0, 0.0)));
+  model.add_shape_contacts(ball, options_of(friction));  // the floor, should it roll off
+  Shape top = Shape::box(Vector3(1.0, 1.0, table));
+  top.position = Vector3(0.0, 0.0, 0.5 * table);
+  model.add_collider(Collider{"table", kWorld, top});
+  model.add_shape_colliders(ball);
+  return model;
+}
+
 }  // namespace dynamics

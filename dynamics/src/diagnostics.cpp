@@ -1,7 +1,9 @@
 #include "dynamics/diagnostics.hpp"
 
 #include <algorithm>
+#include <limits>
 
+#include "contact_site.hpp"
 #include "joint_constraint.hpp"
 #include "joint_kinematics.hpp"
 #include "mechanism_graph.hpp"
@@ -82,6 +84,30 @@ double constraint_violation(const Model& model, const State& s) {
     v = std::max(v, e.value.head(m).lpNorm<Eigen::Infinity>());
   }
   return v;
+}
+
+double min_signed_distance(const Model& model, const State& state) {
+  check_state(model, state);
+  double d = std::numeric_limits<double>::infinity();
+  for (const Contact& c : model.contacts())
+    d = std::min(d, signed_distance(c, state.position[c.body], state.orientation[c.body]));
+  const auto pose = [&](int body) {
+    return body == kWorld ? detail::Pose{} : detail::Pose{state.position[body], state.orientation[body]};
+  };
+  const int n = model.num_colliders();
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const Collider &a = model.collider(i), &b = model.collider(j);
+      if (i == j || !model.may_collide(a.body, b.body)) continue;
+      const bool sphere_a = a.shape.kind == Shape::Kind::Sphere, sphere_b = b.shape.kind == Shape::Kind::Sphere;
+      if (sphere_a && (!sphere_b || i < j)) {
+        d = std::min(d, detail::locate_pair(model, {i, j, -1, -1}, pose(a.body), pose(b.body)).distance);
+      } else if (!sphere_a && !sphere_b) {
+        for (int k = 0; k < 8; ++k)
+          d = std::min(d, detail::locate_pair(model, {i, j, k, -1}, pose(a.body), pose(b.body)).distance);
+      }
+    }
+  return d;
 }
 
 }  // namespace dynamics

@@ -42,22 +42,23 @@ double cone_boundary(double x0, const Eigen::Vector2d& x1, double d0, const Eige
 
 }  // namespace
 
-Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, const graphsolve::Pattern& pattern,
-                           double dt)
-    : model_(model), graph_(graph), dt_(dt) {
+Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, const std::vector<ContactSite>& sites,
+                           const graphsolve::Pattern& pattern, double dt)
+    : model_(&model), graph_(&graph), sites_(&sites), dt_(dt) {
   int direction_rows = 0;
-  for (int c = 0; c < model.num_contacts(); ++c) {
-    const Contact& contact = model.contact(c);
+  for (size_t c = 0; c < sites.size(); ++c) {
+    const ContactSite& site = sites[c];
     ContactSlot slot;
-    slot.body = contact.body;
+    slot.body[0] = site.body_a;
+    slot.body[1] = site.body_b;
     slot.node = graph.contact_node[c];
     slot.row = pattern.offset[slot.node];
     slot.aux = aux_size_;
-    slot.model = contact.friction;
-    slot.mu_f = contact.friction_coefficient;
-    slot.friction_rows = contact.friction == FrictionModel::Linearized ? contact.friction_directions
-                         : contact.friction == FrictionModel::Cone    ? 2
-                                                                      : 0;
+    slot.model = site.friction;
+    slot.mu_f = site.friction_coefficient;
+    slot.friction_rows = site.friction == FrictionModel::Linearized ? site.friction_directions
+                         : site.friction == FrictionModel::Cone    ? 2
+                                                                   : 0;
     slot.direction_row = direction_rows;
     direction_rows += slot.friction_rows;
     pairs_.push_back({slot.row, slot.aux});
@@ -65,34 +66,15 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
       for (int i = 0; i <= slot.friction_rows; ++i) pairs_.push_back({slot.row + 1 + i, slot.aux + 1 + i});
       aux_size_ += 2 + slot.friction_rows;
     } else if (slot.model == FrictionModel::Cone) {
-      cones_.push_back({slot.aux + 3, slot.row + 1, slot.row + 3, slot.aux + 1, slot.row, slot.body,
-                        slot.direction_row, slot.mu_f});
+      cones_.push_back({slot.aux + 3, slot.row + 1, slot.row + 3, slot.aux + 1, slot.row, static_cast<int>(c),
+                        slot.mu_f});
       aux_size_ += 4;
     } else {
       aux_size_ += 1;
     }
     contacts_.push_back(slot);
   }
-  directions_.setZero(direction_rows, 3);
-  friction_now_.setZero(direction_rows, 6);
-  for (size_t c = 0; c < contacts_.size(); ++c) {
-    const ContactSlot& slot = contacts_[c];
-    Vector3 t1, t2;
-    contact_tangents(model.contact(static_cast<int>(c)).ground.normal, t1, t2);
-    if (slot.model == FrictionModel::Cone) {
-      directions_.row(slot.direction_row) = t1.transpose();
-      directions_.row(slot.direction_row + 1) = t2.transpose();
-    } else if (slot.model == FrictionModel::Linearized) {
-      // +-b_i for n_f / 2 directions spread over half a turn.
-      const int half = slot.friction_rows / 2;
-      for (int i = 0; i < half; ++i) {
-        const double a = kPi * i / half;
-        const Vector3 b = std::cos(a) * t1 + std::sin(a) * t2;
-        directions_.row(slot.direction_row + 2 * i) = b.transpose();
-        directions_.row(slot.direction_row + 2 * i + 1) = -b.transpose();
-      }
-    }
-  }
+  for (auto& rows : friction_now_) rows.setZero(direction_rows, 6);
   for (size_t l = 0; l < graph.limits.size(); ++l) {
     const LimitRow& limit = graph.limits[l];
     const Joint& joint = model.joint(limit.joint);
@@ -115,35 +97,40 @@ void Inequalities::resize(InequalityPoint& point) const {
   point.limit_child.resize(limits_.size());
 }
 
+double Inequalities::tangential(const ContactSlot& s, int i, const Eigen::VectorXd& u) const {
+  double v = 0.0;
+  for (int side = 0; side < 2; ++side)
+    if (s.body[side] != kWorld) v += friction_now_[side].row(s.direction_row + i).dot(u.segment<6>(6 * s.body[side]));
+  return v;
+}
+
 void Inequalities::initialize(Eigen::VectorXd& u, Eigen::VectorXd& aux, const std::vector<Pose>& next) const {
   // Floor of a slack (m/s: a gap of floor * dt) and the impulse scale.
   constexpr double floor = 1e-2;
-  const double g = std::max(model_.gravity.norm(), 1.0);
-  const auto impulse = [&](int body) { return model_.body(body).mass * g * dt_; };
+  const double g = std::max(model_->gravity.norm(), 1.0);
+  const auto impulse = [&](int body) { return model_->body(body).mass * g * dt_; };
   for (size_t c = 0; c < contacts_.size(); ++c) {
     const ContactSlot& s = contacts_[c];
-    const Contact& contact = model_.contact(static_cast<int>(c));
-    const Pose& pose = next[s.body];
-    const double mu0 = floor * impulse(s.body);
-    aux(s.aux) = std::max(signed_distance(contact, pose.position, pose.orientation) / dt_, floor);
+    const ContactSite& site = (*sites_)[c];
+    const double mu0 = floor * impulse(s.body[0] != kWorld ? s.body[0] : s.body[1]);
+    const double phi = locate(*model_, site, pose_of(next, s.body[0]), pose_of(next, s.body[1])).distance;
+    aux(s.aux) = std::max(phi / dt_, floor);
     const double gamma = u(s.row) = mu0 / aux(s.aux);
     const int k = s.friction_rows;
     if (k == 0) continue;
-    const Eigen::Matrix<double, 6, 1> velocity = u.segment<6>(6 * s.body);
-    const auto friction = friction_now_.middleRows(s.direction_row, k);
     if (s.model == FrictionModel::Linearized) {
       double psi = 0.0;
-      for (int i = 0; i < k; ++i) psi = std::max(psi, -friction.row(i).dot(velocity));
+      for (int i = 0; i < k; ++i) psi = std::max(psi, -tangential(s, i, u));
       psi += floor;
       double sum = 0.0;
       for (int i = 0; i < k; ++i) {
-        aux(s.aux + 1 + i) = friction.row(i).dot(velocity) + psi;
+        aux(s.aux + 1 + i) = tangential(s, i, u) + psi;
         sum += u(s.row + 1 + i) = mu0 / aux(s.aux + 1 + i);
       }
       u(s.row + 1 + k) = psi;
       aux(s.aux + 1 + k) = std::max(s.mu_f * gamma - sum, floor);
     } else {
-      const Eigen::Vector2d eta = friction * velocity;
+      const Eigen::Vector2d eta(tangential(s, 0, u), tangential(s, 1, u));
       aux.segment<2>(s.aux + 1) = eta;
       u(s.row + 3) = 2.0 * eta.norm() + floor;  // psi: y well inside the cone
       u.segment<2>(s.row + 1).setZero();   // beta: x = (x0, 0) inside
@@ -152,11 +139,10 @@ void Inequalities::initialize(Eigen::VectorXd& u, Eigen::VectorXd& aux, const st
   }
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& s = limits_[l];
-    const Joint& joint = model_.joint(s.limit.joint);
+    const Joint& joint = model_->joint(s.limit.joint);
     Row6 unused_parent, unused_child;
-    const double value = coordinate_jacobian(joint, graph_.axes[s.limit.joint],
-                                             s.parent == kWorld ? Pose{} : next[s.parent], next[s.child],
-                                             s.limit.coordinate, unused_parent, unused_child);
+    const double value = coordinate_jacobian(joint, graph_->axes[s.limit.joint], pose_of(next, s.parent),
+                                             next[s.child], s.limit.coordinate, unused_parent, unused_child);
     aux(s.aux) = std::max(s.limit.sign * (value - s.limit.bound) / dt_, floor);
     u(s.row) = floor * impulse(s.child) / aux(s.aux);
   }
@@ -165,20 +151,34 @@ void Inequalities::initialize(Eigen::VectorXd& u, Eigen::VectorXd& aux, const st
 void Inequalities::prepare(const std::vector<Pose>& now) {
   for (size_t c = 0; c < contacts_.size(); ++c) {
     const ContactSlot& slot = contacts_[c];
-    const Contact& contact = model_.contact(static_cast<int>(c));
-    const Quaternion& q = now[slot.body].orientation;
-    normal_now_[c] = point_row(contact.ground.normal, q, contact.point);
-    // Friction acts where the surface touches: radius behind the point along -n.
-    const Vector3 surface = contact.point - contact.radius * (q.conjugate() * contact.ground.normal);
-    for (int i = 0; i < slot.friction_rows; ++i)
-      friction_now_.row(slot.direction_row + i) =
-          point_row(directions_.row(slot.direction_row + i).transpose(), q, surface);
+    const Pose a = pose_of(now, slot.body[0]), b = pose_of(now, slot.body[1]);
+    const ContactFrame f = locate(*model_, (*sites_)[c], a, b);
+    normal_now_[c][0] = point_row(f.normal, a.orientation, f.point_a);
+    normal_now_[c][1] = -point_row(f.normal, b.orientation, f.point_b);
+    if (slot.friction_rows == 0) continue;
+    // Friction directions in the tangent plane: the two tangents (cone), or
+    // +-b_i for n_f / 2 directions spread over half a turn (linearized).
+    Vector3 t1, t2;
+    contact_tangents(f.normal, t1, t2);
+    const int half = slot.friction_rows / 2;
+    for (int i = 0; i < slot.friction_rows; ++i) {
+      Vector3 d;
+      if (slot.model == FrictionModel::Cone) {
+        d = i == 0 ? t1 : t2;
+      } else {
+        const double angle = kPi * (i / 2) / half;
+        d = (i % 2 == 0 ? 1.0 : -1.0) * (std::cos(angle) * t1 + std::sin(angle) * t2);
+      }
+      // Friction acts where the surfaces touch.
+      friction_now_[0].row(slot.direction_row + i) = point_row(d, a.orientation, f.point_a);
+      friction_now_[1].row(slot.direction_row + i) = -point_row(d, b.orientation, f.point_b);
+    }
   }
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& slot = limits_[l];
-    const Joint& joint = model_.joint(slot.limit.joint);
-    coordinate_jacobian(joint, graph_.axes[slot.limit.joint], slot.parent == kWorld ? Pose{} : now[slot.parent],
-                        now[slot.child], slot.limit.coordinate, limit_parent_now_[l], limit_child_now_[l]);
+    const Joint& joint = model_->joint(slot.limit.joint);
+    coordinate_jacobian(joint, graph_->axes[slot.limit.joint], pose_of(now, slot.parent), now[slot.child],
+                        slot.limit.coordinate, limit_parent_now_[l], limit_child_now_[l]);
     limit_parent_now_[l] *= slot.limit.sign;
     limit_child_now_[l] *= slot.limit.sign;
   }
@@ -188,24 +188,24 @@ void Inequalities::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
                             Eigen::VectorXd& r, InequalityPoint& point) const {
   for (size_t c = 0; c < contacts_.size(); ++c) {
     const ContactSlot& s = contacts_[c];
-    const Contact& contact = model_.contact(static_cast<int>(c));
     const int k = s.friction_rows;
-    auto body_rows = r.segment<6>(6 * s.body);
-    body_rows -= normal_now_[c].transpose() * u(s.row);
-    const auto friction = friction_now_.middleRows(s.direction_row, k);
-    if (k > 0) body_rows -= friction.transpose() * u.segment(s.row + 1, k);
-    const Pose& pose = next[s.body];
-    const double phi = signed_distance(contact, pose.position, pose.orientation);
-    point.distance[c] = phi;
-    point.contact_normal[c] = point_row(contact.ground.normal, pose.orientation, contact.point);
-    point.eq(s.aux) = phi / dt_ - aux(s.aux);
+    for (int side = 0; side < 2; ++side) {
+      if (s.body[side] == kWorld) continue;
+      auto body_rows = r.segment<6>(6 * s.body[side]);
+      body_rows -= normal_now_[c][side].transpose() * u(s.row);
+      if (k > 0) body_rows -= friction_now_[side].middleRows(s.direction_row, k).transpose() * u.segment(s.row + 1, k);
+    }
+    const Pose a = pose_of(next, s.body[0]), b = pose_of(next, s.body[1]);
+    const ContactFrame f = locate(*model_, (*sites_)[c], a, b);
+    point.distance[c] = f.distance;
+    point.contact_normal[c][0] = point_row(f.normal, a.orientation, f.point_a);
+    point.contact_normal[c][1] = -point_row(f.normal, b.orientation, f.point_b);
+    point.eq(s.aux) = f.distance / dt_ - aux(s.aux);
     if (k == 0) continue;
-    const Eigen::Matrix<double, 6, 1> velocity = u.segment<6>(6 * s.body);
     for (int i = 0; i < k; ++i) {
-      const double tangential = friction.row(i).dot(velocity);
-      point.eq(s.aux + 1 + i) = s.model == FrictionModel::Linearized
-                                    ? tangential + u(s.row + 1 + k) - aux(s.aux + 1 + i)
-                                    : tangential - aux(s.aux + 1 + i);
+      const double v = tangential(s, i, u);
+      point.eq(s.aux + 1 + i) = s.model == FrictionModel::Linearized ? v + u(s.row + 1 + k) - aux(s.aux + 1 + i)
+                                                                     : v - aux(s.aux + 1 + i);
     }
     const double gamma = u(s.row);
     point.eq(s.aux + 1 + k) = s.model == FrictionModel::Linearized
@@ -217,10 +217,10 @@ void Inequalities::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
     const double gamma = u(s.row);
     r.segment<6>(6 * s.child) -= limit_child_now_[l].transpose() * gamma;
     if (s.parent != kWorld) r.segment<6>(6 * s.parent) -= limit_parent_now_[l].transpose() * gamma;
-    const Joint& joint = model_.joint(s.limit.joint);
-    const double value = coordinate_jacobian(joint, graph_.axes[s.limit.joint],
-                                             s.parent == kWorld ? Pose{} : next[s.parent], next[s.child],
-                                             s.limit.coordinate, point.limit_parent[l], point.limit_child[l]);
+    const Joint& joint = model_->joint(s.limit.joint);
+    const double value = coordinate_jacobian(joint, graph_->axes[s.limit.joint], pose_of(next, s.parent),
+                                             next[s.child], s.limit.coordinate, point.limit_parent[l],
+                                             point.limit_child[l]);
     point.limit_parent[l] *= s.limit.sign;
     point.limit_child[l] *= s.limit.sign;
     point.eq(s.aux) = s.limit.sign * (value - s.limit.bound) / dt_ - aux(s.aux);
@@ -267,24 +267,38 @@ void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
   for (size_t c = 0; c < contacts_.size(); ++c) {
     const ContactSlot& s = contacts_[c];
     const int k = s.friction_rows;
-    const Matrix3 rate = rotation_rate(u.segment<3>(6 * s.body + 3), dt_) / dt_;
+    const bool cone = s.model == FrictionModel::Cone;
+    // Cone rows: Arrow(y) dx + Arrow(x) dy with dx0 = mu_f dgamma, deta = B_t dv.
+    const double x0 = cone ? aux(s.aux + 3) : 0.0, psi = cone ? u(s.row + 3) : 0.0;
+    const Eigen::Vector2d beta = cone ? Eigen::Vector2d(u.segment<2>(s.row + 1)) : Eigen::Vector2d::Zero();
+    const Eigen::Vector2d eta = cone ? Eigen::Vector2d(aux.segment<2>(s.aux + 1)) : Eigen::Vector2d::Zero();
+    for (int side = 0; side < 2; ++side) {
+      const int body = s.body[side];
+      if (body == kWorld) continue;
+      const Matrix3 rate = rotation_rate(u.segment<3>(6 * body + 3), dt_) / dt_;
+      auto rows = matrix.block(s.node, body);  // d(node equations)/d(v, w)
+      auto cols = matrix.block(body, s.node);  // d(body residual)/d(node unknowns)
+      rows.setZero();
+      cols.setZero();
+      const Row6& n = point.contact_normal[c][side];
+      rows.row(0).head<3>() = n.head<3>();
+      rows.row(0).tail<3>() = n.tail<3>() * rate;
+      cols.col(0) = -normal_now_[c][side].transpose();
+      if (k == 0) continue;
+      const auto friction = friction_now_[side].middleRows(s.direction_row, k);
+      cols.middleCols(1, k) = -friction.transpose();
+      if (cone) {
+        rows.row(1) = beta.transpose() * friction;
+        rows.middleRows(2, 2) = x0 * friction;
+      } else {
+        rows.middleRows(1, k) = friction;
+      }
+    }
     auto diag = matrix.diag(s.node);
-    auto rows = matrix.block(s.node, s.body);  // d(node equations)/d(v, w)
-    auto cols = matrix.block(s.body, s.node);  // d(body residual)/d(node unknowns)
     diag.setZero();
-    rows.setZero();
-    cols.setZero();
-    const Row6& n = point.contact_normal[c];
-    rows.row(0).head<3>() = n.head<3>();
-    rows.row(0).tail<3>() = n.tail<3>() * rate;
-    cols.col(0) = -normal_now_[c].transpose();
-    const double gamma = u(s.row);
-    diag(0, 0) = aux(s.aux) / gamma;
+    diag(0, 0) = aux(s.aux) / u(s.row);
     if (k == 0) continue;
-    const auto friction = friction_now_.middleRows(s.direction_row, k);
-    cols.middleCols(1, k) = -friction.transpose();
-    if (s.model == FrictionModel::Linearized) {
-      rows.middleRows(1, k) = friction;
+    if (!cone) {
       for (int i = 0; i < k; ++i) {
         diag(1 + i, 1 + i) = aux(s.aux + 1 + i) / u(s.row + 1 + i);
         diag(1 + i, 1 + k) = 1.0;
@@ -294,11 +308,6 @@ void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
       diag(1 + k, 1 + k) = aux(s.aux + 1 + k) / u(s.row + 1 + k);
       continue;
     }
-    // Cone rows: Arrow(y) dx + Arrow(x) dy with dx0 = mu_f dgamma, deta = B_t dv.
-    const double x0 = aux(s.aux + 3), psi = u(s.row + 3);
-    const Eigen::Vector2d beta = u.segment<2>(s.row + 1), eta = aux.segment<2>(s.aux + 1);
-    rows.row(1) = beta.transpose() * friction;
-    rows.middleRows(2, 2) = x0 * friction;
     diag(1, 0) = psi * s.mu_f;
     diag.block<1, 2>(1, 1) = eta.transpose();
     diag(1, 3) = x0;
@@ -308,7 +317,7 @@ void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
   }
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& s = limits_[l];
-    const int node = graph_.limit_node[s.limit.joint];
+    const int node = graph_->limit_node[s.limit.joint];
     const int row_in_node = s.row - matrix.pattern().offset[node];
     const auto write = [&](int body, const Row6& next_row, const Row6& now_row) {
       const Matrix3 rate = rotation_rate(u.segment<3>(6 * body + 3), dt_) / dt_;
@@ -365,9 +374,9 @@ void Inequalities::recover(const Eigen::VectorXd& u, const Eigen::VectorXd& aux,
     daux(p.eliminated) = (t - k * a - a * du(p.kept)) / k;
   }
   for (const Cone& c : cones_) {
+    const ContactSlot& slot = contacts_[c.contact];
     daux(c.x0) = c.mu_f * du(c.gamma) + point.eq(c.x0);
-    daux.segment<2>(c.eta) =
-        friction_now_.middleRows<2>(c.direction_row) * du.segment<6>(6 * c.body) + point.eq.segment<2>(c.eta);
+    for (int i = 0; i < 2; ++i) daux(c.eta + i) = tangential(slot, i, du) + point.eq(c.eta + i);
   }
 }
 
@@ -389,6 +398,12 @@ double Inequalities::min_signed_distance(const InequalityPoint& point) const {
   double d = std::numeric_limits<double>::infinity();
   for (double phi : point.distance) d = std::min(d, phi);
   return d;
+}
+
+int Inequalities::site_of_node(int node) const {
+  for (size_t c = 0; c < contacts_.size(); ++c)
+    if (contacts_[c].node == node) return static_cast<int>(c);
+  return -1;
 }
 
 double Inequalities::equation_error(const InequalityPoint& point) const {

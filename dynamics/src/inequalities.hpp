@@ -1,7 +1,9 @@
 #pragma once
 // The inequality constraints of a step (internal): contacts with their friction
-// and joint limits, in the condensed form the interior-point Newton method
-// factorizes (see docs/contacts.md).
+// (ground contacts and contacts between colliders, both as contact sites with
+// a side a and a side b, b possibly the world) and joint limits, in the
+// condensed form the interior-point Newton method factorizes (see
+// docs/contacts.md).
 //
 // Every complementarity pair has one member among the Newton unknowns `u`
 // (the graphsolve rows: gamma, beta, psi of a contact node, gamma of a limit
@@ -13,21 +15,25 @@
 // Cone rows: B_t u - eta and c_f gamma - x0, with x = (x0, beta) and
 // y = (psi, eta) in the second-order cone and x o y = mu e (Jordan product).
 
+#include <array>
 #include <vector>
 
 #include <Eigen/Core>
 #include <graphsolve/graphsolve.hpp>
 
+#include "contact_site.hpp"
 #include "joint_limits.hpp"
 #include "mechanism_graph.hpp"
 
 namespace dynamics::detail {
 
+using SideRows = std::array<Row6, 2>;  // rows for side a and side b of a contact
+
 // Values that depend on the trial point z_k+1 (two copies: accepted, trial).
 struct InequalityPoint {
   Eigen::VectorXd eq;
   std::vector<double> distance;                  // phi(z_k+1) per contact
-  std::vector<Row6> contact_normal;              // d phi / d(x, theta) at z_k+1
+  std::vector<SideRows> contact_normal;          // d phi / d(x, theta) of each side at z_k+1
   std::vector<Row6> limit_parent, limit_child;   // d value / d(x, theta) at z_k+1
 };
 
@@ -40,7 +46,9 @@ struct Complementarity {
 
 class Inequalities {
  public:
-  Inequalities(const Model& model, const MechanismGraph& graph, const graphsolve::Pattern& pattern, double dt);
+  // Keeps pointers to the model, graph and sites, which must outlive it.
+  Inequalities(const Model& model, const MechanismGraph& graph, const std::vector<ContactSite>& sites,
+               const graphsolve::Pattern& pattern, double dt);
 
   bool empty() const { return pairs_.empty() && cones_.empty(); }
   int aux_size() const { return aux_size_; }
@@ -50,7 +58,8 @@ class Inequalities {
   // `next`): slacks from their equations (at least a small floor), multipliers
   // so that each product is about the body's weight impulse times the floor.
   void initialize(Eigen::VectorXd& u, Eigen::VectorXd& aux, const std::vector<Pose>& next) const;
-  // Jacobians at z_k: where the contact and limit impulses act.
+  // Jacobians at z_k: where the contact and limit impulses act, and the
+  // friction directions (tangent to each contact's normal at z_k).
   void prepare(const std::vector<Pose>& now);
   // Adds the impulses' generalized forces to the body rows of r, and computes
   // eq and the Jacobians at z_k+1 (`next`) into `point`.
@@ -81,13 +90,16 @@ class Inequalities {
 
   // The smallest signed distance at z_k+1 over all contacts (+inf without).
   double min_signed_distance(const InequalityPoint& point) const;
+  // The contact site of a graph node, or -1.
+  int site_of_node(int node) const;
   // Largest |eq|: the inequalities' equation residual.
   double equation_error(const InequalityPoint& point) const;
 
  private:
   struct ContactSlot {
-    int body, node, row, aux, friction_rows;  // friction_rows: n_f (linearized), 2 (cone), 0
-    int direction_row;                        // first row in directions_ / friction_now_
+    int body[2];  // side a, side b (kWorld: no rows)
+    int node, row, aux, friction_rows;  // friction_rows: n_f (linearized), 2 (cone), 0
+    int direction_row;                  // first row in directions_ / friction_now_
     FrictionModel model;
     double mu_f;
   };
@@ -100,21 +112,27 @@ class Inequalities {
   };
   struct Cone {  // x = (aux[x0], u[beta], u[beta + 1]), y = (u[psi], aux[eta], aux[eta + 1])
     int x0, beta, psi, eta;
-    int gamma, body, direction_row;  // x0 = mu_f gamma, eta = friction_now rows * body velocity
+    int gamma, contact;  // x0 = mu_f gamma, eta = the contact's tangential velocity
     double mu_f;
   };
 
-  const Model& model_;
-  const MechanismGraph& graph_;
+  Pose pose_of(const std::vector<Pose>& poses, int body) const { return body == kWorld ? Pose{} : poses[body]; }
+  // Friction direction i of a contact: its relative tangential velocity at u.
+  double tangential(const ContactSlot& s, int i, const Eigen::VectorXd& u) const;
+
+  const Model* model_;
+  const MechanismGraph* graph_;
+  const std::vector<ContactSite>* sites_;
   double dt_;
   int aux_size_ = 0;
   std::vector<ContactSlot> contacts_;
   std::vector<LimitSlot> limits_;
   std::vector<Pair> pairs_;
   std::vector<Cone> cones_;
-  Eigen::Matrix<double, Eigen::Dynamic, 3> directions_;     // friction directions (world), per contact rows
-  Eigen::Matrix<double, Eigen::Dynamic, 6> friction_now_;   // d(tangential velocity)/d(v, w) at z_k
-  std::vector<Row6> normal_now_, limit_parent_now_, limit_child_now_;
+  // Per side: d(tangential velocity)/d(v, w) at z_k, friction directions' rows per contact.
+  std::array<Eigen::Matrix<double, Eigen::Dynamic, 6>, 2> friction_now_;
+  std::vector<SideRows> normal_now_;
+  std::vector<Row6> limit_parent_now_, limit_child_now_;
 };
 
 }  // namespace dynamics::detail

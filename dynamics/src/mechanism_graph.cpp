@@ -4,16 +4,17 @@
 
 namespace dynamics::detail {
 
-int contact_node_size(const Contact& contact) {
-  switch (contact.friction) {
-    case FrictionModel::None: return 1;                                   // gamma
-    case FrictionModel::Linearized: return 2 + contact.friction_directions;  // gamma, beta, psi
+int contact_node_size(FrictionModel friction, int directions) {
+  switch (friction) {
+    case FrictionModel::None: return 1;                         // gamma
+    case FrictionModel::Linearized: return 2 + directions;      // gamma, beta, psi
     case FrictionModel::Cone: return 4;                                   // gamma, beta (2), psi
   }
   return 1;
 }
 
-MechanismGraph build_mechanism_graph(const Model& model, bool with_inequalities) {
+MechanismGraph build_mechanism_graph(const Model& model, bool with_inequalities,
+                                     const std::vector<ContactSite>& sites) {
   MechanismGraph mg;
   for (int b = 0; b < model.num_bodies(); ++b) mg.graph.add_node(6);
   const int nj = model.num_joints();
@@ -46,10 +47,11 @@ MechanismGraph build_mechanism_graph(const Model& model, bool with_inequalities)
     }
   }
   if (with_inequalities) {
-    for (const Contact& contact : model.contacts()) {
-      const int node = mg.graph.add_node(contact_node_size(contact));
+    for (const ContactSite& site : sites) {
+      const int node = mg.graph.add_node(contact_node_size(site.friction, site.friction_directions));
       mg.contact_node.push_back(node);
-      mg.graph.add_edge(node, contact.body);
+      for (int body : {site.body_a, site.body_b})
+        if (body != kWorld) mg.graph.add_edge(node, body);
     }
   }
   return mg;

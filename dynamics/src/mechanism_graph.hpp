@@ -4,8 +4,10 @@
 // an edge from each joint node to each of its bodies. Floating joints have no
 // node. With inequalities, a joint with finite limits gets a second node with
 // one row per limit, attached to the same bodies (a short cycle: at most one
-// fill block per limited joint), and every contact is one more node attached
-// only to its body: a leaf. Analysed once per model.
+// fill block per limited joint), and every contact site is one more node:
+// attached only to its body for a ground contact (a leaf), to both bodies for
+// a contact between colliders. Analysed once per model, and again whenever
+// the broad phase changes the set of contacts between colliders.
 
 #include <vector>
 
@@ -13,6 +15,7 @@
 
 #include "dynamics/model.hpp"
 #include "dynamics/state.hpp"
+#include "contact_site.hpp"
 #include "joint_constraint.hpp"
 
 namespace dynamics::detail {
@@ -33,13 +36,16 @@ struct MechanismGraph {
   std::vector<int> joint_first_limit;    // per joint: index into limits (count = joint_limit_count)
   std::vector<int> joint_limit_count;
   std::vector<int> limit_node;           // per joint: graph node of its limit rows, -1 without
-  std::vector<int> contact_node;         // per contact
+  std::vector<int> contact_node;         // per contact site
 };
 
 // Contacts per friction model: the size of a contact node.
-int contact_node_size(const Contact& contact);
+int contact_node_size(FrictionModel friction, int directions);
 
-MechanismGraph build_mechanism_graph(const Model& model, bool with_inequalities = false);
+// Without inequalities: bodies and joints only. With them: joint limits and
+// one node per contact site (ground contacts first, then pair features).
+MechanismGraph build_mechanism_graph(const Model& model, bool with_inequalities = false,
+                                     const std::vector<ContactSite>& sites = {});
 
 inline Pose body_pose(const State& state, int body) {
   if (body == kWorld) return Pose{};

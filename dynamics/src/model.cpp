@@ -61,6 +61,22 @@ void check_limits(const Joint& joint, const std::string& who) {
   }
 }
 
+void check_friction(const std::string& who, FrictionModel model, double coefficient, int directions) {
+  if (!(coefficient >= 0.0) || !std::isfinite(coefficient))
+    fail(who + ": friction coefficient must be >= 0 and finite, got " + std::to_string(coefficient));
+  switch (model) {
+    case FrictionModel::None:
+    case FrictionModel::Cone: break;
+    case FrictionModel::Linearized:
+      if (directions < 2 || directions % 2 != 0)
+        fail(who + ": friction directions must be an even number >= 2, got " + std::to_string(directions));
+      break;
+    default: fail(who + ": unknown friction model");
+  }
+}
+
+std::pair<int, int> body_pair(int a, int b) { return a < b ? std::make_pair(a, b) : std::make_pair(b, a); }
+
 }  // namespace
 
 Body Body::solid(std::string name, double mass, const Shape& shape) {
@@ -139,18 +155,7 @@ int Model::add_contact(Contact contact) {
   if (!std::isfinite(n) || n < 1e-12) fail(who + ": ground normal is zero or not finite");
   if (!std::isfinite(contact.ground.offset)) fail(who + ": ground offset is not finite");
   contact.ground.normal /= n;
-  if (!(contact.friction_coefficient >= 0.0) || !std::isfinite(contact.friction_coefficient))
-    fail(who + ": friction coefficient must be >= 0 and finite, got " + std::to_string(contact.friction_coefficient));
-  switch (contact.friction) {
-    case FrictionModel::None:
-    case FrictionModel::Cone: break;
-    case FrictionModel::Linearized:
-      if (contact.friction_directions < 2 || contact.friction_directions % 2 != 0)
-        fail(who + ": friction directions must be an even number >= 2, got " +
-             std::to_string(contact.friction_directions));
-      break;
-    default: fail(who + ": unknown friction model");
-  }
+  check_friction(who, contact.friction, contact.friction_coefficient, contact.friction_directions);
   contacts_.push_back(std::move(contact));
   return num_contacts() - 1;
 }
@@ -166,6 +171,7 @@ void Model::set_friction_coefficient(double coefficient) {
   if (!(coefficient >= 0.0) || !std::isfinite(coefficient))
     fail("friction coefficient must be >= 0 and finite, got " + std::to_string(coefficient));
   for (Contact& c : contacts_) c.friction_coefficient = coefficient;
+  collision_options_.friction_coefficient = coefficient;
 }
 
 int Model::add_shape_contacts(int body, const ContactOptions& options) {
@@ -179,8 +185,81 @@ int Model::add_shape_contacts(int body, const ContactOptions& options) {
   return added;
 }
 
+int Model::add_collider(Collider collider) {
+  const bool world = collider.body == kWorld;
+  const std::string who = "collider '" + (collider.name.empty() ? std::to_string(colliders_.size()) : collider.name) + "'";
+  if (!world && (collider.body < 0 || collider.body >= num_bodies()))
+    fail(who + ": body index " + std::to_string(collider.body) + " does not exist");
+  if (collider.name.empty()) {
+    int k = 0;
+    for (const Collider& c : colliders_) k += c.body == collider.body;
+    collider.name = (world ? std::string("world") : bodies_[collider.body].name) + "/collider" + std::to_string(k);
+  }
+  for (const Collider& c : colliders_)
+    if (c.name == collider.name) fail("duplicate collider name '" + collider.name + "'");
+  Shape& shape = collider.shape;
+  if (shape.kind != Shape::Kind::Sphere && shape.kind != Shape::Kind::Box)
+    fail(who + ": a " + to_string(shape.kind) + " cannot be a collider (spheres and boxes only)");
+  const bool sphere = shape.kind == Shape::Kind::Sphere;
+  const double smallest = sphere ? shape.size.x() : shape.size.minCoeff();
+  if (!finite(shape.size) || !(smallest > 0.0))
+    fail(who + (sphere ? ": sphere radius" : ": box edges") + " must be positive and finite");
+  const double q = shape.orientation.norm();
+  if (!finite(shape.position) || !shape.orientation.coeffs().allFinite() || q < 1e-12)
+    fail(who + ": shape pose is not finite");
+  shape.orientation.normalize();
+  colliders_.push_back(std::move(collider));
+  return num_colliders() - 1;
+}
+
+int Model::add_shape_colliders(int body) {
+  const Body& b = this->body(body);
+  int added = 0;
+  for (const Shape& shape : b.shapes) {
+    if (shape.kind != Shape::Kind::Sphere && shape.kind != Shape::Kind::Box)
+      fail("body '" + b.name + "': its " + to_string(shape.kind) +
+           " shape cannot be a collider (spheres and boxes only); add colliders one by one");
+  }
+  for (const Shape& shape : b.shapes) {
+    add_collider(Collider{"", body, shape});
+    ++added;
+  }
+  return added;
+}
+
+void Model::exclude_collision(int body_a, int body_b) {
+  for (int b : {body_a, body_b})
+    if (b != kWorld && (b < 0 || b >= num_bodies()))
+      fail("exclude_collision: body index " + std::to_string(b) + " does not exist");
+  if (body_a == body_b) fail("exclude_collision: a body never collides with itself");
+  excluded_.push_back(body_pair(body_a, body_b));
+}
+
+void Model::set_collision_options(const CollisionOptions& options) {
+  if (!(options.margin >= 0.0) || !std::isfinite(options.margin))
+    fail("collision options: margin must be >= 0 and finite, got " + std::to_string(options.margin));
+  check_friction("collision options", options.friction, options.friction_coefficient, options.friction_directions);
+  collision_options_ = options;
+}
+
+const Collider& Model::collider(int index) const {
+  if (index < 0 || index >= num_colliders()) fail("collider index " + std::to_string(index) + " does not exist");
+  return colliders_[index];
+}
+
+bool Model::may_collide(int body_a, int body_b) const {
+  if (body_a == body_b) return false;  // one body, or the world with itself
+  const std::pair<int, int> key = body_pair(body_a, body_b);
+  for (const std::pair<int, int>& e : excluded_)
+    if (e == key) return false;
+  if (collision_options_.skip_jointed)
+    for (const Joint& j : joints_)
+      if (j.num_constraints() > 0 && body_pair(j.parent, j.child) == key) return false;
+  return true;
+}
+
 bool Model::has_inequalities() const {
-  if (!contacts_.empty()) return true;
+  if (!contacts_.empty() || colliders_.size() >= 2) return true;
   for (const Joint& j : joints_)
     for (const std::vector<double>* side : {&j.lower, &j.upper})
       for (double x : *side)

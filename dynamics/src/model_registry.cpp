@@ -174,6 +174,18 @@ const std::vector<Entry>& entries() {
       {{"quadruped", "floating trunk with four 3-link legs held by joint springs, knee limits, foot contacts",
         with_friction({{"stiffness", "60", "joint spring stiffness, N m/rad (damping 0.005 of it)"}}, "0.8")},
        [](const Parameters& p) { return quadruped(p.number("stiffness"), p.friction()); }},
+      {{"sphere-collision", "two spheres (0.25 m, 1 kg) colliding in zero gravity (contact between bodies)",
+        with_friction({{"speed", "2", "speed of the moving sphere, m/s"},
+                       {"offset", "0", "sideways offset of its path, m (0: head on)"}},
+                      "0.5")},
+       [](const Parameters& p) { return sphere_collision(p.number("speed"), p.number("offset"), p.friction()); }},
+      {{"box-stack", "cubes (0.5 m, 1 kg) stacked on the ground, resting on each other's corners",
+        with_friction({{"n", "3", "number of cubes"}}, "0.5")},
+       [](const Parameters& p) { return box_stack(p.integer("n"), p.friction()); }},
+      {{"ball-on-table", "sphere (0.1 m, 1 kg) dropped on a static box table (world collider)",
+        with_friction({{"height", "0.3", "drop height above the table, m"}, {"speed", "0", "sideways speed, m/s"}},
+                      "0.5")},
+       [](const Parameters& p) { return ball_on_table(p.number("height"), p.number("speed"), p.friction()); }},
   };
   return list;
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "broad_phase.hpp"
 #include "inequalities.hpp"
 #include "joint_kinematics.hpp"
 #include "mechanism_graph.hpp"
@@ -31,13 +32,21 @@ const char* to_string(StepStatus status) {
 struct Simulator::Impl {
   const Model& model;
   StepOptions options;
+  // Contact sites: the model's ground contacts, then the features between
+  // colliders that the broad phase found (`features`, sorted) for this graph.
+  int ground_sites;
+  std::vector<detail::ContactSite> sites;
+  detail::BroadPhase broad;
+  std::vector<detail::PairFeature> features, found;
+  // The Newton system on the mechanism graph; rebuilt when `features` changes.
   detail::MechanismGraph mg;
   graphsolve::Symbolic symbolic;
   graphsolve::BlockMatrix matrix;
   graphsolve::Factorization lu;
   int nb, nj, dim;
   std::vector<int> joint_row;  // first row of each joint's impulses, -1 without constraints
-  detail::Inequalities ineq;    // contacts and joint limits
+  int joint_rows_end = 0;      // rows below it are bodies and joints: the same in every graph
+  detail::Inequalities ineq;   // contacts and joint limits
 
   // Per step: configuration z_k, constant parts of the body residuals, G(z_k).
   std::vector<Pose> now;
@@ -52,22 +61,23 @@ struct Simulator::Impl {
   // Interior-point unknowns eliminated from the Newton system (slacks), their
   // directions, the affine (predictor) directions, and the values at z_k+1.
   Eigen::VectorXd aux, trial_aux, daux, step_affine, daux_affine;
+  Eigen::VectorXd saved_step, saved_daux;  // a direction kept while another is tried
   detail::InequalityPoint ineq_next, trial_ineq_next;
 
   Impl(const Model& m, const StepOptions& o)
       : model(m),
         options(o),
-        mg(detail::build_mechanism_graph(m, true)),
+        ground_sites(m.num_contacts()),
+        sites(detail::ground_sites(m)),
+        broad(m),
+        mg(detail::build_mechanism_graph(m, true, sites)),
         symbolic(graphsolve::analyze(mg.graph)),
         matrix(symbolic),
         lu(symbolic),
         nb(m.num_bodies()),
         nj(m.num_joints()),
         dim(matrix.rows()),
-        ineq(m, mg, symbolic.pattern(), o.dt) {
-    joint_row.assign(nj, -1);
-    for (int j = 0; j < nj; ++j)
-      if (mg.joint_node[j] >= 0) joint_row[j] = symbolic.pattern().offset[mg.joint_node[j]];
+        ineq(m, mg, sites, symbolic.pattern(), o.dt) {
     now.resize(nb);
     next.resize(nb);
     trial_next.resize(nb);
@@ -76,14 +86,30 @@ struct Simulator::Impl {
     joint_now.resize(nj);
     joint_next.resize(nj);
     trial_joint_next.resize(nj);
-    for (Eigen::VectorXd* v : {&s, &trial, &residual, &trial_residual, &step, &step_affine, &rhs}) v->setZero(dim);
-    for (Eigen::VectorXd* v : {&aux, &trial_aux, &daux, &daux_affine}) v->setZero(ineq.aux_size());
-    ineq.resize(ineq_next);
-    ineq.resize(trial_ineq_next);
     coordinates.setZero(m.num_coordinates());
     rates.setZero(m.num_coordinates());
+    size_workspace();
+    found.reserve(64);
+    features.reserve(64);
   }
 
+  // Row offsets and every buffer sized by the graph.
+  void size_workspace() {
+    joint_row.assign(nj, -1);
+    joint_rows_end = 6 * nb;
+    for (int j = 0; j < nj; ++j) {
+      if (mg.joint_node[j] < 0) continue;
+      joint_row[j] = symbolic.pattern().offset[mg.joint_node[j]];
+      joint_rows_end = std::max(joint_rows_end, joint_row[j] + model.joint(j).num_constraints());
+    }
+    for (Eigen::VectorXd* v : {&s, &trial, &residual, &trial_residual, &step, &step_affine, &rhs, &saved_step})
+      v->setZero(dim);
+    for (Eigen::VectorXd* v : {&aux, &trial_aux, &daux, &daux_affine, &saved_daux}) v->setZero(ineq.aux_size());
+    ineq.resize(ineq_next);
+    ineq.resize(trial_ineq_next);
+  }
+
+  void update_contacts(const State& state);
   double dt() const { return options.dt; }
 
   // Pose of a body or of the world in the current (k) or next (k+1) configuration.
@@ -101,19 +127,44 @@ struct Simulator::Impl {
   void assemble(const Eigen::VectorXd& unknowns);
   bool try_point(double alpha);
   void solve_refined();
+  static constexpr double kDegenerateShift = 1e-10;
+  bool factorize(bool interior, const graphsolve::FactorOptions& factor_options);
   void centring_direction(double target);
   double boundary_fraction(const detail::Complementarity& comp) const;
-  bool line_search(double alpha, double target, double squares, double& trial_squares, Errors& trial_errors);
+  bool line_search(double alpha, double target, double squares, double& trial_squares, Errors& trial_errors,
+                   double& taken);
   double interior_point_direction(const detail::Complementarity& comp);
   void report_failed_node(int node, StepResult& result) const;
   StepResult solve(State& state);
 };
 
+// The broad phase at z_k; a new set of contacts between colliders means a new
+// graph: analysed again, with its matrix, factorization and buffers (the only
+// allocations of a step).
+void Simulator::Impl::update_contacts(const State& state) {
+  if (broad.empty()) return;
+  broad.find(now, state, dt(), features, found);
+  if (found == features) return;
+  features.swap(found);
+  sites.resize(ground_sites);
+  for (const detail::PairFeature& f : features) sites.push_back(detail::pair_site(model, f));
+  mg = detail::build_mechanism_graph(model, true, sites);
+  symbolic = graphsolve::analyze(mg.graph);
+  matrix = graphsolve::BlockMatrix(symbolic);
+  lu = graphsolve::Factorization(symbolic);
+  dim = matrix.rows();
+  ineq = detail::Inequalities(model, mg, sites, symbolic.pattern(), dt());
+  size_workspace();
+}
+
 void Simulator::Impl::prepare(const State& state) {
   const double h = dt();
   for (int b = 0; b < nb; ++b) {
-    const Body& body = model.body(b);
     now[b] = Pose{state.position[b], state.orientation[b]};
+  }
+  update_contacts(state);
+  for (int b = 0; b < nb; ++b) {
+    const Body& body = model.body(b);
     const Vector3& w = state.angular_velocity[b];
     const Vector3 jw = body.inertia * w;
     linear_known[b] = body.mass * state.velocity[b] + h * (body.mass * model.gravity + state.external_force[b]);
@@ -296,6 +347,20 @@ double Simulator::Impl::boundary_fraction(const detail::Complementarity& comp) c
   return std::max(options.fraction_to_boundary, 1.0 - comp.mean);
 }
 
+// Near a degenerate contact (touching without force: multipliers and slacks
+// both tend to zero) the condensed rows can span more than the double range
+// and a pivot breaks down exactly. The interior-point method then retries
+// with a tiny shift on every diagonal block (joint nodes keep their own
+// regularization): an inexact Newton step, while the residual stays exact.
+bool Simulator::Impl::factorize(bool interior, const graphsolve::FactorOptions& factor_options) {
+  if (lu.factorize(matrix, factor_options) == graphsolve::Status::Success) return true;
+  if (!interior) return false;
+  graphsolve::FactorOptions shifted = factor_options;
+  shifted.shift = kDegenerateShift;
+  shifted.constraint_shift = factor_options.constraint_shift - kDegenerateShift;
+  return lu.factorize(matrix, shifted) == graphsolve::Status::Success;
+}
+
 // The centring direction: complementarity aimed at `target`, no correction.
 void Simulator::Impl::centring_direction(double target) {
   const Eigen::VectorXd none;
@@ -311,7 +376,7 @@ void Simulator::Impl::centring_direction(double target) {
 // buffers hold the accepted point. Falls back to the shortest evaluated step
 // if it lowers the residual at all.
 bool Simulator::Impl::line_search(double alpha, double target, double squares, double& trial_squares,
-                                  Errors& trial_errors) {
+                                  Errors& trial_errors, double& taken) {
   const double merit = std::sqrt(squares + ineq.complementarity_gap(s, aux, target));
   double trial_merit = merit;
   bool evaluated = false;  // the trial_* buffers describe `trial`
@@ -321,6 +386,7 @@ bool Simulator::Impl::line_search(double alpha, double target, double squares, d
     trial_squares = evaluate(trial, trial_aux, trial_next, trial_residual, trial_joint_next, trial_ineq_next,
                              trial_errors);
     trial_merit = std::sqrt(trial_squares + ineq.complementarity_gap(trial, trial_aux, target));
+    taken = alpha;
     if (trial_merit < (1.0 - 1e-4 * alpha) * merit) return true;
   }
   return evaluated && trial_merit < merit;
@@ -335,7 +401,9 @@ StepResult Simulator::Impl::solve(State& state) {
     s.segment<3>(6 * b) = state.velocity[b];
     s.segment<3>(6 * b + 3) = state.angular_velocity[b];
   }
-  const bool warm = state.multipliers.size() == dim && state.multipliers.allFinite();
+  // Joint rows come before every contact row, so they survive a new graph.
+  const bool warm =
+      state.multipliers.size() >= joint_rows_end && state.multipliers.head(joint_rows_end).allFinite();
   for (int j = 0; j < nj; ++j) {
     const int row = joint_row[j];
     if (row < 0) continue;
@@ -371,7 +439,7 @@ StepResult Simulator::Impl::solve(State& state) {
     }
     ++result.iterations;
     assemble(s);
-    if (lu.factorize(matrix, factor_options) != graphsolve::Status::Success) {
+    if (!factorize(interior, factor_options)) {
       result.status = StepStatus::SolverFailure;
       report_failed_node(lu.failed_node(), result);
       break;
@@ -390,15 +458,29 @@ StepResult Simulator::Impl::solve(State& state) {
       target = interior_point_direction(comp);
       alpha = ineq.max_step(s, aux, step, daux, boundary_fraction(comp));
     }
-    double trial_squares = squares;
-    bool accepted = line_search(alpha, target, squares, trial_squares, trial_errors);
-    if (!accepted && interior) {
-      // The predictor-corrector direction lost the central path: fall back to
-      // a pure centring step (target mu, no second-order term) once.
+    double trial_squares = squares, taken = 0.0;
+    bool accepted = line_search(alpha, target, squares, trial_squares, trial_errors, taken);
+    if (interior && (!accepted || taken < 0.1 * alpha)) {
+      // Mehrotra's second-order term can make the corrected direction a poor
+      // (or no) descent direction for the residual norm: try a pure centring
+      // step (target mu, no correction: a Newton direction, so it descends)
+      // and keep the corrected point only if centring gets nowhere.
+      saved_step = step;
+      saved_daux = daux;
+      const double corrected_target = target, corrected_taken = taken;
+      const bool corrected = accepted;
       target = comp.mean;
       centring_direction(target);
       alpha = ineq.max_step(s, aux, step, daux, boundary_fraction(comp));
-      accepted = line_search(alpha, target, squares, trial_squares, trial_errors);
+      accepted = line_search(alpha, target, squares, trial_squares, trial_errors, taken);
+      if (!accepted && corrected) {
+        step.swap(saved_step);
+        daux.swap(saved_daux);
+        target = corrected_target;
+        accepted = try_point(corrected_taken);
+        trial_squares = evaluate(trial, trial_aux, trial_next, trial_residual, trial_joint_next, trial_ineq_next,
+                                 trial_errors);
+      }
     }
     if (!accepted) {
       // Not even the shortest step lowers the residual: give up with the
@@ -421,6 +503,7 @@ StepResult Simulator::Impl::solve(State& state) {
   result.inequality_residual = errors.inequality;
   result.complementarity = comp.max;
   result.min_signed_distance = ineq.min_signed_distance(ineq_next);
+  result.collider_contacts = static_cast<int>(features.size());
   if (result.status != StepStatus::Success) return result;
   for (int b = 0; b < nb; ++b) {
     state.position[b] = next[b].position;
@@ -438,8 +521,12 @@ void Simulator::Impl::report_failed_node(int node, StepResult& result) const {
   if (node >= 0 && node < nb) result.failed_body = node;
   for (int j = 0; j < nj && node >= nb; ++j)
     if (mg.joint_node[j] == node || mg.limit_node[j] == node) result.failed_joint = j;
-  for (int c = 0; c < static_cast<int>(mg.contact_node.size()); ++c)
-    if (mg.contact_node[c] == node) result.failed_contact = c;
+  const int site = ineq.site_of_node(node);
+  if (site >= 0 && site < ground_sites) result.failed_contact = site;
+  if (site >= ground_sites) {
+    result.failed_collider_a = sites[site].feature.collider_a;
+    result.failed_collider_b = sites[site].feature.collider_b;
+  }
 }
 
 Simulator::Simulator(const Model& model, const StepOptions& options) {

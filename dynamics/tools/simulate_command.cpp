@@ -123,14 +123,10 @@ int run_simulate(const SimulateOptions& o) {
   State state = init.state;
   Simulator sim(model, step_options);
   TrajectoryCsv csv(o.out, model);
-  const auto min_distance = [&] {
-    double d = std::numeric_limits<double>::infinity();
-    for (const Contact& c : model.contacts())
-      d = std::min(d, signed_distance(c, state.position[c.body], state.orientation[c.body]));
-    return d;
-  };
-  csv.row(model, state, 0, min_distance());
-  double lowest = min_distance();
+  double lowest = min_signed_distance(model, state);
+  csv.row(model, state, 0, lowest);
+  const bool touches = model.num_contacts() > 0 || model.num_colliders() > 1;
+  int most_collider_contacts = 0;
 
   const double e0 = total_energy(model, state);
   double max_violation = constraint_violation(model, state), max_energy_error = 0.0;
@@ -144,6 +140,9 @@ int run_simulate(const SimulateOptions& o) {
       if (r.failed_body >= 0) where = ", body '" + model.body(r.failed_body).name + "'";
       if (r.failed_joint >= 0) where = ", joint '" + model.joint(r.failed_joint).name + "'";
       if (r.failed_contact >= 0) where = ", contact '" + model.contact(r.failed_contact).name + "'";
+      if (r.failed_collider_a >= 0)
+        where = ", contact between colliders '" + model.collider(r.failed_collider_a).name + "' and '" +
+                model.collider(r.failed_collider_b).name + "'";
       std::cerr << "dynamics: error: step " << k + 1 << " (t = " << state.time + o.dt << " s) failed: "
                 << to_string(r.status) << where << " after " << r.iterations << " Newton iterations (residual "
                 << r.residual << ", constraint residual " << r.constraint_residual;
@@ -157,6 +156,7 @@ int run_simulate(const SimulateOptions& o) {
     max_violation = std::max(max_violation, constraint_violation(model, state));
     max_energy_error = std::max(max_energy_error, std::abs(total_energy(model, state) - e0));
     lowest = std::min(lowest, r.min_signed_distance);
+    most_collider_contacts = std::max(most_collider_contacts, r.collider_contacts);
     csv.row(model, state, r.iterations, r.min_signed_distance);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -172,7 +172,9 @@ int run_simulate(const SimulateOptions& o) {
                         {"tolerance", model.has_inequalities() ? step_options.interior_tolerance
                                                                : step_options.tolerance},
                         {"contacts", model.num_contacts()},
-                        {"min_signed_distance", model.num_contacts() > 0 ? nlohmann::json(lowest) : nlohmann::json()},
+                        {"colliders", model.num_colliders()},
+                        {"collider_contacts_max", most_collider_contacts},
+                        {"min_signed_distance", touches ? nlohmann::json(lowest) : nlohmann::json()},
                         {"wall_time_s", wall},
                         {"time_per_step_us", o.steps > 0 ? 1e6 * wall / double(o.steps) : 0.0},
                         {"newton_iterations_mean", mean_iterations},
@@ -196,7 +198,12 @@ int run_simulate(const SimulateOptions& o) {
                 o.steps > 0 ? 1e6 * wall / double(o.steps) : 0.0);
     std::printf("  Newton iterations per step: mean %.2f, max %d\n", mean_iterations, max_iterations);
     std::printf("  max constraint violation: %.3g\n", max_violation);
-    if (model.num_contacts() > 0) std::printf("  %d contacts, min signed distance: %.3g m\n", model.num_contacts(), lowest);
+    if (touches) {
+      std::printf("  %d ground contacts", model.num_contacts());
+      if (model.num_colliders() > 0)
+        std::printf(", %d colliders (contacts between them: up to %d)", model.num_colliders(), most_collider_contacts);
+      std::printf(", min signed distance: %.3g m\n", lowest);
+    }
     std::printf("  energy: initial %.10g, final %.10g, drift %.3g, max error %.3g\n", e0, e1, e1 - e0,
                 max_energy_error);
     if (init.projected)

@@ -132,6 +132,30 @@ TEST_F(DynamicsCli, ContactModelsReportDistanceAndInteriorPointIterations) {
   EXPECT_NE(bad2.err.find("--ground: expected nx,ny,nz[,offset]"), std::string::npos) << bad2.err;
 }
 
+TEST_F(DynamicsCli, CollidersReportTheirContactsAndTakeTheFrictionOption) {
+  // Head-on collision of equal spheres: perfectly inelastic, half the energy goes.
+  CliResult r = run("simulate sphere-collision --steps 60 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["contacts"], 0);
+  EXPECT_EQ(summary["colliders"], 2);
+  EXPECT_EQ(summary["collider_contacts_max"], 1);
+  EXPECT_GE(summary["min_signed_distance"].get<double>(), -1e-6);
+  EXPECT_NEAR(summary["energy_final"].get<double>(), 1.0, 1e-3);
+  // A ball sliding on the table keeps its energy without friction; with it,
+  // it ends rolling at 5/7 of its speed, having lost 2/7 of 0.5 J: --friction
+  // reaches collider contacts.
+  for (const char* friction : {"0", "0.5"}) {
+    r = run(std::string("simulate ball-on-table --param height=0 --param speed=1 --steps 30 --json --friction ") +
+            friction);
+    ASSERT_EQ(r.code, 0) << r.err;
+    summary = nlohmann::json::parse(r.out);
+    const double drift = summary["energy_drift"].get<double>();
+    if (std::string(friction) == "0") EXPECT_NEAR(drift, 0.0, 1e-6);
+    else EXPECT_NEAR(drift, -0.5 * 2.0 / 7.0, 2e-3);
+  }
+}
+
 TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
   struct Case {
     std::string args, message;

@@ -107,6 +107,52 @@ TEST(Inertia, HelpersMatchTextbookFormulas) {
   EXPECT_NEAR(capsule_inertia(3, 1e-4, 2)(0, 0), 3 * 4 / 12.0, 1e-3);
 }
 
+TEST(ModelErrors, BadColliders) {
+  Model m;
+  m.add_body(Body::solid("ball", 1.0, Shape::sphere(0.1)));
+  m.add_body(Body::solid("can", 1.0, Shape::cylinder(0.1, 0.3)));
+  expect_error([&] { m.add_collider(Collider{"", 4, Shape::sphere(0.1)}); }, "collider '0': body index 4 does not exist");
+  expect_error([&] { m.add_collider(Collider{"c", 0, Shape::cylinder(0.1, 0.2)}); },
+               "collider 'c': a cylinder cannot be a collider (spheres and boxes only)");
+  expect_error([&] { m.add_collider(Collider{"", 0, Shape::capsule(0.1, 0.2)}); }, "spheres and boxes only");
+  // Shapes built field by field skip the factories' checks; the model checks again.
+  Shape raw;
+  raw.kind = Shape::Kind::Sphere;
+  expect_error([&] { m.add_collider(Collider{"s", 0, raw}); }, "collider 's': sphere radius must be positive");
+  raw.size.x() = std::nan("");
+  expect_error([&] { m.add_collider(Collider{"s", 0, raw}); }, "sphere radius must be positive");
+  raw.kind = Shape::Kind::Box;
+  raw.size = Vector3(1.0, -1.0, 1.0);
+  expect_error([&] { m.add_collider(Collider{"b", 0, raw}); }, "collider 'b': box edges must be positive");
+  Shape moved = Shape::sphere(0.1);
+  moved.position.x() = INFINITY;
+  expect_error([&] { m.add_collider(Collider{"m", 0, moved}); }, "collider 'm': shape pose is not finite");
+  moved = Shape::sphere(0.1);
+  moved.orientation.coeffs().setZero();
+  expect_error([&] { m.add_collider(Collider{"m", 0, moved}); }, "shape pose is not finite");
+  EXPECT_EQ(m.add_collider(Collider{"", 0, Shape::sphere(0.1)}), 0);
+  EXPECT_EQ(m.collider(0).name, "ball/collider0");
+  EXPECT_EQ(m.add_collider(Collider{"", kWorld, Shape::box(Vector3::Ones())}), 1);
+  EXPECT_EQ(m.collider(1).name, "world/collider0");
+  expect_error([&] { m.add_collider(Collider{"ball/collider0", 0, Shape::sphere(0.1)}); },
+               "duplicate collider name 'ball/collider0'");
+  expect_error([&] { m.collider(7); }, "collider index 7 does not exist");
+  expect_error([&] { m.add_shape_colliders(1); }, "body 'can': its cylinder shape cannot be a collider");
+  EXPECT_EQ(m.num_colliders(), 2);  // nothing half added
+  expect_error([&] { m.add_shape_colliders(9); }, "body index 9 does not exist");
+  expect_error([&] { m.exclude_collision(0, 5); }, "exclude_collision: body index 5 does not exist");
+  expect_error([&] { m.exclude_collision(0, 0); }, "a body never collides with itself");
+  CollisionOptions o;
+  o.margin = -0.1;
+  expect_error([&] { m.set_collision_options(o); }, "margin must be >= 0 and finite");
+  o = CollisionOptions{};
+  o.friction_coefficient = -1.0;
+  expect_error([&] { m.set_collision_options(o); }, "collision options: friction coefficient must be >= 0");
+  o = CollisionOptions{};
+  o.friction_directions = 5;
+  expect_error([&] { m.set_collision_options(o); }, "friction directions must be an even number >= 2, got 5");
+}
+
 TEST(ModelErrors, BadContacts) {
   Model m;
   m.add_body(Body::solid("box", 1.0, Shape::box(Vector3::Ones())));

@@ -27,5 +27,27 @@ TEST(NoAllocation, StepNeverAllocates) {
   }
 }
 
+// With colliders, a step allocates only when the broad phase changes the set
+// of contacts between them (a new graph); once a stack rests, it is stable.
+TEST(NoAllocation, RestingCollidersNeverAllocate) {
+  for (const Model& model : {box_stack(3), ball_on_table(0.01)}) {
+    State s = make_state(model);
+    Simulator sim(model);
+    for (int k = 0; k < 60; ++k) ASSERT_TRUE(sim.step(s).ok());  // landed and settled
+    bool ok = true;
+    int contacts = -1;
+    const long count = allocations_during([&] {
+      for (int k = 0; k < 20; ++k) {
+        const StepResult r = sim.step(s);
+        ok = ok && r.ok();
+        contacts = r.collider_contacts;
+      }
+    });
+    EXPECT_TRUE(ok);
+    EXPECT_GT(contacts, 0);
+    EXPECT_EQ(count, 0);
+  }
+}
+
 }  // namespace
 }  // namespace dynamics

@@ -40,4 +40,18 @@ Model hopper(FrictionSpec friction = {FrictionModel::Linearized, 0.2, 4});
 // the trunk corners.
 Model quadruped(double stiffness = 60.0, FrictionSpec friction = {FrictionModel::Linearized, 0.8, 4});
 
+
+// Contacts between bodies (colliders, see collision.hpp).
+// Two spheres (radius 0.25 m, 1 kg) in zero gravity: the first moves along +x
+// at `speed` towards the second at rest, its path `offset` off the second's
+// centre along y (0: head on).
+Model sphere_collision(double speed = 2.0, double offset = 0.0, FrictionSpec friction = {});
+// `count` cubes (0.5 m, 1 kg) stacked on the ground with 1 cm gaps, each with
+// ground contacts at its corners and a box collider, so every cube rests on
+// the one below through corner-against-box contacts.
+Model box_stack(int count = 3, FrictionSpec friction = {});
+// A sphere (radius 0.1 m, 1 kg) dropped from `height` onto a static table
+// (a world box collider 1 x 1 x 0.5 m on the ground), moving sideways at `speed`.
+Model ball_on_table(double height = 0.3, double speed = 0.0, FrictionSpec friction = {});
+
 }  // namespace dynamics

@@ -23,4 +23,9 @@ Vector3 angular_momentum(const Model& model, const State& state, double dt = 0.0
 // components, about half the angle in radians, for rotations).
 double constraint_violation(const Model& model, const State& state);
 
+// Smallest signed distance (m) over the ground contacts and every pair of
+// colliders that may collide (all pairs are measured: O(colliders^2); box
+// pairs at their corners, as their contacts are); +inf without either.
+double min_signed_distance(const Model& model, const State& state);
+
 }  // namespace dynamics

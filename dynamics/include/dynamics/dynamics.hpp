@@ -1,5 +1,6 @@
 #pragma once
 // Everything of the dynamics library.
+#include "dynamics/collision.hpp"
 #include "dynamics/contact.hpp"
 #include "dynamics/contact_models.hpp"
 #include "dynamics/coordinates.hpp"

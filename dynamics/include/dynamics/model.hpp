@@ -7,8 +7,10 @@
 // come first.
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "dynamics/collision.hpp"
 #include "dynamics/contact.hpp"
 #include "dynamics/joint.hpp"
 #include "dynamics/quaternion.hpp"
@@ -34,11 +36,20 @@ class Model {
   int add_body(Body body);
   int add_joint(Joint joint);
   int add_contact(Contact contact);
-  // Every contact's ground, or friction coefficient (validated like add_contact).
+  // Every contact's ground, or friction coefficient (validated like
+  // add_contact; the coefficient also goes to the collision options).
   void set_ground(const HalfSpace& ground);
   void set_friction_coefficient(double coefficient);
   // Adds shape_contacts() of every shape of `body`; returns how many.
   int add_shape_contacts(int body, const ContactOptions& options = {});
+  // Contacts between bodies (see collision.hpp): a sphere or box collider on
+  // a body or (kWorld) fixed in the world; every sphere and box shape of a
+  // body (a cylinder or capsule shape is an error: not supported as a
+  // collider); a pair of bodies that must never collide; the pair options.
+  int add_collider(Collider collider);
+  int add_shape_colliders(int body);
+  void exclude_collision(int body_a, int body_b);
+  void set_collision_options(const CollisionOptions& options);
 
   Vector3 gravity = Vector3(0.0, 0.0, -9.81);
 
@@ -51,7 +62,16 @@ class Model {
   const std::vector<Body>& bodies() const { return bodies_; }
   const std::vector<Joint>& joints() const { return joints_; }
   const std::vector<Contact>& contacts() const { return contacts_; }
-  // Inequality constraints of the step: contacts and finite joint limits.
+  int num_colliders() const { return static_cast<int>(colliders_.size()); }
+  const Collider& collider(int index) const;
+  const std::vector<Collider>& colliders() const { return colliders_; }
+  const CollisionOptions& collision_options() const { return collision_options_; }
+  // False for excluded pairs, the world with itself and (with skip_jointed)
+  // bodies joined by a joint with constraints. Body indices or kWorld.
+  bool may_collide(int body_a, int body_b) const;
+  const std::vector<std::pair<int, int>>& excluded_collisions() const { return excluded_; }
+  // Inequality constraints of the step: contacts, finite joint limits and
+  // colliders (which may or may not touch at a given step).
   bool has_inequalities() const;
 
   // Index by name; -1 when absent.
@@ -66,6 +86,9 @@ class Model {
   std::vector<Body> bodies_;
   std::vector<Joint> joints_;
   std::vector<Contact> contacts_;
+  std::vector<Collider> colliders_;
+  std::vector<std::pair<int, int>> excluded_;  // (smaller, larger) body index, kWorld allowed
+  CollisionOptions collision_options_;
   std::vector<int> coordinate_offsets_;
   int num_coordinates_ = 0;
 };

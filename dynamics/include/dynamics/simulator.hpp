@@ -15,8 +15,12 @@
 // method: slacks for the inequalities, complementarity relaxed to a central
 // path parameter driven to zero by Mehrotra's predictor-corrector (one
 // factorization, two solves per iteration) and a fraction-to-the-boundary
-// line search. Each contact is one graph node attached to its body (a leaf);
-// limits are extra rows of their joint's node. See docs/contacts.md.
+// line search. Each ground contact is one graph node attached to its body (a
+// leaf); each limited joint has one limit node; each contact between two
+// colliders is a node attached to both bodies. The broad phase runs at the
+// start of every step; when it changes the set of contacts between colliders,
+// the graph is analysed again (the only time step() allocates). See
+// docs/contacts.md.
 
 #include <memory>
 
@@ -61,10 +65,13 @@ struct StepResult {
   int failed_body = -1;           // body or joint whose pivot failed (SolverFailure)
   int failed_joint = -1;
   int failed_contact = -1;
+  int failed_collider_a = -1;     // the two colliders of a failed contact between bodies
+  int failed_collider_b = -1;
   // Interior-point measures (0 and +inf without inequalities).
   double inequality_residual = 0.0;  // max |phi/dt - slack| and friction equation residuals
   double complementarity = 0.0;      // largest complementarity product
   double min_signed_distance = 0.0;  // smallest contact distance at the new configuration (+inf: no contacts)
+  int collider_contacts = 0;         // contacts between colliders the broad phase kept for this step
   bool ok() const { return status == StepStatus::Success; }
 };
 
@@ -84,9 +91,11 @@ class Simulator {
 
   const Model& model() const;
   const StepOptions& options() const;
-  // Fill-in of the analysed Newton system (zero for mechanisms without loops).
+  // Fill-in of the analysed Newton system (zero for mechanisms without loops),
+  // for the graph of the last step.
   long fill_blocks() const;
-  // The graph the Newton systems live on (body nodes 0..bodies-1, then joints).
+  // Nodes of the graph the Newton systems live on (body nodes
+  // 0..bodies-1, then joints, limits, ground contacts, collider contacts).
   int graph_nodes() const;
 
  private:
