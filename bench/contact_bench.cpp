@@ -4,6 +4,8 @@
 //   cylinder_chain/n/graphsolve n links, n + 1 contacts, 100 steps
 //   sphere_chain/n/{graphsolve,mujoco_tree,mujoco_free}   1000 steps
 //   box_drop/1/{graphsolve,mujoco}                        100 steps
+//   box_stack/n/{graphsolve,mujoco}   n cubes resting on each other, 200 steps
+//                                     (contacts between bodies: colliders)
 // Counters: us_per_step, penetration (largest depth below the ground over the
 // run, m), joint_violation (largest, m), ip_iterations (ours, mean per step),
 // warnings (MuJoCo: 1 if it dropped contacts or reset bad accelerations).
@@ -133,6 +135,13 @@ std::vector<Case> cases(bool quick) {
   }
   add("box_drop/1/graphsolve", [](benchmark::State& s) { run_ours(s, dynamics::box_drop(0.5, 1.0, 0.4), 100); });
   add("box_drop/1/mujoco", [](benchmark::State& s) { run_mujoco(s, bench::mjcf_box_drop(0.5, 0.4, 0.5), 100); });
+  for (int n : quick ? std::vector<int>{2} : std::vector<int>{2, 5, 10, 20}) {
+    const std::string base = "box_stack/" + std::to_string(n) + "/";
+    add(base + "graphsolve", [=](benchmark::State& s) {
+      run_ours(s, dynamics::box_stack(n, {FrictionModel::Linearized, mu, 4}), 200);
+    });
+    add(base + "mujoco", [=](benchmark::State& s) { run_mujoco(s, bench::mjcf_box_stack(n, 0.5, 0.01, mu), 200); });
+  }
   return list;
 }
 

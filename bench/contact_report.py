@@ -19,7 +19,8 @@ BEGIN, END = markers("contact")
 TITLES = {"cylinder": "one cylinder with c rim contacts (100 steps)",
           "cylinder_chain": "chain of n cylinders with n + 1 contacts (100 steps)",
           "sphere_chain": "sphere chain dropped on the ground (1000 steps)",
-          "box_drop": "box drop (100 steps)"}
+          "box_drop": "box drop (100 steps)",
+          "box_stack": "stack of n cubes resting on each other (200 steps; contacts between bodies)"}
 
 
 def load(path):
@@ -116,6 +117,29 @@ def section(best, failed, plot_paths, rel, command):
                 f"| ours | {ours['us']:.1f} | {ours['pen']:.1e} |",
                 f"| MuJoCo | {mj['us']:.1f} | {mj['pen']:.1e} |", ""]
         targets.append(("box drop penetration", 1, ours["pen"], 1e-6, "<="))
+    sizes = sorted({k[1] for k in best if k[0] == "box_stack"})
+    if sizes:
+        out += [f"### {TITLES['box_stack']}", "",
+                "Ours: a box collider per cube; each cube's corners against the face below (4 contact nodes per "
+                "touching pair, each joining two bodies) plus ground contacts at every cube's corners. MuJoCo: "
+                "box geoms on free bodies.", "",
+                "| n | ours us/step | IP it. | MuJoCo us/step | speed-up | ours penetration | MuJoCo penetration |",
+                "|---|---|---|---|---|---|---|"]
+        for n in sizes:
+            ours, mj = best.get(("box_stack", n, "graphsolve")), best.get(("box_stack", n, "mujoco"))
+            if not ours:
+                continue
+            speed = f"{mj['us'] / ours['us']:.2f}" if mj else "-"
+            out.append(" | ".join([
+                f"| {n}", f"{ours['us']:.1f}", f"{ours['ip']:.2f}",
+                cell(best, failed, ("box_stack", n, "mujoco"), lambda e: f"{e['us']:.1f}"), speed,
+                f"{ours['pen']:.1e}", cell(best, failed, ("box_stack", n, "mujoco"), lambda e: f"{e['pen']:.1e}")])
+                + " |")
+            targets.append(("box stack penetration", n, ours["pen"], 1e-6, "<="))
+        s = slope(best, "box_stack", sizes[0], sizes[-1])
+        if s is not None:
+            out += ["", f"Time per step grows with log-log slope {s:.2f} from n = {sizes[0]} to {sizes[-1]}."]
+        out.append("")
     table, met = targets_table("Contact targets", targets, ".3g")
     out += table
     if plot_paths:
@@ -133,9 +157,9 @@ def plots(best, outdir):
         return []
     os.makedirs(outdir, exist_ok=True)
     made = []
-    for family in ("cylinder", "cylinder_chain", "sphere_chain"):
+    for family in ("cylinder", "cylinder_chain", "sphere_chain", "box_stack"):
         fig, ax = plt.subplots(figsize=(5, 3.6))
-        for solver in ("graphsolve", "mujoco_tree", "mujoco_free"):
+        for solver in ("graphsolve", "mujoco_tree", "mujoco_free", "mujoco"):
             pts = sorted((k[1], v["us"]) for k, v in best.items() if k[0] == family and k[2] == solver)
             if pts:
                 ax.loglog([p[0] for p in pts], [p[1] for p in pts], marker="o", label=solver)

@@ -136,6 +136,17 @@ std::string mjcf_box_drop(double edge, double height, double mu) {
   return s.str();
 }
 
+std::string mjcf_box_stack(int count, double edge, double gap, double mu) {
+  std::ostringstream s;
+  s.precision(17);
+  s << contact_header(mu);
+  for (int i = 0; i < count; ++i)
+    s << "<body name='box" << i + 1 << "' pos='0 0 " << (i + 0.5) * edge + (i + 1) * gap << "'><freejoint/>"
+      << "<geom type='box' size='" << 0.5 * edge << ' ' << 0.5 * edge << ' ' << 0.5 * edge << "' mass='1'/></body>";
+  s << "</worldbody></mujoco>";
+  return s.str();
+}
+
 mjModel* load_mujoco(const std::string& xml) {
   char path[] = "/tmp/dynamics_bench_XXXXXX.xml";
   const int fd = mkstemps(path, 4);

@@ -19,6 +19,8 @@ std::string mjcf_four_link_chain(int segments, double angle);
 // joined by `connect` equalities (free).
 std::string mjcf_sphere_chain(int n, double height, double mu, bool tree);
 std::string mjcf_box_drop(double edge, double height, double mu);
+// `count` free cubes stacked with `gap` between them and above the ground.
+std::string mjcf_box_stack(int count, double edge, double gap, double mu);
 
 // Loads MJCF text through a temporary file; throws std::runtime_error with
 // MuJoCo's message when it refuses the model.

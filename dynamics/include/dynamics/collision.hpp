@@ -10,8 +10,10 @@
 // a cycle when the bodies are also joined some other way). Features:
 //   sphere - sphere   one contact between the surfaces
 //   sphere - box      one contact, the sphere against the box's nearest point
-//   box - box         each box's 8 corners against the other box (vertex-face
-//                     contacts; edge-edge contacts are not detected)
+//   box - box         the corners of one box that lie over the face of the
+//                     other along which the two are furthest apart, each
+//                     against that face's plane (vertex-face contacts;
+//                     edge-edge contacts are not detected)
 // See docs/contacts.md.
 
 #include <string>
