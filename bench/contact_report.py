@@ -13,7 +13,7 @@ import json
 import math
 import os
 
-from report_sections import markers, replace_section, targets_table
+from report_sections import markers, replace_section, targets_table, time_plots
 
 BEGIN, END = markers("contact")
 TITLES = {"cylinder": "one cylinder with c rim contacts (100 steps)",
@@ -149,34 +149,9 @@ def section(best, failed, plot_paths, rel, command):
 
 
 def plots(best, outdir):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return []
-    os.makedirs(outdir, exist_ok=True)
-    made = []
-    for family in ("cylinder", "cylinder_chain", "sphere_chain", "box_stack"):
-        fig, ax = plt.subplots(figsize=(5, 3.6))
-        for solver in ("graphsolve", "mujoco_tree", "mujoco_free", "mujoco"):
-            pts = sorted((k[1], v["us"]) for k, v in best.items() if k[0] == family and k[2] == solver)
-            if pts:
-                ax.loglog([p[0] for p in pts], [p[1] for p in pts], marker="o", label=solver)
-        if not ax.lines:
-            plt.close(fig)
-            continue
-        ax.set_xlabel("contact points" if family == "cylinder" else "bodies")
-        ax.set_ylabel("us per step")
-        ax.set_title(TITLES[family], fontsize=9)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend()
-        path = os.path.join(outdir, f"contacts-{family}.png")
-        fig.tight_layout()
-        fig.savefig(path, dpi=90)
-        plt.close(fig)
-        made.append(path)
-    return made
+    return time_plots(best, ("cylinder", "cylinder_chain", "sphere_chain", "box_stack"),
+                      ("graphsolve", "mujoco_tree", "mujoco_free", "mujoco"), outdir, "contacts",
+                      lambda f: "contact points" if f == "cylinder" else "bodies", lambda f: TITLES[f], 9)
 
 
 def main():

@@ -14,7 +14,7 @@ import math
 import os
 from collections import defaultdict
 
-from report_sections import markers, replace_section, targets_table
+from report_sections import markers, replace_section, targets_table, time_plots
 
 BEGIN, END = markers("dynamics")
 SOLVERS = ["graphsolve", "mujoco_euler", "mujoco_rk4"]
@@ -92,31 +92,8 @@ def section(best, plot_paths, rel):
 
 
 def plots(best, outdir):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return []
-    os.makedirs(outdir, exist_ok=True)
-    made = []
-    for family in sorted({k[0] for k in best}):
-        fig, ax = plt.subplots(figsize=(5, 3.6))
-        for solver in SOLVERS:
-            pts = sorted((k[1], v["us"]) for k, v in best.items() if k[0] == family and k[2] == solver)
-            if pts:
-                ax.loglog([p[0] for p in pts], [p[1] for p in pts], marker="o", label=solver)
-        ax.set_xlabel("links" if family.startswith("nlink") else "segments")
-        ax.set_ylabel("us per step")
-        ax.set_title(TITLES.get(family, family))
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend()
-        path = os.path.join(outdir, f"dynamics-{family}.png")
-        fig.tight_layout()
-        fig.savefig(path, dpi=90)
-        plt.close(fig)
-        made.append(path)
-    return made
+    return time_plots(best, sorted({k[0] for k in best}), SOLVERS, outdir, "dynamics",
+                      lambda f: "links" if f.startswith("nlink") else "segments", lambda f: TITLES.get(f, f))
 
 
 def main():

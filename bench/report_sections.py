@@ -3,6 +3,40 @@ marked sections of docs/benchmarks.md that each script owns."""
 import os
 
 
+def time_plots(best, families, solvers, outdir, prefix, xlabel, title, title_size=None):
+    """One log-log plot of us per step against size per family, one line per
+    solver, from best[(family, size, solver)]["us"]; returns the PNG paths
+    (none without matplotlib). xlabel and title map a family to its texts."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    os.makedirs(outdir, exist_ok=True)
+    made = []
+    for family in families:
+        fig, ax = plt.subplots(figsize=(5, 3.6))
+        for solver in solvers:
+            pts = sorted((k[1], v["us"]) for k, v in best.items() if k[0] == family and k[2] == solver)
+            if pts:
+                ax.loglog([p[0] for p in pts], [p[1] for p in pts], marker="o", label=solver)
+        if not ax.lines:
+            plt.close(fig)
+            continue
+        ax.set_xlabel(xlabel(family))
+        ax.set_ylabel("us per step")
+        ax.set_title(title(family), fontsize=title_size)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+        path = os.path.join(outdir, f"{prefix}-{family}.png")
+        fig.tight_layout()
+        fig.savefig(path, dpi=90)
+        plt.close(fig)
+        made.append(path)
+    return made
+
+
 def targets_table(title, targets, value_format):
     """Markdown lines for (name, size, value, goal, op) targets, and how many are met."""
     met = sum(1 for t in targets if (t[2] >= t[3] if t[4] == ">=" else t[2] <= t[3]))

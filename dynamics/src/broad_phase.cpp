@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <limits>
 
+#include "body_pair.hpp"
+
 namespace dynamics::detail {
 namespace {
 
 Pose pose_of(const std::vector<Pose>& poses, int body) { return body == kWorld ? Pose{} : poses[body]; }
 
-std::pair<int, int> ordered(int a, int b) { return a < b ? std::make_pair(a, b) : std::make_pair(b, a); }
 
 }  // namespace
 
@@ -18,7 +19,7 @@ BroadPhase::BroadPhase(const Model& model) : model_(&model) {
   for (const Collider& c : model.colliders())
     bounding_.push_back(c.shape.kind == Shape::Kind::Sphere ? c.shape.size.x() : 0.5 * c.shape.size.norm());
   const auto note = [&](int a, int b) {
-    if (!model.may_collide(a, b)) blocked_.push_back(ordered(a, b));
+    if (!model.may_collide(a, b)) blocked_.push_back(body_pair(a, b));
   };
   for (const Joint& j : model.joints()) note(j.parent, j.child);
   for (const std::pair<int, int>& e : model.excluded_collisions()) note(e.first, e.second);
@@ -30,7 +31,7 @@ BroadPhase::BroadPhase(const Model& model) : model_(&model) {
 }
 
 bool BroadPhase::blocked(int a, int b) const {
-  return a == b || std::binary_search(blocked_.begin(), blocked_.end(), ordered(a, b));
+  return a == b || std::binary_search(blocked_.begin(), blocked_.end(), body_pair(a, b));
 }
 
 void BroadPhase::find(const std::vector<Pose>& poses, const State& state, double dt,
@@ -43,8 +44,7 @@ void BroadPhase::find(const std::vector<Pose>& poses, const State& state, double
   const double fall = dt * model.gravity.norm();  // speed gravity adds over a step
   for (int i = 0; i < n; ++i) {
     const Collider& c = model.collider(i);
-    const Pose p = pose_of(poses, c.body);
-    centre_[i] = p.position + p.orientation * c.shape.position;
+    centre_[i] = shape_pose(c.shape, pose_of(poses, c.body)).position;
     reach_[i] = 0.0;
     if (c.body == kWorld) continue;
     // Twice the travel at the current speeds: the step's impulses can change them.
@@ -99,9 +99,8 @@ void BroadPhase::add_box_box(int i, int j, double enter, const std::vector<Pose>
   };
   const auto frame_of = [&](int c) {
     const Collider& collider = model.collider(c);
-    const Pose p = pose_of(poses, collider.body);
-    return Frame{p.position + p.orientation * collider.shape.position, 0.5 * collider.shape.size,
-                 (p.orientation * collider.shape.orientation).toRotationMatrix()};
+    const Pose p = shape_pose(collider.shape, pose_of(poses, collider.body));
+    return Frame{p.position, 0.5 * collider.shape.size, p.orientation.toRotationMatrix()};
   };
   const Frame frames[2] = {frame_of(i), frame_of(j)};
   const int ids[2] = {i, j};
@@ -131,8 +130,7 @@ void BroadPhase::add_box_box(int i, int j, double enter, const std::vector<Pose>
   const Frame& y = frames[1 - reference];
   const double slack = model.collision_options().margin;
   for (int corner = 0; corner < 8; ++corner) {
-    const Vector3 sign((corner & 1) ? 1.0 : -1.0, (corner & 2) ? 1.0 : -1.0, (corner & 4) ? 1.0 : -1.0);
-    const Vector3 local = x.axes.transpose() * (y.centre + y.axes * y.half.cwiseProduct(sign) - x.centre);
+    const Vector3 local = x.axes.transpose() * (y.centre + y.axes * box_corner(2.0 * y.half, corner) - x.centre);
     bool over = true;
     for (int k = 0; k < 3; ++k)
       if (k != face / 2 && std::abs(local(k)) > x.half(k) + slack) over = false;

@@ -55,10 +55,7 @@ std::vector<Contact> shape_contacts(int body, const Shape& shape, const ContactO
   switch (shape.kind) {
     case Shape::Kind::Sphere: add(Vector3::Zero(), shape.size.x()); break;
     case Shape::Kind::Box:
-      for (int corner = 0; corner < 8; ++corner) {
-        const Vector3 sign((corner & 1) ? 1.0 : -1.0, (corner & 2) ? 1.0 : -1.0, (corner & 4) ? 1.0 : -1.0);
-        add(0.5 * shape.size.cwiseProduct(sign), 0.0);
-      }
+      for (int corner = 0; corner < 8; ++corner) add(box_corner(shape.size, corner), 0.0);
       break;
     case Shape::Kind::Cylinder: {
       if (options.rim_points < 1)

@@ -27,9 +27,8 @@ ContactFrame sphere_against_sphere(const Vector3& centre_a, double radius_a, con
 // the face it is least deep behind.
 ContactFrame sphere_against_box(const Vector3& centre_a, double radius_a, const Pose& a, const Shape& box,
                                 const Pose& b) {
-  const Quaternion box_orientation = b.orientation * box.orientation;
-  const Vector3 origin = b.position + b.orientation * box.position;
-  const Vector3 local = box_orientation.conjugate() * (a.position + a.orientation * centre_a - origin);
+  const Pose frame = shape_pose(box, b);
+  const Vector3 local = frame.orientation.conjugate() * (a.position + a.orientation * centre_a - frame.position);
   const Vector3 half = 0.5 * box.size;
   const Vector3 nearest = local.cwiseMax(-half).cwiseMin(half);
   const Vector3 out = local - nearest;
@@ -48,7 +47,7 @@ ContactFrame sphere_against_box(const Vector3& centre_a, double radius_a, const 
     witness(face) = sign * half(face);
   }
   ContactFrame f;
-  f.normal = box_orientation * normal_local;
+  f.normal = frame.orientation * normal_local;
   f.distance = distance - radius_a;
   f.point_a = centre_a - radius_a * (a.orientation.conjugate() * f.normal);
   f.point_b = box.position + box.orientation * witness;
@@ -57,14 +56,13 @@ ContactFrame sphere_against_box(const Vector3& centre_a, double radius_a, const 
 
 // A point (radius 0) against the plane of one face of a box.
 ContactFrame point_against_face(const Vector3& point_a, const Pose& a, const Shape& box, int face, const Pose& b) {
-  const Quaternion box_orientation = b.orientation * box.orientation;
-  const Vector3 origin = b.position + b.orientation * box.position;
+  const Pose frame = shape_pose(box, b);
   const int axis = face / 2;
   const Vector3 normal_local = (face % 2 == 1 ? 1.0 : -1.0) * Vector3::Unit(axis);
   ContactFrame f;
-  f.normal = box_orientation * normal_local;
+  f.normal = frame.orientation * normal_local;
   const Vector3 world = a.position + a.orientation * point_a;
-  f.distance = f.normal.dot(world - origin) - 0.5 * box.size(axis);
+  f.distance = f.normal.dot(world - frame.position) - 0.5 * box.size(axis);
   f.point_a = point_a;
   f.point_b = b.orientation.conjugate() * (world - f.distance * f.normal - b.position);
   return f;
@@ -106,9 +104,7 @@ void feature_sphere(const Model& model, const PairFeature& feature, Vector3& cen
     radius = shape.size.x();
     return;
   }
-  const int k = feature.corner;
-  const Vector3 sign((k & 1) ? 1.0 : -1.0, (k & 2) ? 1.0 : -1.0, (k & 4) ? 1.0 : -1.0);
-  centre = shape.position + shape.orientation * (0.5 * shape.size.cwiseProduct(sign));
+  centre = shape.position + shape.orientation * box_corner(shape.size, feature.corner);
   radius = 0.0;
 }
 

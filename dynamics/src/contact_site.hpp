@@ -48,6 +48,11 @@ struct ContactFrame {
   Vector3 point_a = Vector3::Zero(), point_b = Vector3::Zero();
 };
 
+// World pose of a shape (its centre and axes) on a body at `body`.
+inline Pose shape_pose(const Shape& shape, const Pose& body) {
+  return Pose{body.position + body.orientation * shape.position, body.orientation * shape.orientation};
+}
+
 std::vector<ContactSite> ground_sites(const Model& model);
 ContactSite pair_site(const Model& model, const PairFeature& feature);
 

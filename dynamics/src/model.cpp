@@ -8,8 +8,12 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "body_pair.hpp"
+
 namespace dynamics {
 namespace {
+
+using detail::body_pair;
 
 [[noreturn]] void fail(const std::string& what) { throw std::invalid_argument("dynamics::Model: " + what); }
 
@@ -74,8 +78,6 @@ void check_friction(const std::string& who, FrictionModel model, double coeffici
     default: fail(who + ": unknown friction model");
   }
 }
-
-std::pair<int, int> body_pair(int a, int b) { return a < b ? std::make_pair(a, b) : std::make_pair(b, a); }
 
 }  // namespace
 

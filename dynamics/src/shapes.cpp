@@ -49,6 +49,11 @@ Shape Shape::capsule(double radius, double length) {
   return s;
 }
 
+Vector3 box_corner(const Vector3& edges, int corner) {
+  const Vector3 sign((corner & 1) ? 1.0 : -1.0, (corner & 2) ? 1.0 : -1.0, (corner & 4) ? 1.0 : -1.0);
+  return 0.5 * edges.cwiseProduct(sign);
+}
+
 const char* to_string(Shape::Kind kind) {
   switch (kind) {
     case Shape::Kind::Box: return "box";

@@ -10,6 +10,7 @@
 #include "broad_phase.hpp"
 #include "contact_site.hpp"
 #include "dynamics/dynamics.hpp"
+#include "contact_run.hpp"
 #include "pose_perturbation.hpp"
 
 namespace dynamics {
@@ -180,25 +181,7 @@ TEST(BroadPhase, FindsExactlyThePairsWithinTheMarginAtRest) {
     EXPECT_FALSE(m.collider(f.collider_a).body == 0 && m.collider(f.collider_b).body == 1);
 }
 
-struct CollisionRun {
-  double min_distance = 1e300;
-  int most_contacts = 0;
-  bool ok = true;
-};
-
-CollisionRun simulate(Simulator& sim, State& state, int steps) {
-  CollisionRun run;
-  for (int k = 0; k < steps && run.ok; ++k) {
-    const StepResult r = sim.step(state);
-    if (!r.ok()) {
-      ADD_FAILURE() << "step " << k << ": " << to_string(r.status) << " residual " << r.residual;
-      run.ok = false;
-    }
-    run.min_distance = std::min(run.min_distance, r.min_signed_distance);
-    run.most_contacts = std::max(run.most_contacts, r.collider_contacts);
-  }
-  return run;
-}
+using test::simulate_contacts;
 
 // Rigid contacts at z_k+2 without restitution: a head-on collision of equal
 // spheres is perfectly inelastic, both end at the mean velocity; the contact
@@ -215,10 +198,10 @@ TEST(Collisions, HeadOnSpheresConserveMomentumAndMoveTogether) {
       options.complementarity_tolerance = tolerance;
       Simulator sim(model, options);
       const Vector3 p0 = linear_momentum(model, state);
-      const CollisionRun run = simulate(sim, state, 60);
+      const test::ContactRun run = simulate_contacts(sim, state, 60);
       ASSERT_TRUE(run.ok);
       EXPECT_GE(run.min_distance, -1e-6);
-      EXPECT_EQ(run.most_contacts, 1);
+      EXPECT_EQ(run.most_collider_contacts, 1);
       EXPECT_LT((linear_momentum(model, state) - p0).norm(), 1e-9);
       const double drift = 2.0 * std::sqrt(tolerance);
       for (int b = 0; b < 2; ++b)
@@ -253,7 +236,7 @@ TEST(Collisions, BallComesToRestOnAStaticTable) {
   const Model model = ball_on_table(0.3, 0.0);
   State state = make_state(model);
   Simulator sim(model);
-  const CollisionRun run = simulate(sim, state, 150);
+  const test::ContactRun run = simulate_contacts(sim, state, 150);
   ASSERT_TRUE(run.ok);
   EXPECT_GE(run.min_distance, -1e-6);
   EXPECT_NEAR(state.position[0].z(), 0.5 + 0.1, 1e-3);
@@ -267,11 +250,11 @@ TEST(Collisions, BallRollsOffTheTableEdgeOntoTheFloor) {
   const Model model = ball_on_table(0.0, 1.0, {FrictionModel::Cone, 0.5, 4});
   State state = make_state(model);
   Simulator sim(model);
-  CollisionRun run = simulate(sim, state, 40);
+  test::ContactRun run = simulate_contacts(sim, state, 40);
   ASSERT_TRUE(run.ok);
   EXPECT_NEAR(state.velocity[0].x(), 5.0 / 7.0, 1e-3);
   EXPECT_NEAR(state.position[0].z(), 0.6, 1e-6);
-  run = simulate(sim, state, 100);
+  run = simulate_contacts(sim, state, 100);
   ASSERT_TRUE(run.ok);
   EXPECT_GE(run.min_distance, -1e-6);
   EXPECT_NEAR(state.position[0].z(), 0.1, 1e-6);
@@ -284,11 +267,11 @@ TEST(Collisions, BoxStackComesToRestOnCorners) {
     const Model model = box_stack(count, {friction, 0.5, 4});
     State state = make_state(model);
     Simulator sim(model);
-    const CollisionRun run = simulate(sim, state, 150);
+    const test::ContactRun run = simulate_contacts(sim, state, 150);
     ASSERT_TRUE(run.ok);
     EXPECT_GE(run.min_distance, -1e-6);
     // Corners of one box on the face below: four per neighbouring pair.
-    EXPECT_EQ(run.most_contacts, 4 * (count - 1));
+    EXPECT_EQ(run.most_collider_contacts, 4 * (count - 1));
     for (int i = 0; i < count; ++i) {
       EXPECT_NEAR(state.position[i].z(), 0.25 + 0.5 * i, 1e-3) << i;
       EXPECT_GE(state.position[i].z(), 0.25 + 0.5 * i - 1e-6) << i;
@@ -327,7 +310,7 @@ TEST(Collisions, FrictionBetweenBodiesIsInternalAndStopsTheSlide) {
     Simulator sim(model);
     const double p0 = linear_momentum(model, state).x();
     const double start = state.position[upper].x() - state.position[lower].x();
-    const CollisionRun run = simulate(sim, state, 150);
+    const test::ContactRun run = simulate_contacts(sim, state, 150);
     ASSERT_TRUE(run.ok);
     EXPECT_GE(run.min_distance, -1e-6);
     EXPECT_NEAR(linear_momentum(model, state).x(), p0, 1e-9);

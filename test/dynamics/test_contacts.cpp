@@ -9,6 +9,7 @@
 
 #include "dynamics/dynamics.hpp"
 #include "joint_limits.hpp"
+#include "contact_run.hpp"
 #include "pose_perturbation.hpp"
 
 namespace dynamics {
@@ -16,35 +17,14 @@ namespace {
 
 constexpr double kG = 9.81;
 
-struct RunSummary {
-  double min_distance = 1e300;
-  int max_iterations = 0;
-  bool ok = true;
-};
-
-// Steps `state` n times; records the smallest signed distance and stops at a failure.
-RunSummary simulate(Simulator& sim, State& state, int steps) {
-  RunSummary run;
-  for (int k = 0; k < steps; ++k) {
-    const StepResult r = sim.step(state);
-    if (!r.ok()) {
-      ADD_FAILURE() << "step " << k << ": " << to_string(r.status) << " residual " << r.residual << " inequality "
-                    << r.inequality_residual << " complementarity " << r.complementarity;
-      run.ok = false;
-      return run;
-    }
-    run.min_distance = std::min(run.min_distance, r.min_signed_distance);
-    run.max_iterations = std::max(run.max_iterations, r.iterations);
-  }
-  return run;
-}
+using test::simulate_contacts;
 
 TEST(Contacts, BoxDropDoesNotPenetrateAndComesToRest) {
   for (FrictionModel friction : {FrictionModel::None, FrictionModel::Linearized, FrictionModel::Cone}) {
     const Model model = box_drop(0.5, 1.0, 0.4, {friction, 0.5, 4});
     State state = make_state(model);
     Simulator sim(model);
-    const RunSummary run = simulate(sim, state, 200);
+    const test::ContactRun run = simulate_contacts(sim, state, 200);
     ASSERT_TRUE(run.ok) << to_string(friction);
     EXPECT_GE(run.min_distance, -1e-6) << to_string(friction);
     const double rest_height = state.position[0].z() - 0.25;
@@ -60,7 +40,7 @@ TEST(Contacts, FreeFallIsUntouchedByADistantGround) {
   const Model model = box_drop(0.5, 1.0, 10.0);
   State state = make_state(model);
   Simulator sim(model);
-  simulate(sim, state, 20);
+  simulate_contacts(sim, state, 20);
   // Symplectic Euler: z_n = z_0 - g dt^2 n (n + 1) / 2.
   const double dt = sim.options().dt;
   EXPECT_NEAR(state.position[0].z(), 10.25 - kG * dt * dt * 20 * 21 / 2, 1e-9);
@@ -70,7 +50,7 @@ double stopping_distance(FrictionModel friction, double speed, double mu) {
   const Model model = sliding_box(speed, {friction, mu, 4});
   State state = make_state(model);
   Simulator sim(model);
-  const RunSummary run = simulate(sim, state, 200);
+  const test::ContactRun run = simulate_contacts(sim, state, 200);
   EXPECT_GE(run.min_distance, -1e-6);
   EXPECT_LT(state.velocity[0].norm(), 1e-6) << "still moving";
   EXPECT_NEAR(state.position[0].y(), 0.0, 1e-9);
@@ -98,7 +78,7 @@ TEST(Friction, ConeIsIsotropicWhereTheLinearizedConeIsNot) {
     State state = make_state(model);
     state.velocity[0] = Vector3(std::sqrt(2.0), std::sqrt(2.0), 0.0);
     Simulator sim(model);
-    simulate(sim, state, 200);
+    simulate_contacts(sim, state, 200);
     return state.position[0].head<2>().norm();
   };
   // The papers' pyramid limits the sum of the basis forces, sum(beta) <=
@@ -115,7 +95,7 @@ TEST(Friction, BoxOnAnInclineHoldsBelowTheFrictionAngle) {
     State state = make_state(model);
     const Vector3 start = state.position[0];
     Simulator sim(model);
-    const RunSummary run = simulate(sim, state, 100);
+    const test::ContactRun run = simulate_contacts(sim, state, 100);
     EXPECT_GE(run.min_distance, -1e-6);
     EXPECT_LT((state.position[0] - start).norm(), 1e-6) << to_string(friction);
   }
@@ -129,9 +109,9 @@ TEST(Friction, BoxOnAnInclineSlidesWithTheCoulombAcceleration) {
     const Model model = box_incline(angle, {friction, mu, 4});
     State state = make_state(model);
     Simulator sim(model);
-    simulate(sim, state, 50);
+    simulate_contacts(sim, state, 50);
     const double v1 = state.velocity[0].dot(downhill), t1 = state.time;
-    const RunSummary run = simulate(sim, state, 100);
+    const test::ContactRun run = simulate_contacts(sim, state, 100);
     const double v2 = state.velocity[0].dot(downhill), t2 = state.time;
     EXPECT_GE(run.min_distance, -1e-6);
     EXPECT_NEAR((v2 - v1) / (t2 - t1), expected, 0.02 * expected) << to_string(friction);
@@ -276,7 +256,7 @@ TEST(ContactModels, BuiltinContactModelsRunWithoutPenetration) {
       const Model model = make_builtin(name, {{"friction", friction}});
       State state = make_state(model);
       Simulator sim(model);
-      const RunSummary run = simulate(sim, state, 150);
+      const test::ContactRun run = simulate_contacts(sim, state, 150);
       EXPECT_TRUE(run.ok) << name << " " << friction;
       EXPECT_GE(run.min_distance, -1e-6) << name << " " << friction;
       EXPECT_LT(constraint_violation(model, state), 1e-6) << name << " " << friction;

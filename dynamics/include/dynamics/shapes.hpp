@@ -25,6 +25,10 @@ struct Shape {
 
 const char* to_string(Shape::Kind kind);
 
+// Corner `corner` (0..7) of a box with these edge lengths, about its centre in
+// its own frame: bit i of `corner` picks the + side along axis i.
+Vector3 box_corner(const Vector3& edges, int corner);
+
 // Inertia about the centre of mass in the shape's own frame (cylinder and
 // capsule along z). Throw std::invalid_argument on non-positive mass or size.
 Matrix3 box_inertia(double mass, const Vector3& edges);
