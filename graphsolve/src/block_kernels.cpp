@@ -97,43 +97,50 @@ void product(int m, int k, int n, const double* a, int lda, const double* b, int
 }
 
 // In-place inverse of a small block by Gauss-Jordan elimination with partial
-// (row) pivoting on a row-major copy, so that row operations are contiguous;
-// the column swaps at the end undo the row interchanges.
+// (row) pivoting. The working copy is column-major so that each column update
+// is one contiguous vector operation; the row interchanges are applied to the
+// working copy and undone on the columns of the result when it is written back.
 // Returns the pivot ratio, 0 if a pivot is exactly zero or not finite.
 template <int K>
 double gauss_jordan_negated_inverse(double* d, int ldd, double input_scale) {
-  double a[K][K];  // a[row][col]
+  double a[K][K];  // a[col][row]
   for (int j = 0; j < K; ++j)
-    for (int i = 0; i < K; ++i) a[i][j] = d[i + j * ldd];
-  int swap_with[K];
+    for (int i = 0; i < K; ++i) a[j][i] = d[i + j * ldd];
+  int row_of[K];  // row j of the working copy is row row_of[j] of the input
+  for (int i = 0; i < K; ++i) row_of[i] = i;
   double smallest = 1e308, largest = input_scale;
   for (int j = 0; j < K; ++j) {
     int p = j;
-    for (int i = j + 1; i < K; ++i)
-      if (std::abs(a[i][j]) > std::abs(a[p][j])) p = i;
-    swap_with[j] = p;
-    if (p != j)
-      for (int c = 0; c < K; ++c) std::swap(a[j][c], a[p][c]);
+    double best = std::abs(a[j][j]);
+    for (int i = j + 1; i < K; ++i) {
+      const double v = std::abs(a[j][i]);
+      if (v > best) best = v, p = i;
+    }
+    if (p != j) {
+      for (int c = 0; c < K; ++c) std::swap(a[c][j], a[c][p]);
+      std::swap(row_of[j], row_of[p]);
+    }
     const double pivot = a[j][j];
     const double magnitude = std::abs(pivot);
     if (!(magnitude > 0.0) || !(magnitude < 1e308)) return 0.0;
     smallest = std::min(smallest, magnitude);
     largest = std::max(largest, magnitude);
     const double inverse = 1.0 / pivot;
-    a[j][j] = 1.0;
-    for (int c = 0; c < K; ++c) a[j][c] *= inverse;
-    for (int i = 0; i < K; ++i) {
-      if (i == j) continue;
-      const double factor = a[i][j];
-      a[i][j] = 0.0;
-      for (int c = 0; c < K; ++c) a[i][c] -= factor * a[j][c];
+    double multiplier[K];  // of row j, for every other row
+    for (int i = 0; i < K; ++i) multiplier[i] = a[j][i] * inverse;
+    multiplier[j] = 0.0;
+    for (int c = 0; c < K; ++c) {
+      if (c == j) continue;
+      const double r = a[c][j];
+      for (int i = 0; i < K; ++i) a[c][i] -= multiplier[i] * r;
+      a[c][j] = r * inverse;
     }
+    for (int i = 0; i < K; ++i) a[j][i] = -multiplier[i];
+    a[j][j] = inverse;
   }
-  for (int j = K - 1; j >= 0; --j)
-    if (swap_with[j] != j)
-      for (int i = 0; i < K; ++i) std::swap(a[i][j], a[i][swap_with[j]]);
+  // a = (P A)^{-1} = A^{-1} P^T: its column j is column row_of[j] of A^{-1}.
   for (int j = 0; j < K; ++j)
-    for (int i = 0; i < K; ++i) d[i + j * ldd] = -a[i][j];
+    for (int i = 0; i < K; ++i) d[i + row_of[j] * ldd] = -a[j][i];
   return smallest / largest;
 }
 
