@@ -446,9 +446,11 @@ StepResult Simulator::Impl::solve(State& state) {
     }
     const Eigen::VectorXd none;
     if (interior) {
-      rhs = -residual;
-      ineq.rhs(s, aux, ineq_next, 0.0, none, none, rhs);
-      solve_refined();
+      // The predictor only estimates how far mu can fall and the
+      // second-order term: no refinement (the corrected direction gets it).
+      step = -residual;
+      ineq.rhs(s, aux, ineq_next, 0.0, none, none, step);
+      lu.solve_in_place(step);
     } else {
       step = -residual;
       lu.solve_in_place(step);
