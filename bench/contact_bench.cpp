@@ -2,7 +2,8 @@
 // next to MuJoCo (its defaults, same models in MJCF) where a peer exists:
 //   cylinder/c/graphsolve       one cylinder with c rim contacts, 100 steps
 //   cylinder_chain/n/graphsolve n links, n + 1 contacts, 100 steps
-//   sphere_chain/n/{graphsolve,mujoco_tree,mujoco_free}   1000 steps
+//   sphere_chain/n/{graphsolve,mujoco_tree,mujoco_tree_mid,mujoco_free}   1000 steps
+//                               (MuJoCo tree rooted at the first or the middle sphere)
 //   box_drop/1/{graphsolve,mujoco}                        100 steps
 //   box_stack/n/{graphsolve,mujoco}   n cubes resting on each other, 200 steps
 //                                     (contacts between bodies: colliders)
@@ -73,7 +74,7 @@ void run_ours(benchmark::State& bs, const dynamics::Model& model, int steps) {
   bs.counters["ip_iterations"] = iterations;
 }
 
-void run_mujoco(benchmark::State& bs, const std::string& xml, int steps) {
+void run_mujoco(benchmark::State& bs, const bench::Mjcf& xml, int steps) {
   mjModel* m = nullptr;
   try {
     m = bench::load_mujoco(xml);
@@ -95,7 +96,8 @@ void run_mujoco(benchmark::State& bs, const std::string& xml, int steps) {
       for (int i = 0; i < d->ncon; ++i) penetration = std::max(penetration, -d->contact[i].dist);
       for (int i = 0; i < d->nefc; ++i)
         if (d->efc_type[i] == mjCNSTR_EQUALITY) violation = std::max(violation, std::abs(d->efc_pos[i]));
-      failed = failed || d->warning[mjWARN_CONTACTFULL].number > 0 || d->warning[mjWARN_BADQACC].number > 0;
+      failed = failed || d->warning[mjWARN_CONTACTFULL].number > 0 || d->warning[mjWARN_CNSTRFULL].number > 0 ||
+               d->warning[mjWARN_BADQACC].number > 0;
       bs.ResumeTiming();
     }
   }
@@ -128,10 +130,13 @@ std::vector<Case> cases(bool quick) {
     add(base + "graphsolve", [=](benchmark::State& s) {
       run_ours(s, dynamics::sphere_chain(n, height, {FrictionModel::Linearized, mu, 4}), chain_steps);
     });
-    add(base + "mujoco_tree",
-        [=](benchmark::State& s) { run_mujoco(s, bench::mjcf_sphere_chain(n, height, mu, true), chain_steps); });
-    add(base + "mujoco_free",
-        [=](benchmark::State& s) { run_mujoco(s, bench::mjcf_sphere_chain(n, height, mu, false), chain_steps); });
+    using bench::ChainLayout;
+    for (const auto& [solver, layout] : {std::pair{"mujoco_tree", ChainLayout::TreeFromEnd},
+                                         std::pair{"mujoco_tree_mid", ChainLayout::TreeFromMiddle},
+                                         std::pair{"mujoco_free", ChainLayout::FreeBodies}}) {
+      add(base + solver,
+          [=](benchmark::State& s) { run_mujoco(s, bench::mjcf_sphere_chain(n, height, mu, layout), chain_steps); });
+    }
   }
   add("box_drop/1/graphsolve", [](benchmark::State& s) { run_ours(s, dynamics::box_drop(0.5, 1.0, 0.4), 100); });
   add("box_drop/1/mujoco", [](benchmark::State& s) { run_mujoco(s, bench::mjcf_box_drop(0.5, 0.4, 0.5), 100); });

@@ -28,7 +28,7 @@ struct Case {
   std::string family;  // nlink_revolute, nlink_spherical, fourlink_chain
   int size;
   dynamics::Model model;
-  std::string mjcf;
+  bench::Mjcf mjcf;
   std::vector<double> qpos_start;  // MuJoCo initial qpos entries to set (index, value) pairs
 };
 
@@ -71,13 +71,11 @@ double mujoco_energy(const mjModel* m, mjData* d) {
   return d->energy[0] + d->energy[1];
 }
 
-void run_mujoco(benchmark::State& bs, const std::string& xml, const std::vector<double>& qpos, int integrator) {
+void run_mujoco(benchmark::State& bs, const bench::Mjcf& xml, const std::vector<double>& qpos, int integrator) {
   mjModel* m = nullptr;
   try {
     m = bench::load_mujoco(xml);
   } catch (const std::exception& e) {
-    // MuJoCo 2.2's XML reader refuses nesting deeper than 100 elements, so
-    // chains of 100 nested bodies cannot be written in MJCF at all.
     bs.SkipWithError(e.what());
     return;
   }

@@ -1,9 +1,12 @@
 #include "mujoco_models.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include <unistd.h>
 
@@ -27,48 +30,71 @@ std::string header() {
          "<default><geom contype='0' conaffinity='0' size='0.05'/></default><worldbody>";
 }
 
+// Nested bodies per file: the reader's limit is 100 levels, and each file
+// adds its own root and the deepest body's children.
+constexpr std::size_t kLevelsPerFile = 50;
+
+// A chain of nested bodies: levels[i] opens body i (its contents up to where
+// its child body goes); all are closed by </body>. Past kLevelsPerFile levels
+// the chain continues in a new part of `model`.
+std::string nested(Mjcf& model, const std::vector<std::string>& levels, std::size_t begin = 0) {
+  const std::size_t end = std::min(levels.size(), begin + kLevelsPerFile);
+  std::string text;
+  for (std::size_t i = begin; i < end; ++i) text += levels[i];
+  if (end < levels.size()) {
+    const std::size_t part = model.parts.size();
+    model.parts.emplace_back();
+    std::string rest = nested(model, levels, end);  // may add further parts
+    model.parts[part] = "<mujoco>" + rest + "</mujoco>";
+    text += "<include file='part" + std::to_string(part) + ".xml'/>";
+  }
+  for (std::size_t i = begin; i < end; ++i) text += "</body>";
+  return text;
+}
+
 }  // namespace
 
-std::string mjcf_n_link_pendulum(int links, bool spherical, double angle) {
-  std::ostringstream s;
-  s << header();
+Mjcf mjcf_n_link_pendulum(int links, bool spherical, double angle) {
+  Mjcf model;
+  std::vector<std::string> levels;
   for (int i = 1; i <= links; ++i) {
+    std::ostringstream s;
     s << "<body name='link" << i << "' pos='0 0 " << (i == 1 ? 0.0 : -kLength) << "'>" << rod_inertial('z', "0 0 -0.5")
       << (spherical ? "<joint type='ball'/>" : "<joint type='hinge' axis='0 1 0'/>")
       << "<geom type='capsule' fromto='0 0 0 0 0 -1'/>";
+    levels.push_back(s.str());
   }
-  for (int i = 0; i < links; ++i) s << "</body>";
-  s << "</worldbody></mujoco>";
+  model.xml = header() + nested(model, levels) + "</worldbody></mujoco>";
   (void)angle;  // set through qpos by the caller
-  return s.str();
+  return model;
 }
 
 // Segment: top bar (centre at its joint), left and right bars hanging from its
 // ends, bottom bar from the left bar's tip; the bottom bar's right end is
 // connected to the right bar's tip. The next top bar hangs below the bottom
 // bar's centre.
-std::string mjcf_four_link_chain(int segments, double angle) {
-  std::ostringstream s, equality;
-  s << header();
+Mjcf mjcf_four_link_chain(int segments, double angle) {
+  Mjcf model;
+  std::ostringstream equality;
+  std::vector<std::string> levels;  // top (with its right bar), left, bottom of every segment
   for (int k = 1; k <= segments; ++k) {
     const std::string tag = std::to_string(k);
-    if (k == 1) s << "<body name='top1' pos='0 0 0'>";
-    else s << "<body name='top" << tag << "' pos='0.5 0 -0.5'>";
-    s << rod_inertial('x', "0 0 0") << "<joint type='hinge' axis='0 1 0' pos='0 0 " << (k == 1 ? 0.0 : 0.5) << "'/>"
-      << "<geom type='capsule' fromto='-0.5 0 0 0.5 0 0'/>";
-    s << "<body name='right" << tag << "' pos='0.5 0 0'>" << rod_inertial('z', "0 0 -0.5")
-      << "<joint type='hinge' axis='0 1 0'/><geom type='capsule' fromto='0 0 0 0 0 -1'/></body>";
-    s << "<body name='left" << tag << "' pos='-0.5 0 0'>" << rod_inertial('z', "0 0 -0.5")
-      << "<joint type='hinge' axis='0 1 0'/><geom type='capsule' fromto='0 0 0 0 0 -1'/>";
-    s << "<body name='bottom" << tag << "' pos='0 0 -1'>" << rod_inertial('x', "0.5 0 0")
-      << "<joint type='hinge' axis='0 1 0'/><geom type='capsule' fromto='0 0 0 1 0 0'/>";
+    std::ostringstream top, left, bottom;
+    top << "<body name='top" << tag << "' pos='" << (k == 1 ? "0 0 0" : "0.5 0 -0.5") << "'>" << rod_inertial('x', "0 0 0")
+        << "<joint type='hinge' axis='0 1 0' pos='0 0 " << (k == 1 ? 0.0 : 0.5) << "'/>"
+        << "<geom type='capsule' fromto='-0.5 0 0 0.5 0 0'/>";
+    top << "<body name='right" << tag << "' pos='0.5 0 0'>" << rod_inertial('z', "0 0 -0.5")
+        << "<joint type='hinge' axis='0 1 0'/><geom type='capsule' fromto='0 0 0 0 0 -1'/></body>";
+    left << "<body name='left" << tag << "' pos='-0.5 0 0'>" << rod_inertial('z', "0 0 -0.5")
+         << "<joint type='hinge' axis='0 1 0'/><geom type='capsule' fromto='0 0 0 0 0 -1'/>";
+    bottom << "<body name='bottom" << tag << "' pos='0 0 -1'>" << rod_inertial('x', "0.5 0 0")
+           << "<joint type='hinge' axis='0 1 0'/><geom type='capsule' fromto='0 0 0 1 0 0'/>";
+    levels.insert(levels.end(), {top.str(), left.str(), bottom.str()});
     equality << "<connect body1='bottom" << tag << "' body2='right" << tag << "' anchor='1 0 0'/>";
   }
-  // Close: bottom, left, top of every segment (nested from the last one out).
-  for (int k = segments; k >= 1; --k) s << "</body></body></body>";
-  s << "</worldbody><equality>" << equality.str() << "</equality></mujoco>";
+  model.xml = header() + nested(model, levels) + "</worldbody><equality>" + equality.str() + "</equality></mujoco>";
   (void)angle;
-  return s.str();
+  return model;
 }
 
 namespace {
@@ -81,7 +107,7 @@ std::string contact_header(double mu) {
   return s.str();
 }
 
-// Turn of every joint of the dynamics sphere chain: 0.2 rad about z.
+// Turn of the joints of the dynamics sphere chain: 0.2 rad about z, alternating in sign.
 constexpr double kBend = 0.2, kRadius = 0.25;
 
 std::string bend_quat(double angle) {
@@ -93,41 +119,58 @@ std::string bend_quat(double angle) {
 
 }  // namespace
 
-std::string mjcf_sphere_chain(int n, double height, double mu, bool tree) {
-  std::ostringstream s, equality;
-  s.precision(17);
-  s << contact_header(mu);
+Mjcf mjcf_sphere_chain(int n, double height, double mu, ChainLayout layout) {
   const double r = kRadius;
-  if (tree) {
-    // Body 1's frame is its centre; every later frame sits at the joint point
-    // with its centre r further along its x axis.
-    s << "<body name='s1' pos='0 0 " << height + r << "'><freejoint/><geom type='sphere' size='" << r
-      << "' mass='1'/>";
-    for (int k = 2; k <= n; ++k)
-      s << "<body name='s" << k << "' pos='" << (k == 2 ? r : 2.0 * r) << " 0 0' quat='" << bend_quat(kBend)
-        << "'><joint type='ball'/><geom type='sphere' size='" << r << "' pos='" << r << " 0 0' mass='1'/>";
-    for (int k = 1; k <= n; ++k) s << "</body>";
-    s << "</worldbody></mujoco>";
+  // Centres and headings of dynamics::sphere_chain: from each centre r along
+  // its x axis to the joint, turn by the zigzag bend, r further to the next.
+  std::vector<double> x(n + 1, 0.0), y(n + 1, 0.0), heading(n + 1, 0.0);
+  for (int k = 2; k <= n; ++k) {
+    const double turned = heading[k - 1] + (k % 2 == 0 ? kBend : -kBend);
+    x[k] = x[k - 1] + r * (std::cos(heading[k - 1]) + std::cos(turned));
+    y[k] = y[k - 1] + r * (std::sin(heading[k - 1]) + std::sin(turned));
+    heading[k] = turned;
+  }
+  // Spheres meet the plane (their contype 1, its conaffinity 1), never each other.
+  const std::string sphere = "<geom type='sphere' size='" + std::to_string(r) + "' mass='1' contype='1' conaffinity='0'/>";
+  const auto free_body = [&](int k) {
+    std::ostringstream s;
+    s.precision(17);
+    s << "<body name='s" << k << "' pos='" << x[k] << ' ' << y[k] << ' ' << height + r << "' quat='"
+      << bend_quat(heading[k]) << "'><freejoint/>" << sphere;
     return s.str();
-  }
-  double x = 0.0, y = 0.0, angle = 0.0;
-  for (int k = 1; k <= n; ++k) {
-    if (k > 1) {  // centre to joint point along the previous x, then along the turned x
-      x += r * std::cos(angle);
-      y += r * std::sin(angle);
-      angle += kBend;
-      x += r * std::cos(angle);
-      y += r * std::sin(angle);
-      equality << "<connect body1='s" << k - 1 << "' body2='s" << k << "' anchor='" << r << " 0 0'/>";
+  };
+  // A child in its parent's frame, its ball joint at the point they share.
+  const auto child_body = [&](int child, int parent) {
+    const double dx = x[child] - x[parent], dy = y[child] - y[parent], a = heading[parent];
+    std::ostringstream s;
+    s.precision(17);
+    s << "<body name='s" << child << "' pos='" << std::cos(a) * dx + std::sin(a) * dy << ' '
+      << -std::sin(a) * dx + std::cos(a) * dy << " 0' quat='" << bend_quat(heading[child] - a)
+      << "'><joint type='ball' pos='" << (child > parent ? -r : r) << " 0 0'/>" << sphere;
+    return s.str();
+  };
+  Mjcf model;
+  std::string bodies, equality;
+  if (layout == ChainLayout::FreeBodies) {
+    for (int k = 1; k <= n; ++k) {
+      bodies += free_body(k) + "</body>";
+      if (k > 1)
+        equality += "<connect body1='s" + std::to_string(k - 1) + "' body2='s" + std::to_string(k) + "' anchor='" +
+                    std::to_string(r) + " 0 0'/>";
     }
-    s << "<body name='s" << k << "' pos='" << x << ' ' << y << ' ' << height + r << "' quat='" << bend_quat(angle)
-      << "'><freejoint/><geom type='sphere' size='" << r << "' mass='1'/></body>";
+  } else {
+    const int root = layout == ChainLayout::TreeFromEnd ? 1 : (n + 1) / 2;
+    std::vector<std::string> later, earlier;  // the branches towards sphere n and towards sphere 1
+    for (int k = root + 1; k <= n; ++k) later.push_back(child_body(k, k - 1));
+    for (int k = root - 1; k >= 1; --k) earlier.push_back(child_body(k, k + 1));
+    bodies = free_body(root) + nested(model, later) + nested(model, earlier) + "</body>";
   }
-  s << "</worldbody><equality>" << equality.str() << "</equality></mujoco>";
-  return s.str();
+  model.xml = contact_header(mu) + bodies + "</worldbody>" +
+              (equality.empty() ? "" : "<equality>" + equality + "</equality>") + "</mujoco>";
+  return model;
 }
 
-std::string mjcf_box_drop(double edge, double height, double mu) {
+Mjcf mjcf_box_drop(double edge, double height, double mu) {
   std::ostringstream s;
   s.precision(17);
   s << contact_header(mu) << "<body name='box' pos='0 0 " << height + 0.5 * edge << "'><freejoint/>"
@@ -136,7 +179,7 @@ std::string mjcf_box_drop(double edge, double height, double mu) {
   return s.str();
 }
 
-std::string mjcf_box_stack(int count, double edge, double gap, double mu) {
+Mjcf mjcf_box_stack(int count, double edge, double gap, double mu) {
   std::ostringstream s;
   s.precision(17);
   s << contact_header(mu);
@@ -147,19 +190,23 @@ std::string mjcf_box_stack(int count, double edge, double gap, double mu) {
   return s.str();
 }
 
-mjModel* load_mujoco(const std::string& xml) {
-  char path[] = "/tmp/dynamics_bench_XXXXXX.xml";
-  const int fd = mkstemps(path, 4);
-  if (fd < 0) throw std::runtime_error("cannot create a temporary MJCF file");
-  const bool written = write(fd, xml.data(), xml.size()) == static_cast<ssize_t>(xml.size());
-  close(fd);
-  if (!written) {
-    std::remove(path);
-    throw std::runtime_error("cannot write a temporary MJCF file");
+mjModel* load_mujoco(const Mjcf& model) {
+  char directory[] = "/tmp/dynamics_bench_XXXXXX";
+  if (!mkdtemp(directory)) throw std::runtime_error("cannot create a temporary directory for MJCF files");
+  std::vector<std::string> files{std::string(directory) + "/model.xml"};
+  for (std::size_t i = 0; i < model.parts.size(); ++i)
+    files.push_back(std::string(directory) + "/part" + std::to_string(i) + ".xml");
+  bool written = true;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    std::ofstream out(files[i]);
+    out << (i == 0 ? model.xml : model.parts[i - 1]);
+    written = written && bool(out.flush());
   }
   char error[1000] = "";
-  mjModel* m = mj_loadXML(path, nullptr, error, sizeof error);
-  std::remove(path);
+  mjModel* m = written ? mj_loadXML(files[0].c_str(), nullptr, error, sizeof error) : nullptr;
+  for (const std::string& file : files) std::remove(file.c_str());
+  rmdir(directory);
+  if (!written) throw std::runtime_error("cannot write temporary MJCF files");
   if (!m) throw std::runtime_error(std::string("MuJoCo rejected the model: ") + error);
   return m;
 }

@@ -5,25 +5,39 @@
 // `connect` equality constraints.
 
 #include <string>
+#include <vector>
+#include <utility>
 
 #include <mujoco/mujoco.h>
 
 namespace bench {
 
-std::string mjcf_n_link_pendulum(int links, bool spherical, double angle);
-std::string mjcf_four_link_chain(int segments, double angle);
+// An MJCF model: the main file and the files it includes, `parts[i]` being
+// included as "part<i>.xml". MuJoCo 2.2's XML reader refuses more than 100
+// levels of nesting, so chains of nested bodies continue in included files.
+struct Mjcf {
+  Mjcf(std::string main = {}) : xml(std::move(main)) {}
+  std::string xml;
+  std::vector<std::string> parts;
+};
+
+Mjcf mjcf_n_link_pendulum(int links, bool spherical, double angle);
+Mjcf mjcf_four_link_chain(int segments, double angle);
 
 // Contact models with MuJoCo's default solver and contact parameters, a
 // ground plane and sliding friction `mu` (dynamics::sphere_chain and box_drop).
-// The sphere chain as nested bodies with ball joints (tree) or as free bodies
-// joined by `connect` equalities (free).
-std::string mjcf_sphere_chain(int n, double height, double mu, bool tree);
-std::string mjcf_box_drop(double edge, double height, double mu);
+// The sphere chain as a joint tree of nested bodies with ball joints, rooted
+// at the first sphere (as one writes a chain) or at the middle one (the
+// shallowest tree: MuJoCo's cost grows with depth), or as free bodies joined
+// by `connect` equalities. The spheres touch the ground only, as in ours.
+enum class ChainLayout { TreeFromEnd, TreeFromMiddle, FreeBodies };
+Mjcf mjcf_sphere_chain(int n, double height, double mu, ChainLayout layout);
+Mjcf mjcf_box_drop(double edge, double height, double mu);
 // `count` free cubes stacked with `gap` between them and above the ground.
-std::string mjcf_box_stack(int count, double edge, double gap, double mu);
+Mjcf mjcf_box_stack(int count, double edge, double gap, double mu);
 
-// Loads MJCF text through a temporary file; throws std::runtime_error with
-// MuJoCo's message when it refuses the model.
-mjModel* load_mujoco(const std::string& xml);
+// Loads the model through a temporary directory; throws std::runtime_error
+// with MuJoCo's message when it refuses the model.
+mjModel* load_mujoco(const Mjcf& model);
 
 }  // namespace bench
