@@ -10,6 +10,7 @@
 // Counters: us_per_step, penetration (largest depth below the ground over the
 // run, m), joint_violation (largest, m), ip_iterations (ours, mean per step),
 // warnings (MuJoCo: 1 if it dropped contacts or reset bad accelerations).
+// MuJoCo runs only if its bodies start where ours do (compared by name).
 //
 //   contact_bench [--quick] [google benchmark flags]
 #include <benchmark/benchmark.h>
@@ -74,7 +75,23 @@ void run_ours(benchmark::State& bs, const dynamics::Model& model, int steps) {
   bs.counters["ip_iterations"] = iterations;
 }
 
-void run_mujoco(benchmark::State& bs, const bench::Mjcf& xml, int steps) {
+// Empty if MuJoCo's bodies start where ours do (matched by name; at least
+// one must match), else what differs: the MJCF must be the same model.
+std::string compare_start(const mjModel* m, mjData* d, const dynamics::Model& ours) {
+  mj_forward(m, d);
+  const dynamics::State start = dynamics::make_state(ours);
+  int matched = 0;
+  for (int b = 0; b < ours.num_bodies(); ++b) {
+    const int id = mj_name2id(m, mjOBJ_BODY, ours.body(b).name.c_str());
+    if (id < 0) continue;
+    ++matched;
+    const Eigen::Vector3d theirs(d->xpos[3 * id], d->xpos[3 * id + 1], d->xpos[3 * id + 2]);
+    if ((theirs - start.position[b]).norm() > 1e-9) return "MuJoCo's body " + ours.body(b).name + " starts elsewhere";
+  }
+  return matched > 0 ? "" : "no MuJoCo body is named like one of ours";
+}
+
+void run_mujoco(benchmark::State& bs, const bench::Mjcf& xml, const dynamics::Model& ours, int steps) {
   mjModel* m = nullptr;
   try {
     m = bench::load_mujoco(xml);
@@ -83,6 +100,12 @@ void run_mujoco(benchmark::State& bs, const bench::Mjcf& xml, int steps) {
     return;
   }
   mjData* d = mj_makeData(m);
+  if (const std::string differs = compare_start(m, d, ours); !differs.empty()) {
+    bs.SkipWithError(differs.c_str());
+    mj_deleteData(d);
+    mj_deleteModel(m);
+    return;
+  }
   double penetration = 0.0, violation = 0.0;
   bool failed = false;
   for (auto _ : bs) {
@@ -134,18 +157,23 @@ std::vector<Case> cases(bool quick) {
     for (const auto& [solver, layout] : {std::pair{"mujoco_tree", ChainLayout::TreeFromEnd},
                                          std::pair{"mujoco_tree_mid", ChainLayout::TreeFromMiddle},
                                          std::pair{"mujoco_free", ChainLayout::FreeBodies}}) {
-      add(base + solver,
-          [=](benchmark::State& s) { run_mujoco(s, bench::mjcf_sphere_chain(n, height, mu, layout), chain_steps); });
+      add(base + solver, [=](benchmark::State& s) {
+        run_mujoco(s, bench::mjcf_sphere_chain(n, height, mu, layout),
+                   dynamics::sphere_chain(n, height, {FrictionModel::Linearized, mu, 4}), chain_steps);
+      });
     }
   }
   add("box_drop/1/graphsolve", [](benchmark::State& s) { run_ours(s, dynamics::box_drop(0.5, 1.0, 0.4), 100); });
-  add("box_drop/1/mujoco", [](benchmark::State& s) { run_mujoco(s, bench::mjcf_box_drop(0.5, 0.4, 0.5), 100); });
+  add("box_drop/1/mujoco", [](benchmark::State& s) {
+    run_mujoco(s, bench::mjcf_box_drop(0.5, 0.4, 0.5), dynamics::box_drop(0.5, 1.0, 0.4), 100);
+  });
   for (int n : quick ? std::vector<int>{2} : std::vector<int>{2, 5, 10, 20}) {
     const std::string base = "box_stack/" + std::to_string(n) + "/";
-    add(base + "graphsolve", [=](benchmark::State& s) {
-      run_ours(s, dynamics::box_stack(n, {FrictionModel::Linearized, mu, 4}), 200);
+    const dynamics::FrictionSpec friction{FrictionModel::Linearized, mu, 4};
+    add(base + "graphsolve", [=](benchmark::State& s) { run_ours(s, dynamics::box_stack(n, friction), 200); });
+    add(base + "mujoco", [=](benchmark::State& s) {
+      run_mujoco(s, bench::mjcf_box_stack(n, 0.5, 0.01, mu), dynamics::box_stack(n, friction), 200);
     });
-    add(base + "mujoco", [=](benchmark::State& s) { run_mujoco(s, bench::mjcf_box_stack(n, 0.5, 0.01, mu), 200); });
   }
   return list;
 }

@@ -135,7 +135,7 @@ Mjcf mjcf_sphere_chain(int n, double height, double mu, ChainLayout layout) {
   const auto free_body = [&](int k) {
     std::ostringstream s;
     s.precision(17);
-    s << "<body name='s" << k << "' pos='" << x[k] << ' ' << y[k] << ' ' << height + r << "' quat='"
+    s << "<body name='sphere" << k << "' pos='" << x[k] << ' ' << y[k] << ' ' << height + r << "' quat='"
       << bend_quat(heading[k]) << "'><freejoint/>" << sphere;
     return s.str();
   };
@@ -144,7 +144,7 @@ Mjcf mjcf_sphere_chain(int n, double height, double mu, ChainLayout layout) {
     const double dx = x[child] - x[parent], dy = y[child] - y[parent], a = heading[parent];
     std::ostringstream s;
     s.precision(17);
-    s << "<body name='s" << child << "' pos='" << std::cos(a) * dx + std::sin(a) * dy << ' '
+    s << "<body name='sphere" << child << "' pos='" << std::cos(a) * dx + std::sin(a) * dy << ' '
       << -std::sin(a) * dx + std::cos(a) * dy << " 0' quat='" << bend_quat(heading[child] - a)
       << "'><joint type='ball' pos='" << (child > parent ? -r : r) << " 0 0'/>" << sphere;
     return s.str();
@@ -155,7 +155,7 @@ Mjcf mjcf_sphere_chain(int n, double height, double mu, ChainLayout layout) {
     for (int k = 1; k <= n; ++k) {
       bodies += free_body(k) + "</body>";
       if (k > 1)
-        equality += "<connect body1='s" + std::to_string(k - 1) + "' body2='s" + std::to_string(k) + "' anchor='" +
+        equality += "<connect body1='sphere" + std::to_string(k - 1) + "' body2='sphere" + std::to_string(k) + "' anchor='" +
                     std::to_string(r) + " 0 0'/>";
     }
   } else {

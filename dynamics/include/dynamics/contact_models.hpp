@@ -21,7 +21,8 @@ Model sliding_box(double speed = 2.0, FrictionSpec friction = {FrictionModel::Li
 // The cube at rest on a plane inclined by `angle` (descending towards +x).
 Model box_incline(double angle = 0.3, FrictionSpec friction = {FrictionModel::Linearized, 0.5, 4});
 // n spheres (radius 0.25 m, 1 kg) in a row joined by spherical joints where
-// they touch, dropped from `height` (bottom above the ground) with a bend.
+// they touch, dropped from `height` (bottom above the ground); the joints
+// bend by +-0.2 rad in turn (a zigzag in the ground plane, never overlapping).
 Model sphere_chain(int n = 5, double height = 0.1, FrictionSpec friction = {});
 // Cylinder (1 kg, radius 0.5 m, height 0.1 m) with `points` contacts on its
 // base rim, on the ground and sliding at `speed` while turning.
