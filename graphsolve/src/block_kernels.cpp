@@ -97,12 +97,54 @@ void product(int m, int k, int n, const double* a, int lda, const double* b, int
 }
 
 // In-place inverse of a small block by Gauss-Jordan elimination with partial
-// (row) pivoting. The working copy is column-major so that each column update
-// is one contiguous vector operation; the row interchanges are applied to the
-// working copy and undone on the columns of the result when it is written back.
-// Returns the pivot ratio, 0 if a pivot is exactly zero or not finite.
+// (row) pivoting. Two layouts of the working copy, chosen by measurement:
+// row-major (row operations contiguous) is the faster at K = 3 (45 against
+// 65 ns), column-major (each column update one vector operation) at every
+// other size (2x at K = 6).
+// Both return the pivot ratio, 0 if a pivot is exactly zero or not finite.
+
+// Row-major; the column swaps at the end undo the row interchanges.
 template <int K>
-double gauss_jordan_negated_inverse(double* d, int ldd, double input_scale) {
+double gauss_jordan_rows(double* d, int ldd, double input_scale) {
+  double a[K][K];  // a[row][col]
+  for (int j = 0; j < K; ++j)
+    for (int i = 0; i < K; ++i) a[i][j] = d[i + j * ldd];
+  int swap_with[K];
+  double smallest = 1e308, largest = input_scale;
+  for (int j = 0; j < K; ++j) {
+    int p = j;
+    for (int i = j + 1; i < K; ++i)
+      if (std::abs(a[i][j]) > std::abs(a[p][j])) p = i;
+    swap_with[j] = p;
+    if (p != j)
+      for (int c = 0; c < K; ++c) std::swap(a[j][c], a[p][c]);
+    const double pivot = a[j][j];
+    const double magnitude = std::abs(pivot);
+    if (!(magnitude > 0.0) || !(magnitude < 1e308)) return 0.0;
+    smallest = std::min(smallest, magnitude);
+    largest = std::max(largest, magnitude);
+    const double inverse = 1.0 / pivot;
+    a[j][j] = 1.0;
+    for (int c = 0; c < K; ++c) a[j][c] *= inverse;
+    for (int i = 0; i < K; ++i) {
+      if (i == j) continue;
+      const double factor = a[i][j];
+      a[i][j] = 0.0;
+      for (int c = 0; c < K; ++c) a[i][c] -= factor * a[j][c];
+    }
+  }
+  for (int j = K - 1; j >= 0; --j)
+    if (swap_with[j] != j)
+      for (int i = 0; i < K; ++i) std::swap(a[i][j], a[i][swap_with[j]]);
+  for (int j = 0; j < K; ++j)
+    for (int i = 0; i < K; ++i) d[i + j * ldd] = -a[i][j];
+  return smallest / largest;
+}
+
+// Column-major; the row interchanges are undone on the columns of the result
+// when it is written back.
+template <int K>
+double gauss_jordan_columns(double* d, int ldd, double input_scale) {
   double a[K][K];  // a[col][row]
   for (int j = 0; j < K; ++j)
     for (int i = 0; i < K; ++i) a[j][i] = d[i + j * ldd];
@@ -142,6 +184,14 @@ double gauss_jordan_negated_inverse(double* d, int ldd, double input_scale) {
   for (int j = 0; j < K; ++j)
     for (int i = 0; i < K; ++i) d[i + row_of[j] * ldd] = -a[j][i];
   return smallest / largest;
+}
+
+template <int K>
+double gauss_jordan_negated_inverse(double* d, int ldd, double input_scale) {
+  if constexpr (K == 3)
+    return gauss_jordan_rows<K>(d, ldd, input_scale);
+  else
+    return gauss_jordan_columns<K>(d, ldd, input_scale);
 }
 
 // D = C C^T by Cholesky, then D <- -C^{-1} (lower triangular). Returns the

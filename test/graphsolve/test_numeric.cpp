@@ -208,3 +208,53 @@ TEST(Numeric, SparseExportEqualsDenseExport) {
     if (a.active(i) && a.active(j)) stored += 2L * sym.pattern().size[i] * sym.pattern().size[j];
   EXPECT_EQ(sparse.nonZeros(), stored);
 }
+
+TEST(Numeric, MultiplyMatchesTheDenseMatrix) {
+  // Node sizes 0 to 7 (fixed-size and general blocks), a cycle, inactive nodes,
+  // and x, y viewed inside taller matrices (column stride != rows).
+  gs::Graph g;
+  for (int size : {6, 3, 0, 1, 7, 5, 2, 6}) g.add_node(size);
+  for (auto [a, b] : {std::pair{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 0}, {1, 5}}) g.add_edge(a, b);
+  const gs::Symbolic sym = gs::analyze(g);
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::Unsymmetric, 5);
+  const int n = a.rows();
+  const Eigen::MatrixXd x_big = gs_test::random_rhs(n + 4, 3, 8);
+  for (bool with_inactive : {false, true}) {
+    if (with_inactive) {
+      a.set_active(4, false);
+      a.set_active(6, false);
+    }
+    Eigen::MatrixXd y_big = Eigen::MatrixXd::Constant(n + 2, 3, 7.0);
+    a.multiply(x_big.topRows(n), y_big.topRows(n));
+    const Eigen::MatrixXd expected = a.to_dense() * x_big.topRows(n);
+    EXPECT_LT((y_big.topRows(n) - expected).norm(), 1e-12 * expected.norm());
+    EXPECT_TRUE((y_big.bottomRows(2).array() == 7.0).all());  // rows past the view untouched
+  }
+}
+
+TEST(Numeric, PivotsThatNeedRowInterchangesAreInverted) {
+  // A chain of three nodes whose diagonal blocks are a well-conditioned block
+  // with its rows reversed: the large entries sit on the antidiagonal, so
+  // partial pivoting must interchange rows (all but the middle one).
+  for (int size = 1; size <= 7; ++size) {
+    gs::Graph g;
+    for (int i = 0; i < 3; ++i) g.add_node(size);
+    g.add_edge(0, 1);
+    g.add_edge(1, 2);
+    const gs::Symbolic sym = gs::analyze(g);
+    gs::BlockMatrix a(sym);
+    fam::fill_values(a, fam::Values::Unsymmetric, 11);
+    for (int i = 0; i < 3; ++i) {
+      Eigen::MatrixXd d = Eigen::MatrixXd::Identity(size, size) * 4.0 + 0.1 * Eigen::MatrixXd::Random(size, size);
+      d = d.colwise().reverse().eval();  // the large entries on the antidiagonal
+      a.diag(i) = d;
+    }
+    gs::Factorization ldu(sym);
+    ASSERT_EQ(ldu.factorize(a), gs::Status::Success) << "size " << size;
+    const Eigen::VectorXd b = gs_test::random_rhs(a.rows(), 1, size);
+    Eigen::VectorXd x(a.rows());
+    ASSERT_EQ(ldu.solve(b, x), gs::Status::Success);
+    EXPECT_LT(gs_test::dense_residual(a.to_dense(), x, b), 1e-12) << "size " << size;
+  }
+}
