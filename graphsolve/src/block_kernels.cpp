@@ -103,6 +103,16 @@ void product(int m, int k, int n, const double* a, int lda, const double* b, int
 // other size (2x at K = 6).
 // Both return the pivot ratio, 0 if a pivot is exactly zero or not finite.
 
+// False if the pivot is exactly zero or not finite; else widens the range of
+// pivot magnitudes seen so far.
+inline bool track_pivot(double pivot, double& smallest, double& largest) {
+  const double magnitude = std::abs(pivot);
+  if (!(magnitude > 0.0) || !(magnitude < 1e308)) return false;
+  smallest = std::min(smallest, magnitude);
+  largest = std::max(largest, magnitude);
+  return true;
+}
+
 // Row-major; the column swaps at the end undo the row interchanges.
 template <int K>
 double gauss_jordan_rows(double* d, int ldd, double input_scale) {
@@ -119,10 +129,7 @@ double gauss_jordan_rows(double* d, int ldd, double input_scale) {
     if (p != j)
       for (int c = 0; c < K; ++c) std::swap(a[j][c], a[p][c]);
     const double pivot = a[j][j];
-    const double magnitude = std::abs(pivot);
-    if (!(magnitude > 0.0) || !(magnitude < 1e308)) return 0.0;
-    smallest = std::min(smallest, magnitude);
-    largest = std::max(largest, magnitude);
+    if (!track_pivot(pivot, smallest, largest)) return 0.0;
     const double inverse = 1.0 / pivot;
     a[j][j] = 1.0;
     for (int c = 0; c < K; ++c) a[j][c] *= inverse;
@@ -163,10 +170,7 @@ double gauss_jordan_columns(double* d, int ldd, double input_scale) {
       std::swap(row_of[j], row_of[p]);
     }
     const double pivot = a[j][j];
-    const double magnitude = std::abs(pivot);
-    if (!(magnitude > 0.0) || !(magnitude < 1e308)) return 0.0;
-    smallest = std::min(smallest, magnitude);
-    largest = std::max(largest, magnitude);
+    if (!track_pivot(pivot, smallest, largest)) return 0.0;
     const double inverse = 1.0 / pivot;
     double multiplier[K];  // of row j, for every other row
     for (int i = 0; i < K; ++i) multiplier[i] = a[j][i] * inverse;
