@@ -4,18 +4,15 @@
 Usage: contact_report.py RESULTS.json [--out docs/benchmarks.md] [--plots docs/plots]
                          [--command "how the JSON was made"] [--print]
 
-The section sits between the markers below; it replaces an earlier one or is
+The section sits between its markers; it replaces an earlier one or is
 appended (bench/report.py keeps it). Benchmarks are named family/size/solver;
 the fastest repetition is used.
 """
-import argparse
 import json
 import math
-import os
 
-from report_sections import markers, replace_section, targets_table, time_plots
+from report_sections import report_main, section_end, section_start, time_plots
 
-BEGIN, END = markers("contact")
 TITLES = {"cylinder": "one cylinder with c rim contacts (100 steps)",
           "cylinder_chain": "chain of n cylinders with n + 1 contacts (100 steps)",
           "sphere_chain": "sphere chain dropped on the ground (1000 steps)",
@@ -67,9 +64,7 @@ def cell(best, failed, key, fmt):
 
 
 def section(best, failed, plot_paths, rel, command):
-    out = [BEGIN, "## Contacts: interior-point steps against MuJoCo", ""]
-    if command:
-        out += ["Command:", "", "```sh", command, "```", ""]
+    out = section_start("contact", "Contacts: interior-point steps against MuJoCo", command)
     out += ["dt = 0.01 s. Ours: interior-point tolerances 1e-8 (equations) and 1e-8 (complementarity), linearized "
             "friction cone with 4 directions. MuJoCo 2.2.2 (Debian) with its default solver and contact parameters "
             "and the same friction coefficient. The sphere chain is written three ways: a joint tree (ball joints) "
@@ -162,12 +157,7 @@ def section(best, failed, plot_paths, rel, command):
         if s is not None:
             out += ["", f"Time per step grows with log-log slope {s:.2f} from n = {sizes[0]} to {sizes[-1]}."]
         out.append("")
-    table, met = targets_table("Contact targets", targets, ".3g")
-    out += table
-    if plot_paths:
-        out += [f"![{os.path.basename(p)[:-4]}]({rel(p)})" for p in plot_paths] + [""]
-    out.append(END)
-    return "\n".join(out) + "\n", met, len(targets)
+    return section_end("contact", out, "Contact targets", targets, ".3g", plot_paths, rel)
 
 
 def plots(best, outdir):
@@ -176,25 +166,10 @@ def plots(best, outdir):
                       lambda f: "contact points" if f == "cylinder" else "bodies", lambda f: TITLES[f], 9)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("results")
-    parser.add_argument("--out")
-    parser.add_argument("--plots")
-    parser.add_argument("--command", default="")
-    parser.add_argument("--print", action="store_true")
-    args = parser.parse_args()
-    best, failed = load(args.results)
-    made = plots(best, args.plots) if args.plots and args.out else []
-    base = os.path.dirname(os.path.abspath(args.out)) if args.out else os.getcwd()
-    text, met, total = section(best, failed, made, lambda p: os.path.relpath(p, base), args.command)
-    if args.print:
-        print(text)
-    if args.out:
-        replace_section(args.out, "contact", text)
-    print(f"contact targets met: {met} of {total}")
-    return 0
+def make(results, plots_dir, rel, command):
+    best, failed = load(results)
+    return section(best, failed, plots(best, plots_dir) if plots_dir else [], rel, command)
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(report_main(__doc__, "contact", make))

@@ -4,19 +4,16 @@
 Usage: dynamics_report.py RESULTS.json [--out docs/benchmarks.md] [--plots docs/plots]
                           [--command "how the JSON was made"] [--print]
 
-The section sits between the markers below; it replaces an earlier one or is
+The section sits between its markers; it replaces an earlier one or is
 appended, and bench/report.py keeps it when it rewrites the solver part.
 Benchmarks are named family/size/solver; the fastest repetition is used.
 """
-import argparse
 import json
 import math
-import os
 from collections import defaultdict
 
-from report_sections import markers, replace_section, targets_table, time_plots
+from report_sections import report_main, section_end, section_start, time_plots
 
-BEGIN, END = markers("dynamics")
 SOLVERS = ["graphsolve", "mujoco_euler", "mujoco_rk4"]
 TITLES = {"nlink_revolute": "n-link pendulum, revolute joints",
           "nlink_spherical": "n-link pendulum, spherical joints",
@@ -46,15 +43,15 @@ def slope(best, family, solver, lo, hi):
     return math.log(b["us"] / a["us"]) / math.log(hi / lo)
 
 
-def section(best, plot_paths, rel):
-    out = [BEGIN, "## Simulator: dynamics against MuJoCo", "",
-           "1000 steps of dt = 0.01 s per run, Newton tolerance 1e-10 (ours); MuJoCo 2.2.2 (Debian) with its "
-           "defaults and the same model in MJCF (loop closures as `connect` equalities). `us/step` is wall time per "
-           "step; `speed-up` is MuJoCo Euler time / ours (above 1: we are faster); `energy error` is |E(1000) - E(0)| "
-           "in joules; `violation` is the largest joint constraint violation at the end (ours: position level, "
-           "metres; MuJoCo: its equality constraint residual). Chains deeper than 50 bodies continue in included "
-           "MJCF files (MuJoCo 2.2's XML reader stops at 100 levels of nesting). `-`: MuJoCo could not load or run "
-           "the model.", ""]
+def section(best, plot_paths, rel, command):
+    out = section_start("dynamics", "Simulator: dynamics against MuJoCo", command) + [
+        "1000 steps of dt = 0.01 s per run, Newton tolerance 1e-10 (ours); MuJoCo 2.2.2 (Debian) with its "
+        "defaults and the same model in MJCF (loop closures as `connect` equalities). `us/step` is wall time per "
+        "step; `speed-up` is MuJoCo Euler time / ours (above 1: we are faster); `energy error` is |E(1000) - E(0)| "
+        "in joules; `violation` is the largest joint constraint violation at the end (ours: position level, "
+        "metres; MuJoCo: its equality constraint residual). Chains deeper than 50 bodies continue in included "
+        "MJCF files (MuJoCo 2.2's XML reader stops at 100 levels of nesting). `-`: MuJoCo could not load or run "
+        "the model.", ""]
     targets = []
     families = sorted({k[0] for k in best}, key=lambda f: list(TITLES).index(f) if f in TITLES else 99)
     for family in families:
@@ -84,12 +81,7 @@ def section(best, plot_paths, rel):
         if s is not None:
             targets.append((f"time/step log-log slope n=10..100, {family}", "10-100", s, 1.1, "<="))
         out.append("")
-    table, met = targets_table("Targets", targets, ".2f")
-    out += table
-    if plot_paths:
-        out += [f"![{os.path.basename(p)[:-4]}]({rel(p)})" for p in plot_paths] + [""]
-    out.append(END)
-    return "\n".join(out) + "\n", met, len(targets)
+    return section_end("dynamics", out, "Targets", targets, ".2f", plot_paths, rel)
 
 
 def plots(best, outdir):
@@ -97,28 +89,10 @@ def plots(best, outdir):
                       lambda f: "links" if f.startswith("nlink") else "segments", lambda f: TITLES.get(f, f))
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("results")
-    parser.add_argument("--out")
-    parser.add_argument("--plots")
-    parser.add_argument("--command", default="")
-    parser.add_argument("--print", action="store_true")
-    args = parser.parse_args()
-    best = load(args.results)
-    made = plots(best, args.plots) if args.plots and args.out else []
-    base = os.path.dirname(os.path.abspath(args.out)) if args.out else os.getcwd()
-    text, met, total = section(best, made, lambda p: os.path.relpath(p, base))
-    if args.command:
-        text = text.replace("## Simulator: dynamics against MuJoCo\n",
-                            f"## Simulator: dynamics against MuJoCo\n\nCommand:\n\n```sh\n{args.command}\n```\n", 1)
-    if args.print:
-        print(text)
-    if args.out:
-        replace_section(args.out, "dynamics", text)
-    print(f"dynamics targets met: {met} of {total}")
-    return 0
+def make(results, plots_dir, rel, command):
+    best = load(results)
+    return section(best, plots(best, plots_dir) if plots_dir else [], rel, command)
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(report_main(__doc__, "dynamics", make))

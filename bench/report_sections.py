@@ -1,5 +1,6 @@
 """Pieces shared by the benchmark report scripts: the targets table and the
 marked sections of docs/benchmarks.md that each script owns."""
+import argparse
 import os
 
 
@@ -75,3 +76,42 @@ def kept_sections(path, names):
         if begin in old and end in old:
             kept += old[old.index(begin):old.index(end) + len(end)] + "\n\n"
     return kept
+
+
+def section_start(name, title, command):
+    """The opening lines of a marked section: marker, heading and the command that made it."""
+    out = [markers(name)[0], f"## {title}", ""]
+    if command:
+        out += ["Command:", "", "```sh", command, "```", ""]
+    return out
+
+
+def section_end(name, out, targets_title, targets, value_format, plot_paths, rel):
+    """Closes a section with its targets table, plots and end marker: (text, targets met, targets)."""
+    table, met = targets_table(targets_title, targets, value_format)
+    out = out + table
+    if plot_paths:
+        out += [f"![{os.path.basename(p)[:-4]}]({rel(p)})" for p in plot_paths] + [""]
+    out.append(markers(name)[1])
+    return "\n".join(out) + "\n", met, len(targets)
+
+
+def report_main(doc, name, make):
+    """Command line of a section report. make(results, plots_dir or None, rel, command) returns
+    (text, targets met, targets); rel turns a plot path into a link relative to the document."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results")
+    parser.add_argument("--out")
+    parser.add_argument("--plots")
+    parser.add_argument("--command", default="")
+    parser.add_argument("--print", action="store_true")
+    args = parser.parse_args()
+    base = os.path.dirname(os.path.abspath(args.out)) if args.out else os.getcwd()
+    text, met, total = make(args.results, args.plots if args.plots and args.out else None,
+                            lambda p: os.path.relpath(p, base), args.command)
+    if args.print:
+        print(text)
+    if args.out:
+        replace_section(args.out, name, text)
+    print(f"{name} targets met: {met} of {total}")
+    return 0
