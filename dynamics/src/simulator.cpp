@@ -123,7 +123,8 @@ struct Simulator::Impl {
   };
   double evaluate(const Eigen::VectorXd& unknowns, const Eigen::VectorXd& slack, const std::vector<Pose>& poses,
                   Eigen::VectorXd& r, std::vector<JointEvaluation>& joints, detail::InequalityPoint& point,
-                  Errors& errors);
+                  Errors& errors, bool jacobians);
+  void joint_jacobians(const std::vector<Pose>& poses, std::vector<JointEvaluation>& joints);
   void assemble(const Eigen::VectorXd& unknowns);
   bool try_point(double alpha);
   void solve_refined();
@@ -132,7 +133,7 @@ struct Simulator::Impl {
   void centring_direction(double target);
   double boundary_fraction(const detail::Complementarity& comp) const;
   bool line_search(double alpha, double target, double squares, double& trial_squares, Errors& trial_errors,
-                   double& taken);
+                   double& taken, bool jacobians);
   double interior_point_direction(const detail::Complementarity& comp);
   void report_failed_node(int node, StepResult& result) const;
   StepResult solve(State& state);
@@ -228,12 +229,12 @@ bool Simulator::Impl::predict(const Eigen::VectorXd& u, std::vector<Pose>& poses
 
 // Residual of the step equations at `u` (whose z_k+1 is `poses`) and, with
 // inequalities, of their slack equations at `aux`; returns the squared 2-norm
-// of all equation residuals. The joints are evaluated with their Jacobians, so
-// that assemble() can use them if this point is accepted.
+// of all equation residuals. With `jacobians` the joints are evaluated with
+// their Jacobians, so that assemble() can use them if this point is accepted.
 double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& slack,
                                  const std::vector<Pose>& poses, Eigen::VectorXd& r,
                                  std::vector<JointEvaluation>& joints, detail::InequalityPoint& point,
-                                 Errors& errors) {
+                                 Errors& errors, bool jacobians) {
   const double h = dt();
   for (int b = 0; b < nb; ++b) {
     const Body& body = model.body(b);
@@ -253,7 +254,7 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd
     r.segment<6>(6 * joint.child) -= e.child.topRows(m).transpose() * impulse;
     if (joint.parent != kWorld) r.segment<6>(6 * joint.parent) -= e.parent.topRows(m).transpose() * impulse;
     JointEvaluation& f = joints[j];
-    detail::evaluate_joint(joint, mg.axes[j], pose(poses, joint.parent), pose(poses, joint.child), true, f);
+    detail::evaluate_joint(joint, mg.axes[j], pose(poses, joint.parent), pose(poses, joint.child), jacobians, f);
     r.segment(row, m) = f.value.head(m) / h;
     errors.constraint = std::max(errors.constraint, f.value.head(m).lpNorm<Eigen::Infinity>());
   }
@@ -265,6 +266,15 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd
   }
   errors.dynamics = r.head(6 * nb).lpNorm<Eigen::Infinity>();
   return squares + r.squaredNorm();
+}
+
+// The joint Jacobians at a point whose residual was evaluated without them.
+void Simulator::Impl::joint_jacobians(const std::vector<Pose>& poses, std::vector<JointEvaluation>& joints) {
+  for (int j = 0; j < nj; ++j) {
+    if (joint_row[j] < 0) continue;
+    const Joint& joint = model.joint(j);
+    detail::evaluate_joint(joint, mg.axes[j], pose(poses, joint.parent), pose(poses, joint.child), true, joints[j]);
+  }
 }
 
 // d(rotational residual)/dw and d(q_k+1)/dw as a body-frame rotation: both
@@ -376,7 +386,7 @@ void Simulator::Impl::centring_direction(double target) {
 // buffers hold the accepted point. Falls back to the shortest evaluated step
 // if it lowers the residual at all.
 bool Simulator::Impl::line_search(double alpha, double target, double squares, double& trial_squares,
-                                  Errors& trial_errors, double& taken) {
+                                  Errors& trial_errors, double& taken, bool jacobians) {
   const double merit = std::sqrt(squares + ineq.complementarity_gap(s, aux, target));
   double trial_merit = merit;
   bool evaluated = false;  // the trial_* buffers describe `trial`
@@ -384,7 +394,7 @@ bool Simulator::Impl::line_search(double alpha, double target, double squares, d
     evaluated = try_point(alpha);
     if (!evaluated) continue;
     trial_squares = evaluate(trial, trial_aux, trial_next, trial_residual, trial_joint_next, trial_ineq_next,
-                             trial_errors);
+                             trial_errors, jacobians);
     trial_merit = std::sqrt(trial_squares + ineq.complementarity_gap(trial, trial_aux, target));
     taken = alpha;
     if (trial_merit < (1.0 - 1e-4 * alpha) * merit) return true;
@@ -417,7 +427,7 @@ StepResult Simulator::Impl::solve(State& state) {
   }
   if (interior) ineq.initialize(s, aux, next);  // inequality multipliers and slacks start inside
   Errors errors, trial_errors;
-  double squares = evaluate(s, aux, next, residual, joint_next, ineq_next, errors);
+  double squares = evaluate(s, aux, next, residual, joint_next, ineq_next, errors, true);
   detail::Complementarity comp = ineq.complementarity(s, aux);
   graphsolve::FactorOptions factor_options;
   factor_options.constraint_shift = -options.regularization;
@@ -428,6 +438,10 @@ StepResult Simulator::Impl::solve(State& state) {
     return errors.dynamics <= tol && errors.constraint <= tol && errors.inequality <= tol &&
            comp.max <= options.complementarity_tolerance;
   };
+  // Chord steps (equality constraints only): `lu` may hold the factorization
+  // of an earlier point, and accepted points carry no joint Jacobians until
+  // the system is assembled there.
+  bool reuse_next = false, jacobians_at_s = true;
   while (!converged()) {
     if (!std::isfinite(squares)) {
       result.status = StepStatus::InvalidInput;
@@ -438,11 +452,17 @@ StepResult Simulator::Impl::solve(State& state) {
       break;
     }
     ++result.iterations;
-    assemble(s);
-    if (!factorize(interior, factor_options)) {
-      result.status = StepStatus::SolverFailure;
-      report_failed_node(lu.failed_node(), result);
-      break;
+    const bool chord = reuse_next && !interior;
+    if (!chord) {
+      if (!jacobians_at_s) joint_jacobians(next, joint_next);
+      jacobians_at_s = true;
+      assemble(s);
+      ++result.factorizations;
+      if (!factorize(interior, factor_options)) {
+        result.status = StepStatus::SolverFailure;
+        report_failed_node(lu.failed_node(), result);
+        break;
+      }
     }
     const Eigen::VectorXd none;
     if (interior) {
@@ -461,7 +481,11 @@ StepResult Simulator::Impl::solve(State& state) {
       alpha = ineq.max_step(s, aux, step, daux, boundary_fraction(comp));
     }
     double trial_squares = squares, taken = 0.0;
-    bool accepted = line_search(alpha, target, squares, trial_squares, trial_errors, taken);
+    bool accepted = line_search(alpha, target, squares, trial_squares, trial_errors, taken, interior);
+    if (chord && !accepted) {
+      reuse_next = false;  // the old factorization no longer gives a descent direction
+      continue;
+    }
     if (interior && (!accepted || taken < 0.1 * alpha)) {
       // Mehrotra's second-order term can make the corrected direction a poor
       // (or no) descent direction for the residual norm: try a pure centring
@@ -474,14 +498,14 @@ StepResult Simulator::Impl::solve(State& state) {
       target = comp.mean;
       centring_direction(target);
       alpha = ineq.max_step(s, aux, step, daux, boundary_fraction(comp));
-      accepted = line_search(alpha, target, squares, trial_squares, trial_errors, taken);
+      accepted = line_search(alpha, target, squares, trial_squares, trial_errors, taken, true);
       if (!accepted && corrected) {
         step.swap(saved_step);
         daux.swap(saved_daux);
         target = corrected_target;
         accepted = try_point(corrected_taken);
         trial_squares = evaluate(trial, trial_aux, trial_next, trial_residual, trial_joint_next, trial_ineq_next,
-                                 trial_errors);
+                                 trial_errors, true);
       }
     }
     if (!accepted) {
@@ -490,6 +514,8 @@ StepResult Simulator::Impl::solve(State& state) {
       result.status = StepStatus::NotConverged;
       break;
     }
+    reuse_next = trial_squares <= options.reuse_factorization_below * options.reuse_factorization_below * squares;
+    jacobians_at_s = interior;
     s.swap(trial);
     aux.swap(trial_aux);
     residual.swap(trial_residual);
@@ -540,6 +566,9 @@ Simulator::Simulator(const Model& model, const StepOptions& options) {
                                 std::to_string(options.tolerance));
   if (options.max_iterations < 1) throw std::invalid_argument("dynamics::Simulator: max_iterations must be >= 1");
   if (options.max_line_search < 0) throw std::invalid_argument("dynamics::Simulator: max_line_search must be >= 0");
+  if (!(options.reuse_factorization_below >= 0.0 && options.reuse_factorization_below <= 0.5))
+    throw std::invalid_argument("dynamics::Simulator: reuse_factorization_below must lie in [0, 0.5], got " +
+                                std::to_string(options.reuse_factorization_below));
   if (!(options.regularization >= 0.0))
     throw std::invalid_argument("dynamics::Simulator: regularization must be >= 0");
   if (!(options.interior_tolerance > 0.0) || !(options.complementarity_tolerance > 0.0))

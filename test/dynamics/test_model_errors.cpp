@@ -91,6 +91,11 @@ TEST(ModelErrors, BadStatesAndOptions) {
   o = StepOptions{};
   o.tolerance = -1;
   expect_error([&] { Simulator bad(m, o); }, "tolerance must be positive");
+  for (const double reuse : {-0.1, 0.6, std::nan("")}) {
+    o = StepOptions{};
+    o.reuse_factorization_below = reuse;
+    expect_error([&] { Simulator bad(m, o); }, "reuse_factorization_below must lie in [0, 0.5]");
+  }
   expect_error([] { Simulator bad(Model{}); }, "the model has no bodies");
   State t = make_state(m);
   expect_error([&] { set_joint_positions(m, t, Eigen::VectorXd::Zero(3)); }, "got 3 values, the model has 1");

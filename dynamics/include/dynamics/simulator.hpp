@@ -37,6 +37,14 @@ struct StepOptions {
   // Added (negated) to the diagonal of joint nodes so that redundant
   // constraints (planar loops in 3D) stay solvable; the residual stays exact.
   double regularization = 1e-10;
+  // Without inequalities, a Newton iteration may reuse the last factorization
+  // (a chord step) when the iteration before it cut the residual 2-norm at
+  // least by this factor; otherwise, and whenever a chord step fails its line
+  // search, the system is refactorized. 0 refactorizes every iteration; at
+  // most 0.5, so that chord steps at least halve the residual (near 1 they
+  // would crawl into max_iterations). The interior-point method always
+  // refactorizes: its condensed rows change every iteration.
+  double reuse_factorization_below = 0.1;
   // Interior-point method (models with contacts or joint limits): it replaces
   // `tolerance` by `interior_tolerance` for every equation (bodies, joints and
   // the slack equations phi/dt - s and friction rows, max-norms) and needs
@@ -59,7 +67,8 @@ const char* to_string(StepStatus status);
 
 struct StepResult {
   StepStatus status = StepStatus::Success;
-  int iterations = 0;             // Newton iterations (factorizations)
+  int iterations = 0;             // Newton iterations (directions solved)
+  int factorizations = 0;         // Newton systems factorized (<= iterations)
   double residual = 0.0;          // final max-norm of the dynamics residual
   double constraint_residual = 0.0;  // final max |g(z_k+1)|
   int failed_body = -1;           // body or joint whose pivot failed (SolverFailure)
