@@ -43,6 +43,9 @@ JointAxes joint_axes(const Joint& joint) {
   axes.r_free = joint.freedom.rotational;
   split(axes.t_free, joint.axis, u, w, axes.translational_free, axes.translational_constrained);
   split(axes.r_free, joint.axis, u, w, axes.rotational_free, axes.rotational_constrained);
+  axes.parent_to_joint = joint.parent_frame.orientation.toRotationMatrix().transpose();
+  axes.child_to_joint = joint.child_frame.orientation.toRotationMatrix().transpose();
+  axes.translational_parent = axes.translational_constrained * axes.parent_to_joint;
   return axes;
 }
 
@@ -50,44 +53,42 @@ void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& paren
                     JointEvaluation& out) {
   const Matrix3 qp = parent.orientation.toRotationMatrix();
   const Matrix3 qc = child.orientation.toRotationMatrix();
-  const Quaternion frame_p = parent.orientation * joint.parent_frame.orientation;
-  const Quaternion frame_c = child.orientation * joint.child_frame.orientation;
-  const Matrix3 rp = frame_p.toRotationMatrix();
+  const Matrix3 rp = qp * axes.parent_to_joint.transpose();  // parent joint frame, world
   const Vector3 origin_p = parent.position + qp * joint.parent_frame.position;
-  const Vector3 lever_c = qc * joint.child_frame.position;  // child COM to its joint origin, world
-  const Vector3 origin_c = child.position + lever_c;
+  const Vector3 origin_c = child.position + qc * joint.child_frame.position;
   out.offset = rp.transpose() * (origin_c - origin_p);
-  out.relative = frame_p.conjugate() * frame_c;
+  out.relative = (parent.orientation * joint.parent_frame.orientation).conjugate() *
+                 (child.orientation * joint.child_frame.orientation);
 
-  // Products use the full 3x3 direction matrices (unused rows are zero) so
-  // that Eigen works on fixed sizes; only the copies take the row counts.
-  const int nt = 3 - axes.t_free, nr = 3 - axes.r_free;
+  // Every product is fixed-size on the padded 3x3 direction matrices (unused
+  // rows are zero): the translational rows go to rows 0-2, then the
+  // rotational ones to rows nt..nt+2, which overwrites only zero rows.
+  const int nt = 3 - axes.t_free;
   const Matrix3& pt = axes.translational_constrained;
   const Matrix3& pr = axes.rotational_constrained;
-  const Vector3 t_value = pt * out.offset, r_value = pr * out.relative.vec();
-  out.value.head(nt) = t_value.head(nt);
-  out.value.segment(nt, nr) = r_value.head(nr);
+  out.value.setZero();
+  out.value.head<3>() = pt * out.offset;
+  out.value.segment<3>(nt) = pr * out.relative.vec();
   if (!jacobian) return;
 
-  const Matrix3 ra_t = joint.parent_frame.orientation.toRotationMatrix().transpose();  // body a -> joint frame
-  const Matrix3 rc_t = joint.child_frame.orientation.toRotationMatrix().transpose();
   const Matrix3 pt_rp = pt * rp.transpose();
   // Translational rows.
   const Matrix3 child_theta = -pt_rp * qc * skew(joint.child_frame.position);
-  const Matrix3 parent_theta = pt * ra_t * skew(qp.transpose() * (origin_c - parent.position));
+  const Matrix3 parent_theta = axes.translational_parent * skew(qp.transpose() * (origin_c - parent.position));
   // Rotational rows: q_rel -> q_rel * [1, R_c^T theta / 2] for the child,
   // [1, -R_a^T theta / 2] * q_rel for the parent.
-  const Matrix3 child_rot = 0.5 * pr * left_vector_block(out.relative) * rc_t;
-  const Matrix3 parent_rot = -0.5 * pr * right_vector_block(out.relative) * ra_t;
-  const int m = nt + nr;
-  out.child.topRows(m).setZero();
-  out.parent.topRows(m).setZero();
-  out.child.block(0, 0, nt, 3) = pt_rp.topRows(nt);
-  out.child.block(0, 3, nt, 3) = child_theta.topRows(nt);
-  out.parent.block(0, 0, nt, 3) = -pt_rp.topRows(nt);
-  out.parent.block(0, 3, nt, 3) = parent_theta.topRows(nt);
-  out.child.block(nt, 3, nr, 3) = child_rot.topRows(nr);
-  out.parent.block(nt, 3, nr, 3) = parent_rot.topRows(nr);
+  const Matrix3 child_rot = 0.5 * pr * left_vector_block(out.relative) * axes.child_to_joint;
+  const Matrix3 parent_rot = -0.5 * pr * right_vector_block(out.relative) * axes.parent_to_joint;
+  out.child.setZero();
+  out.parent.setZero();
+  out.child.topLeftCorner<3, 3>() = pt_rp;
+  out.child.topRightCorner<3, 3>() = child_theta;
+  out.parent.topLeftCorner<3, 3>() = -pt_rp;
+  out.parent.topRightCorner<3, 3>() = parent_theta;
+  out.child.block<3, 3>(nt, 0).setZero();
+  out.child.block<3, 3>(nt, 3) = child_rot;
+  out.parent.block<3, 3>(nt, 0).setZero();
+  out.parent.block<3, 3>(nt, 3) = parent_rot;
 }
 
 }  // namespace dynamics::detail

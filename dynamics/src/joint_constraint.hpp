@@ -26,6 +26,9 @@ struct JointAxes {
   Eigen::Matrix3d translational_free, translational_constrained;
   Eigen::Matrix3d rotational_free, rotational_constrained;
   int t_free = 0, r_free = 0;
+  // Constants of the Jacobians: body frame -> joint frame rotations of the
+  // parent (R_a^T) and child (R_c^T), and P_t R_a^T.
+  Eigen::Matrix3d parent_to_joint, child_to_joint, translational_parent;
 };
 
 JointAxes joint_axes(const Joint& joint);
@@ -33,9 +36,9 @@ JointAxes joint_axes(const Joint& joint);
 using Jacobian6 = Eigen::Matrix<double, 6, 6>;
 
 struct JointEvaluation {
-  Eigen::Matrix<double, 6, 1> value;  // first num_constraints() entries used
+  Eigen::Matrix<double, 6, 1> value;  // first num_constraints() entries used, the rest zero
   Jacobian6 parent;                   // d value / d(x, theta) of the parent (unused for the world)
-  Jacobian6 child;
+  Jacobian6 child;                    // rows past num_constraints() are zero
   // Relative quantities, also used for minimal coordinates.
   Vector3 offset;         // R_p^T (o_c - o_p): child origin in the parent joint frame
   Quaternion relative;    // q_rel

@@ -45,6 +45,13 @@ struct Simulator::Impl {
   graphsolve::Factorization lu;
   int nb, nj, dim;
   std::vector<int> joint_row;  // first row of each joint's impulses, -1 without constraints
+  // Where each joint's four coupling blocks live in `matrix` (resolved once
+  // per graph): body-joint and joint-body blocks of the child and the parent.
+  struct CouplingBlocks {
+    double *child_joint = nullptr, *joint_child = nullptr, *parent_joint = nullptr, *joint_parent = nullptr;
+  };
+  std::vector<CouplingBlocks> couplings;
+  std::vector<Matrix3> turn_rate;  // per body: d(q_k+1)/dw as a body-frame rotation, over dt
   int joint_rows_end = 0;      // rows below it are bodies and joints: the same in every graph
   detail::Inequalities ineq;   // contacts and joint limits
 
@@ -96,11 +103,22 @@ struct Simulator::Impl {
   // Row offsets and every buffer sized by the graph.
   void size_workspace() {
     joint_row.assign(nj, -1);
+    couplings.assign(nj, CouplingBlocks{});
+    turn_rate.resize(nb);
     joint_rows_end = 6 * nb;
     for (int j = 0; j < nj; ++j) {
-      if (mg.joint_node[j] < 0) continue;
-      joint_row[j] = symbolic.pattern().offset[mg.joint_node[j]];
-      joint_rows_end = std::max(joint_rows_end, joint_row[j] + model.joint(j).num_constraints());
+      const int node = mg.joint_node[j];
+      if (node < 0) continue;
+      const Joint& joint = model.joint(j);
+      joint_row[j] = symbolic.pattern().offset[node];
+      joint_rows_end = std::max(joint_rows_end, joint_row[j] + joint.num_constraints());
+      CouplingBlocks& c = couplings[j];
+      c.child_joint = matrix.block(joint.child, node).data();
+      c.joint_child = matrix.block(node, joint.child).data();
+      if (joint.parent != kWorld) {
+        c.parent_joint = matrix.block(joint.parent, node).data();
+        c.joint_parent = matrix.block(node, joint.parent).data();
+      }
     }
     for (Eigen::VectorXd* v : {&s, &trial, &residual, &trial_residual, &step, &step_affine, &rhs, &saved_step})
       v->setZero(dim);
@@ -136,6 +154,7 @@ struct Simulator::Impl {
                    double& taken, bool jacobians);
   double interior_point_direction(const detail::Complementarity& comp);
   void report_failed_node(int node, StepResult& result) const;
+  bool warm_start(const State& state, bool interior);
   StepResult solve(State& state);
 };
 
@@ -249,10 +268,12 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd
     if (row < 0) continue;
     const Joint& joint = model.joint(j);
     const int m = joint.num_constraints();
-    const auto impulse = u.segment(row, m);
+    // Jacobian rows past m are zero, so a zero-padded impulse keeps the product fixed-size.
+    Eigen::Matrix<double, 6, 1> impulse = Eigen::Matrix<double, 6, 1>::Zero();
+    impulse.head(m) = u.segment(row, m);
     const JointEvaluation& e = joint_now[j];
-    r.segment<6>(6 * joint.child) -= e.child.topRows(m).transpose() * impulse;
-    if (joint.parent != kWorld) r.segment<6>(6 * joint.parent) -= e.parent.topRows(m).transpose() * impulse;
+    r.segment<6>(6 * joint.child).noalias() -= e.child.transpose() * impulse;
+    if (joint.parent != kWorld) r.segment<6>(6 * joint.parent).noalias() -= e.parent.transpose() * impulse;
     JointEvaluation& f = joints[j];
     detail::evaluate_joint(joint, mg.axes[j], pose(poses, joint.parent), pose(poses, joint.child), jacobians, f);
     r.segment(row, m) = f.value.head(m) / h;
@@ -291,6 +312,8 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     d.topLeftCorner<3, 3>().diagonal().setConstant(body.mass);
     d.bottomRightCorner<3, 3>() =
         0.5 * h * (sw * body.inertia - jw * w.transpose() / sw + skew(w) * body.inertia - skew(jw));
+    // q_k+1 = q_k * dt/2 [s; w]: a change dw turns q_k+1 by h * turn_rate dw (body frame).
+    turn_rate[b] = 0.5 * h * (sw * Matrix3::Identity() + w * w.transpose() / sw - skew(w));
   }
   for (int j = 0; j < nj; ++j) {
     const int node = mg.joint_node[j];
@@ -299,18 +322,18 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     const int m = joint.num_constraints();
     const JointEvaluation& f = joint_next[j];  // evaluated with the residual at this point
     matrix.diag(node).setZero();
-    const auto write = [&](int body, const detail::Jacobian6& now_jac, const detail::Jacobian6& next_jac) {
-      const Vector3 w = u.segment<3>(6 * body + 3);
-      const double sw = discrete_velocity_scalar(w, h);
-      // q_k+1 = q_k * dt/2 [s; w]: a change dw turns q_k+1 by phi dw (body frame).
-      const Matrix3 phi = 0.5 * h * h * (sw * Matrix3::Identity() + w * w.transpose() / sw - skew(w));
-      matrix.block(body, node).leftCols(m) = -now_jac.topRows(m).transpose();
-      auto rows = matrix.block(node, body).topRows(m);
-      rows.leftCols<3>() = next_jac.block(0, 0, m, 3);
-      rows.rightCols<3>() = next_jac.block(0, 3, m, 3) * phi / h;
+    // Jacobian rows past m are zero: the products stay fixed-size, the copies take m rows.
+    const auto write = [&](int body, double* body_joint, double* joint_body, const detail::Jacobian6& now_jac,
+                           const detail::Jacobian6& next_jac) {
+      Eigen::Map<Eigen::Matrix<double, 6, Eigen::Dynamic>>(body_joint, 6, m) = -now_jac.topRows(m).transpose();
+      const Eigen::Matrix<double, 6, 3> turned = next_jac.rightCols<3>() * turn_rate[body];
+      Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, 6>> rows(joint_body, m, 6);
+      rows.leftCols<3>() = next_jac.topLeftCorner(m, 3);
+      rows.rightCols<3>() = turned.topRows(m);
     };
-    write(joint.child, joint_now[j].child, f.child);
-    if (joint.parent != kWorld) write(joint.parent, joint_now[j].parent, f.parent);
+    const CouplingBlocks& c = couplings[j];
+    write(joint.child, c.child_joint, c.joint_child, joint_now[j].child, f.child);
+    if (joint.parent != kWorld) write(joint.parent, c.parent_joint, c.joint_parent, joint_now[j].parent, f.parent);
   }
   if (!ineq.empty()) ineq.assemble(u, aux, ineq_next, matrix);
 }
@@ -402,26 +425,45 @@ bool Simulator::Impl::line_search(double alpha, double target, double squares, d
   return evaluated && trial_merit < merit;
 }
 
-StepResult Simulator::Impl::solve(State& state) {
-  StepResult result;
-  const bool interior = !ineq.empty();
-  const double tol = interior ? options.interior_tolerance : options.tolerance;
-  // Warm start: last velocities and impulses.
+// The Newton iteration starts from the last step's velocities and impulses.
+// Without inequalities, when the state continues the trajectory of its last
+// two steps (its velocities are still the last solution's), the start is
+// extrapolated linearly from those two solutions: the residual then starts
+// O(dt^2) instead of O(dt) away, which saves about one chord iteration per
+// step. (Contacts switch abruptly; the interior-point method starts plainly.)
+// Sets `next` to the start's configuration; false if no start is usable.
+bool Simulator::Impl::warm_start(const State& state, bool interior) {
   for (int b = 0; b < nb; ++b) {
     s.segment<3>(6 * b) = state.velocity[b];
     s.segment<3>(6 * b + 3) = state.angular_velocity[b];
   }
   // Joint rows come before every contact row, so they survive a new graph.
-  const bool warm =
-      state.multipliers.size() >= joint_rows_end && state.multipliers.head(joint_rows_end).allFinite();
+  const Eigen::VectorXd& last = state.multipliers;
+  const bool warm = last.size() >= joint_rows_end && last.head(joint_rows_end).allFinite();
   for (int j = 0; j < nj; ++j) {
     const int row = joint_row[j];
     if (row < 0) continue;
     const int m = model.joint(j).num_constraints();
-    if (warm) s.segment(row, m) = state.multipliers.segment(row, m);
+    if (warm) s.segment(row, m) = last.segment(row, m);
     else s.segment(row, m).setZero();
   }
-  if (!predict(s, next)) {
+  const Eigen::VectorXd& before = state.previous_multipliers;
+  bool continues = !interior && warm && last.size() == dim && before.size() == dim && before.allFinite();
+  for (int b = 0; b < nb && continues; ++b)
+    continues = last.segment<3>(6 * b) == state.velocity[b] && last.segment<3>(6 * b + 3) == state.angular_velocity[b];
+  if (continues) {
+    s += last - before;
+    if (predict(s, next)) return true;
+    s -= last - before;  // spun past |w| = 2/dt: start plainly
+  }
+  return predict(s, next);
+}
+
+StepResult Simulator::Impl::solve(State& state) {
+  StepResult result;
+  const bool interior = !ineq.empty();
+  const double tol = interior ? options.interior_tolerance : options.tolerance;
+  if (!warm_start(state, interior)) {
     result.status = StepStatus::InvalidInput;
     return result;
   }
@@ -539,6 +581,11 @@ StepResult Simulator::Impl::solve(State& state) {
     state.velocity[b] = s.segment<3>(6 * b);
     state.angular_velocity[b] = s.segment<3>(6 * b + 3);
   }
+  // Without a history of this size (first step, new graph) both hold this
+  // solution, so that the next step extrapolates by zero; afterwards the
+  // swap and the copy allocate nothing.
+  if (state.previous_multipliers.size() != s.size()) state.previous_multipliers = s;
+  else state.previous_multipliers.swap(state.multipliers);
   state.multipliers = s;
   state.time += dt();
   ++state.steps;

@@ -366,6 +366,59 @@ TEST(ReusedFactorization, MostPermissiveReuseStaysRobustThroughSingularPoses) {
   EXPECT_LT(max_deviation(run.energy, 0, run.energy.size(), e0), 0.05 * e0);
 }
 
+// The warm start extrapolates the last two solutions; without that history
+// (cleared every step) the steps must be the same, only slower to converge.
+TEST(WarmStart, ExtrapolationSavesIterationsWithoutChangingTheSteps) {
+  const Model model = n_link_pendulum(10, ChainJoint::Spherical, 1.0, 1.0, 0.5);
+  State a = make_state(model), b = make_state(model);
+  Simulator extrapolating(model), plain(model);
+  long with_history = 0, without_history = 0;
+  for (int k = 0; k < 300; ++k) {
+    b.previous_multipliers.resize(0);
+    const StepResult ra = extrapolating.step(a), rb = plain.step(b);
+    ASSERT_TRUE(ra.ok() && rb.ok()) << "step " << k;
+    with_history += ra.iterations;
+    without_history += rb.iterations;
+  }
+  EXPECT_LT(with_history, without_history);
+  for (int i = 0; i < model.num_bodies(); ++i) EXPECT_LT((a.position[i] - b.position[i]).norm(), 1e-8) << i;
+}
+
+// Velocities the caller changed between steps are not the last solution's:
+// the step must start from them and the last impulses without extrapolating,
+// exactly as the same state without a history does.
+TEST(WarmStart, ChangedVelocitiesAreNotExtrapolated) {
+  const Model model = double_pendulum();
+  State s = make_state(model);
+  Simulator sim(model);
+  for (int k = 0; k < 10; ++k) ASSERT_TRUE(sim.step(s).ok());
+  set_joint_velocities(model, s, Eigen::Vector2d(3.0, -2.0));
+  State no_history = s;
+  no_history.previous_multipliers.resize(0);
+  Simulator other(model);
+  const StepResult r = sim.step(s), r_no_history = other.step(no_history);
+  ASSERT_TRUE(r.ok() && r_no_history.ok());
+  EXPECT_EQ(r.iterations, r_no_history.iterations);
+  for (int i = 0; i < model.num_bodies(); ++i) {
+    EXPECT_EQ(s.position[i], no_history.position[i]) << i;
+    EXPECT_EQ(s.velocity[i], no_history.velocity[i]) << i;
+  }
+}
+
+// An extrapolated start that would spin a body past |w| = 2/dt (where the
+// quaternion update has no solution) falls back to the plain start.
+TEST(WarmStart, ExtrapolationPastTheSpinLimitFallsBack) {
+  const Model model = t_handle();
+  State s = make_state(model);
+  Simulator sim(model);
+  for (int k = 0; k < 3; ++k) ASSERT_TRUE(sim.step(s).ok());
+  s.previous_multipliers.segment<3>(3) = s.multipliers.segment<3>(3) - Vector3(250.0, 0.0, 0.0);
+  const double e0 = total_energy(model, s);
+  const StepResult r = sim.step(s);
+  ASSERT_TRUE(r.ok()) << to_string(r.status);
+  EXPECT_NEAR(total_energy(model, s), e0, 1e-3 * e0);
+}
+
 TEST(StepFailure, NotConvergedLeavesTheStateUnchanged) {
   const Model model = double_pendulum();
   State s = make_state(model);

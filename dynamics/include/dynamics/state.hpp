@@ -28,8 +28,11 @@ struct State {
   std::vector<Vector3> external_torque;  // per body, body frame
 
   // The last step's Newton solution, velocities and joint impulses in the
-  // rows of its graphsolve system: the warm start of the next step.
+  // rows of its graphsolve system, and the one of the step before: the next
+  // step starts from them (extrapolated linearly while the state's velocities
+  // are still the last solution's). Clearing them only costs iterations.
   Eigen::VectorXd multipliers;
+  Eigen::VectorXd previous_multipliers;
 
   double time = 0.0;
   long steps = 0;
