@@ -79,8 +79,6 @@ void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& paren
   // [1, -R_a^T theta / 2] * q_rel for the parent.
   const Matrix3 child_rot = 0.5 * pr * left_vector_block(out.relative) * axes.child_to_joint;
   const Matrix3 parent_rot = -0.5 * pr * right_vector_block(out.relative) * axes.parent_to_joint;
-  out.child.setZero();
-  out.parent.setZero();
   out.child.topLeftCorner<3, 3>() = pt_rp;
   out.child.topRightCorner<3, 3>() = child_theta;
   out.parent.topLeftCorner<3, 3>() = -pt_rp;
@@ -89,6 +87,11 @@ void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& paren
   out.child.block<3, 3>(nt, 3) = child_rot;
   out.parent.block<3, 3>(nt, 0).setZero();
   out.parent.block<3, 3>(nt, 3) = parent_rot;
+  // Rows below both primitives (row by row: a whole-matrix fill is slower).
+  for (int i = nt + 3; i < 6; ++i) {
+    out.child.row(i).setZero();
+    out.parent.row(i).setZero();
+  }
 }
 
 }  // namespace dynamics::detail

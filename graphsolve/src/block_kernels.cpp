@@ -253,14 +253,49 @@ void sub_atb(int m, int k, int n, const double* a, int lda, const double* b, int
   product<Op::AtB>(m, k, n, a, lda, b, ldb, c, ldc);
 }
 
+namespace {
+// Columns of a compile-time height: inlined moves, where std::copy and
+// std::fill on a few doubles per column would call memmove / memset.
+template <int M>
+void copy_columns(int n, const double* a, int lda, double* c, int ldc) {
+  for (int j = 0; j < n; ++j, a += lda, c += ldc)
+    for (int i = 0; i < M; ++i) c[i] = a[i];
+}
+template <int M>
+void zero_columns(int n, double* c, int ldc) {
+  for (int j = 0; j < n; ++j, c += ldc)
+    for (int i = 0; i < M; ++i) c[i] = 0.0;
+}
+}  // namespace
+
 void set_zero(int m, int n, double* c, int ldc) {
-  for (int j = 0; j < n; ++j) std::fill(c + static_cast<long>(j) * ldc, c + static_cast<long>(j) * ldc + m, 0.0);
+  switch (m) {
+    case 0: return;
+    case 1: return zero_columns<1>(n, c, ldc);
+    case 2: return zero_columns<2>(n, c, ldc);
+    case 3: return zero_columns<3>(n, c, ldc);
+    case 4: return zero_columns<4>(n, c, ldc);
+    case 5: return zero_columns<5>(n, c, ldc);
+    case 6: return zero_columns<6>(n, c, ldc);
+    default:
+      for (int j = 0; j < n; ++j) std::fill(c + static_cast<long>(j) * ldc, c + static_cast<long>(j) * ldc + m, 0.0);
+  }
 }
 
 
 void copy(int m, int n, const double* a, int lda, double* c, int ldc) {
-  for (int j = 0; j < n; ++j)
-    std::copy(a + static_cast<long>(j) * lda, a + static_cast<long>(j) * lda + m, c + static_cast<long>(j) * ldc);
+  switch (m) {
+    case 0: return;
+    case 1: return copy_columns<1>(n, a, lda, c, ldc);
+    case 2: return copy_columns<2>(n, a, lda, c, ldc);
+    case 3: return copy_columns<3>(n, a, lda, c, ldc);
+    case 4: return copy_columns<4>(n, a, lda, c, ldc);
+    case 5: return copy_columns<5>(n, a, lda, c, ldc);
+    case 6: return copy_columns<6>(n, a, lda, c, ldc);
+    default:
+      for (int j = 0; j < n; ++j)
+        std::copy(a + static_cast<long>(j) * lda, a + static_cast<long>(j) * lda + m, c + static_cast<long>(j) * ldc);
+  }
 }
 
 void copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc) {
