@@ -30,6 +30,7 @@ def load(path):
         family, size, solver = b.get("run_name", b["name"]).split("/")
         key = (family, int(size), solver)
         entry = {"us": b["us_per_step"], "energy": b["energy_error"], "newton": b.get("newton_iterations"),
+                 "factorizations": b.get("factorizations"),
                  "violation": b["constraint_violation"]}
         if key not in best or entry["us"] < best[key]["us"]:
             best[key] = entry
@@ -48,7 +49,8 @@ def section(best, plot_paths, rel, command):
         "1000 steps of dt = 0.01 s per run, Newton tolerance 1e-10 (ours); MuJoCo 2.2.2 (Debian) with its "
         "defaults and the same model in MJCF (loop closures as `connect` equalities). `us/step` is wall time per "
         "step; `speed-up` is MuJoCo Euler time / ours (above 1: we are faster); `energy error` is |E(1000) - E(0)| "
-        "in joules; `violation` is the largest joint constraint violation at the end (ours: position level, "
+        "in joules; `Newton it.` and `factor.` are Newton iterations and factorizations per step (an iteration that "
+        "reuses the last factorization is a chord step); `violation` is the largest joint constraint violation at the end (ours: position level, "
         "metres; MuJoCo: its equality constraint residual). Chains deeper than 50 bodies continue in included "
         "MJCF files (MuJoCo 2.2's XML reader stops at 100 levels of nesting). `-`: MuJoCo could not load or run "
         "the model.", ""]
@@ -57,18 +59,19 @@ def section(best, plot_paths, rel, command):
     for family in families:
         sizes = sorted({k[1] for k in best if k[0] == family})
         out += [f"### {TITLES.get(family, family)}", "",
-                "| size | ours us/step | Newton it. | MuJoCo Euler us/step | RK4 us/step | speed-up vs Euler | "
+                "| size | ours us/step | Newton it. | factor. | MuJoCo Euler us/step | RK4 us/step | speed-up vs Euler | "
                 "ours energy error | Euler energy error | RK4 energy error | ours violation | Euler violation |",
-                "|---|---|---|---|---|---|---|---|---|---|---|"]
+                "|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for n in sizes:
             ours, euler, rk4 = (best.get((family, n, s)) for s in SOLVERS)
             if not ours:
                 continue
+            factored = "-" if ours["factorizations"] is None else f"{ours['factorizations']:.2f}"
             if not euler or not rk4:  # MuJoCo refused the model
-                out.append(f"| {n} | {ours['us']:.1f} | {ours['newton']:.2f} | - | - | - | {ours['energy']:.2e} | "
+                out.append(f"| {n} | {ours['us']:.1f} | {ours['newton']:.2f} | {factored} | - | - | - | {ours['energy']:.2e} | "
                            f"- | - | {ours['violation']:.1e} | - |")
                 continue
-            out.append(f"| {n} | {ours['us']:.1f} | {ours['newton']:.2f} | {euler['us']:.1f} | {rk4['us']:.1f} | "
+            out.append(f"| {n} | {ours['us']:.1f} | {ours['newton']:.2f} | {factored} | {euler['us']:.1f} | {rk4['us']:.1f} | "
                        f"{euler['us'] / ours['us']:.2f} | {ours['energy']:.2e} | {euler['energy']:.2e} | "
                        f"{rk4['energy']:.2e} | {ours['violation']:.1e} | {euler['violation']:.1e} |")
             if family.startswith("nlink") and n >= 20:
