@@ -8,7 +8,6 @@ Benchmarks are named family/n/solver/phase. For every name the fastest of
 the repetitions is used (the machine is a shared VM; the minimum is the least
 disturbed run). The headline phase is refactor_solve.
 """
-import argparse
 import json
 import math
 import os
@@ -16,7 +15,7 @@ import platform
 import subprocess
 from collections import defaultdict
 
-from report_sections import kept_sections
+from report_sections import kept_sections, report_arguments
 
 UNSYMMETRIC = ["graphsolve-ldu-auto", "graphsolve-ldu-dfs", "graphsolve-ldu-amd", "graphsolve-ldu-nd",
                "umfpack", "klu", "eigen-sparselu", "dense-lu"]
@@ -199,13 +198,8 @@ def machine(context):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("results")
-    parser.add_argument("--out")
-    parser.add_argument("--plots")
-    parser.add_argument("--command", default="")
+    parser = report_arguments(__doc__)
     parser.add_argument("--notes", help="Markdown file with the hand-written analysis to include")
-    parser.add_argument("--print", action="store_true", help="print the tables to stdout")
     args = parser.parse_args()
     context, best = load(args.results)
 

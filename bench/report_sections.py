@@ -96,16 +96,22 @@ def section_end(name, out, targets_title, targets, value_format, plot_paths, rel
     return "\n".join(out) + "\n", met, len(targets)
 
 
-def report_main(doc, name, make):
-    """Command line of a section report. make(results, plots_dir or None, rel, command) returns
-    (text, targets met, targets); rel turns a plot path into a link relative to the document."""
+def report_arguments(doc):
+    """The command line every benchmark report takes: results JSON, output document, plot
+    directory, the command that made the results, and --print."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("results")
     parser.add_argument("--out")
     parser.add_argument("--plots")
     parser.add_argument("--command", default="")
-    parser.add_argument("--print", action="store_true")
-    args = parser.parse_args()
+    parser.add_argument("--print", action="store_true", help="print the report to stdout")
+    return parser
+
+
+def report_main(doc, name, make):
+    """Command line of a section report. make(results, plots_dir or None, rel, command) returns
+    (text, targets met, targets); rel turns a plot path into a link relative to the document."""
+    args = report_arguments(doc).parse_args()
     base = os.path.dirname(os.path.abspath(args.out)) if args.out else os.getcwd()
     text, met, total = make(args.results, args.plots if args.plots and args.out else None,
                             lambda p: os.path.relpath(p, base), args.command)
