@@ -26,25 +26,26 @@ auto view(const double* p, int ld) {
   else
     return Eigen::Map<const Eigen::Matrix<double, R, C>, 0, Stride>(p, R, C, Stride(ld));
 }
-template <int K>
-auto strided_column(const double* p, int stride) {  // K entries `stride` apart
-  if constexpr (K == 1)
-    return Eigen::Map<const Eigen::Matrix<double, 1, 1>>(p);
-  else
-    return Eigen::Map<const Eigen::Matrix<double, K, 1>, 0, Eigen::InnerStride<>>(p, K, 1, Eigen::InnerStride<>(stride));
-}
 
-// Fixed rows M and inner dimension K; one matrix-vector product per column.
+// Fixed rows M and inner dimension K. For A B and A B^T each column of C is
+// accumulated in registers as a sum of K scaled columns of A: unrolled
+// vector code, where a strided Eigen matrix-vector product per column was
+// 1.5x slower (6x6x6: 22 against 33 ns). A^T B keeps the dot-product form.
 template <Op op, int M, int K>
 void fixed(int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
+  using Column = Eigen::Matrix<double, M, 1>;
   for (int j = 0; j < n; ++j) {
-    Eigen::Map<Eigen::Matrix<double, M, 1>> cj(c + static_cast<long>(j) * ldc);
-    if constexpr (op == Op::AB)
-      cj.noalias() -= view<M, K>(a, lda) * Eigen::Map<const Eigen::Matrix<double, K, 1>>(b + static_cast<long>(j) * ldb);
-    else if constexpr (op == Op::ABt)
-      cj.noalias() -= view<M, K>(a, lda) * strided_column<K>(b + j, ldb);
-    else
+    Eigen::Map<Column> cj(c + static_cast<long>(j) * ldc);
+    if constexpr (op == Op::AtB) {
       cj.noalias() -= view<K, M>(a, lda).transpose() * Eigen::Map<const Eigen::Matrix<double, K, 1>>(b + static_cast<long>(j) * ldb);
+    } else {
+      // Coefficient q of column j of B (A B), or of row j of B (A B^T).
+      const double* bj = op == Op::AB ? b + static_cast<long>(j) * ldb : b + j;
+      const long step = op == Op::AB ? 1 : ldb;
+      Column sum = cj;
+      for (int q = 0; q < K; ++q) sum -= Eigen::Map<const Column>(a + static_cast<long>(q) * lda) * bj[q * step];
+      cj = sum;
+    }
   }
 }
 
@@ -198,41 +199,41 @@ double gauss_jordan_negated_inverse(double* d, int ldd, double input_scale) {
     return gauss_jordan_columns<K>(d, ldd, input_scale);
 }
 
-// D = C C^T by Cholesky, then D <- -C^{-1} (lower triangular). Returns the
-// squared pivot ratio, or -1 if D is not positive definite.
+// D = C C^T, then D <- -C^{-1} (lower triangular). Returns the squared pivot
+// ratio, or -1 if D is not positive definite. Factorized as D = L diag(p) L^T
+// first: then each elimination step waits on one division, not on a square
+// root and a division, and the roots sqrt(p_j) (C = L diag(p)^(1/2)) are
+// taken off that chain at the end (2x faster at K = 6: 73 against 144 ns).
 template <int K>
 double cholesky_negated_inverse(double* d, int ldd, double input_scale) {
-  double c[K][K] = {};  // c[col][row], lower triangle
-  double smallest = 1e308, largest = std::sqrt(input_scale);
+  using Column = Eigen::Matrix<double, K, 1>;
+  Column a[K];  // a[j]: column j; below the diagonal it becomes column j of L
+  for (int j = 0; j < K; ++j) a[j] = Eigen::Map<const Column>(d + static_cast<long>(j) * ldd);
+  double inverse_pivot[K];
+  double smallest = 1e308, largest = input_scale;  // pivots p_j are the squared roots
   for (int j = 0; j < K; ++j) {
-    double pivot = d[j + j * ldd];
-    for (int q = 0; q < j; ++q) pivot -= c[q][j] * c[q][j];
+    const double pivot = a[j][j];
     if (!(pivot > 0.0) || !(pivot < 1e308)) return -1.0;
-    const double root = std::sqrt(pivot);
-    smallest = std::min(smallest, root);
-    largest = std::max(largest, root);
-    c[j][j] = root;
-    const double inverse = 1.0 / root;
-    for (int i = j + 1; i < K; ++i) {
-      double v = d[i + j * ldd];
-      for (int q = 0; q < j; ++q) v -= c[q][i] * c[q][j];
-      c[j][i] = v * inverse;
-    }
+    smallest = std::min(smallest, pivot);
+    largest = std::max(largest, pivot);
+    inverse_pivot[j] = 1.0 / pivot;
+    const Column l = a[j] * inverse_pivot[j];
+    for (int c = j + 1; c < K; ++c) a[c] -= l * a[j][c];
+    a[j] = l;
   }
-  // Inverse of the lower triangular C, column by column (forward substitution on e_j).
-  double inv[K][K] = {};
-  for (int j = 0; j < K; ++j) {
-    inv[j][j] = 1.0 / c[j][j];
-    for (int i = j + 1; i < K; ++i) {
-      double v = 0.0;
-      for (int q = j; q < i; ++q) v -= c[q][i] * inv[j][q];
-      inv[j][i] = v / c[i][i];
-    }
+  // Rows of L^{-1} (unit lower) by forward substitution on the identity.
+  Column row[K];
+  for (int i = 0; i < K; ++i) {
+    Column r = Column::Unit(i);
+    for (int q = 0; q < i; ++q) r -= a[q][i] * row[q];
+    row[i] = r;
   }
-  for (int j = 0; j < K; ++j)
-    for (int i = 0; i < K; ++i) d[i + j * ldd] = -inv[j][i];
-  const double r = smallest / largest;
-  return r * r;
+  // -C^{-1} = -diag(p)^(-1/2) L^{-1}: row i scaled by -1/sqrt(p_i).
+  for (int i = 0; i < K; ++i) {
+    const double s = -std::sqrt(inverse_pivot[i]);
+    for (int j = 0; j < K; ++j) d[i + static_cast<long>(j) * ldd] = s * row[i][j];
+  }
+  return smallest / largest;
 }
 
 template <int K>
@@ -260,6 +261,27 @@ template <int M>
 void copy_columns(int n, const double* a, int lda, double* c, int ldc) {
   for (int j = 0; j < n; ++j, a += lda, c += ldc)
     for (int i = 0; i < M; ++i) c[i] = a[i];
+}
+template <int M>
+double copy_checked_columns(int n, const double* a, int lda, double* c, int ldc) {
+  double sum[M] = {};  // one partial sum per row: independent, vectorizable
+  for (int j = 0; j < n; ++j, a += lda, c += ldc)
+    for (int i = 0; i < M; ++i) {
+      c[i] = a[i];
+      sum[i] += a[i] * 0.0;
+    }
+  double total = 0.0;
+  for (int i = 0; i < M; ++i) total += sum[i];
+  return total;
+}
+template <int M>
+double poison_columns(int n, const double* a, int lda) {
+  double sum[M] = {};
+  for (int j = 0; j < n; ++j, a += lda)
+    for (int i = 0; i < M; ++i) sum[i] += a[i] * 0.0;
+  double total = 0.0;
+  for (int i = 0; i < M; ++i) total += sum[i];
+  return total;
 }
 template <int M>
 void zero_columns(int n, double* c, int ldc) {
@@ -295,6 +317,36 @@ void copy(int m, int n, const double* a, int lda, double* c, int ldc) {
     default:
       for (int j = 0; j < n; ++j)
         std::copy(a + static_cast<long>(j) * lda, a + static_cast<long>(j) * lda + m, c + static_cast<long>(j) * ldc);
+  }
+}
+
+double copy_checked(int m, int n, const double* a, int lda, double* c, int ldc) {
+  switch (m) {
+    case 0: return 0.0;
+    case 1: return copy_checked_columns<1>(n, a, lda, c, ldc);
+    case 2: return copy_checked_columns<2>(n, a, lda, c, ldc);
+    case 3: return copy_checked_columns<3>(n, a, lda, c, ldc);
+    case 4: return copy_checked_columns<4>(n, a, lda, c, ldc);
+    case 5: return copy_checked_columns<5>(n, a, lda, c, ldc);
+    case 6: return copy_checked_columns<6>(n, a, lda, c, ldc);
+    default:
+      copy(m, n, a, lda, c, ldc);
+      return poison(m, n, a, lda);
+  }
+}
+
+double poison(int m, int n, const double* a, int lda) {
+  switch (m) {
+    case 0: return 0.0;
+    case 1: return poison_columns<1>(n, a, lda);
+    case 2: return poison_columns<2>(n, a, lda);
+    case 3: return poison_columns<3>(n, a, lda);
+    case 4: return poison_columns<4>(n, a, lda);
+    case 5: return poison_columns<5>(n, a, lda);
+    case 6: return poison_columns<6>(n, a, lda);
+    default:
+      if (n == 0) return 0.0;
+      return (Eigen::Map<const Eigen::ArrayXXd, 0, Stride>(a, m, n, Stride(lda)) * 0.0).sum();
   }
 }
 

@@ -18,6 +18,11 @@ void set_zero(int m, int n, double* c, int ldc);
 void copy(int m, int n, const double* a, int lda, double* c, int ldc);
 // C <- A^T (A: n x m).
 void copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc);
+// C <- A, returning the sum of 0 * a_ij: NaN exactly when A holds a NaN or an
+// Inf, so a load checks its values in the same pass that copies them.
+double copy_checked(int m, int n, const double* a, int lda, double* c, int ldc);
+// The same sum for a block that is read but not copied.
+double poison(int m, int n, const double* a, int lda);
 
 // Replaces the k x k pivot block D (k <= kMaxFixed) by -D^{-1}, from an LU
 // factorization with partial pivoting; or, when `cholesky`, by -C^{-1} where
