@@ -37,7 +37,15 @@ struct Factorization::Impl {
     return r;
   }
 
-  void load(const BlockMatrix& matrix, const FactorOptions& options);
+  // Copies node k's diagonal block and panels from A (zeroes for fill and
+  // inactive couplings, identity for an inactive node), adds the shifts and
+  // returns the sum of 0 * value over every active value it read.
+  double load(int k, const BlockMatrix& matrix, const FactorOptions& options);
+  void prefetch(int k, const BlockMatrix& matrix) const;
+  static constexpr int kPrefetchAhead = 8;  // positions
+  // Loads the nodes that pivot k touches first: k itself if no earlier pivot
+  // updates it, then its later neighbours that none did. Returns the sum of load().
+  double load_first_touched(int k, bool own, const BlockMatrix& matrix, const FactorOptions& options);
   Status factor_pivot(int k, double tolerance);
   void eliminate_unsymmetric(int k);
   void eliminate_symmetric(int k);
@@ -48,7 +56,13 @@ struct Factorization::Impl {
   Method method;
   std::vector<double> values;
   std::vector<long> diag_off, upper_off, lower_off;
-  std::vector<char> is_fill;  // per struct entry: not an edge of the pattern (zeroed on load)
+  std::vector<int> entry_edge;  // per struct entry: the pattern edge it holds, -1 for fill
+  // Load schedule. A node is loaded just before the first pivot that updates
+  // it (or its own, if none does), so that its copy overlaps the latency of
+  // the pivot inversions before it instead of taking a pass of its own.
+  std::vector<char> loads_itself;            // per position
+  std::vector<int> first_touch_begin;        // per position, into first_touched
+  std::vector<int> first_touched;            // positions, grouped by first toucher
   std::vector<char> active;   // per position, captured at factorize
   // Per position: the largest magnitude the pivot block had on the way (as
   // loaded and after each update). A pivot that ends tiny against it has lost

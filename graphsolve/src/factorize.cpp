@@ -31,8 +31,26 @@ Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data(
     if (method == Method::LDU) total += b * w;
   }
   values.assign(total, 0.0);
-  is_fill.assign(d->struct_pos.size(), 1);
-  for (int entry : d->edge_entry) is_fill[entry] = 0;
+  entry_edge.assign(d->struct_pos.size(), -1);
+  for (int e = 0; e < static_cast<int>(d->edge_entry.size()); ++e) entry_edge[d->edge_entry[e]] = e;
+  // Every later neighbour a of k is first touched by the smallest such k.
+  std::vector<int> toucher(n, -1);
+  for (int k = 0; k < n; ++k)
+    for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e)
+      if (toucher[d->struct_pos[e]] < 0) toucher[d->struct_pos[e]] = k;
+  loads_itself.assign(n, 0);
+  first_touch_begin.assign(n + 1, 0);
+  for (int a = 0; a < n; ++a) {
+    if (toucher[a] < 0)
+      loads_itself[a] = 1;
+    else
+      ++first_touch_begin[toucher[a] + 1];
+  }
+  for (int k = 0; k < n; ++k) first_touch_begin[k + 1] += first_touch_begin[k];
+  first_touched.resize(first_touch_begin[n]);
+  std::vector<int> fill = first_touch_begin;
+  for (int a = 0; a < n; ++a)
+    if (toucher[a] >= 0) first_touched[fill[toucher[a]]++] = a;
   active.assign(n, 1);
   scale.assign(n, 0.0);
   large_index.assign(n, -1);
@@ -63,67 +81,91 @@ double max_abs(int b, const double* block) {
 }
 }  // namespace
 
-// Copies A into the arena (inactive nodes: identity, no couplings), zeroes
-// the fill blocks and adds the requested diagonal shifts.
-void Factorization::Impl::load(const BlockMatrix& matrix, const FactorOptions& options) {
+// Loads interleave with the elimination, where the hardware prefetchers
+// fall behind on large systems: fetch the values of a later position early.
+void Factorization::Impl::prefetch(int k, const BlockMatrix& matrix) const {
+  const double* a = matrix.values();
+  auto lines = [](const double* p, long count) {
+    for (long i = 0; i < count; i += 8) __builtin_prefetch(p + i);
+    __builtin_prefetch(p + count - 1);
+  };
+  const int b = d->size[k];
+  lines(a + matrix.diag_offset(d->order[k]), static_cast<long>(b) * b);
+  for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
+    const int edge = entry_edge[e];
+    if (edge < 0) continue;
+    const long count = static_cast<long>(b) * d->size[d->struct_pos[e]];
+    lines(a + matrix.lower_offset(edge), count);
+    lines(a + matrix.upper_offset(edge), count);
+  }
+}
+
+double Factorization::Impl::load(int k, const BlockMatrix& matrix, const FactorOptions& options) {
   const Pattern& p = *d->pattern;
   const double* a = matrix.values();
   const bool symmetric = method != Method::LDU;
-  for (int k = 0; k < p.num_nodes; ++k) {
-    const NodeId node = d->order[k];
-    const int b = size(k);
-    active[k] = matrix.activity()[node];
-    double* dk = diag(k);
-    for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
-      if (!is_fill[e] && active[k]) continue;  // overwritten below
-      kn::set_zero(neighbour_size(e), b, lower(k, e), lower_ld(k));
-      if (!symmetric) kn::set_zero(b, neighbour_size(e), upper(k, e), upper_ld(k));
-    }
-    if (!active[k]) {
-      kn::set_zero(b, b, dk, b);
-      for (int i = 0; i < b; ++i) dk[i + i * b] = 1.0;
-      scale[k] = 1.0;
-      continue;
-    }
+  const NodeId node = d->order[k];
+  const int b = size(k);
+  if (k + kPrefetchAhead < static_cast<int>(d->order.size())) prefetch(k + kPrefetchAhead, matrix);
+  active[k] = matrix.activity()[node];
+  double* dk = diag(k);
+  double poison = 0.0;
+  if (active[k]) {
     const double* src = a + matrix.diag_offset(node);
-    if (symmetric) {  // mirror the lower triangle
+    if (symmetric) {  // mirror the lower triangle; the upper one is checked all the same
+      poison = kn::poison(b, b, src, b);
       for (int j = 0; j < b; ++j)
-        for (int i = j; i < b; ++i) {
-          dk[i + j * b] = dk[j + i * b] = src[i + j * b];
-        }
+        for (int i = j; i < b; ++i) dk[i + j * b] = dk[j + i * b] = src[i + j * b];
     } else {
-      kn::copy(b, b, src, b, dk, b);
+      poison = kn::copy_checked(b, b, src, b, dk, b);
     }
     double shift = options.shift;
     if (p.kind[node] == NodeKind::ZeroDiagonal) shift += options.constraint_shift;
     for (int i = 0; i < b; ++i) dk[i + i * b] += shift;
     scale[k] = max_abs(b, dk);
+  } else {
+    kn::set_zero(b, b, dk, b);
+    for (int i = 0; i < b; ++i) dk[i + i * b] = 1.0;
+    scale[k] = 1.0;
   }
-  for (int e = 0; e < p.num_edges; ++e) {
-    const auto [na, nb] = p.edges[e];  // na < nb
-    const int ka = d->position[na], kb = d->position[nb];
-    const int entry = d->edge_entry[e];
-    const int first = std::min(ka, kb), later = std::max(ka, kb);
-    const int bf = size(first), bl = size(later);
-    double* low = lower(first, entry);  // A_{later, first}
-    if (!active[ka] || !active[kb]) {
-      kn::set_zero(bl, bf, low, lower_ld(first));
-      if (!symmetric) kn::set_zero(bf, bl, upper(first, entry), upper_ld(first));
+  // The panels: A_jk below and (LDU) A_kj beside, for every later neighbour j.
+  for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
+    const int later = d->struct_pos[e], bl = size(later);
+    double* low = lower(k, e);
+    double* up = symmetric ? nullptr : upper(k, e);
+    const int edge = entry_edge[e];
+    if (edge < 0 || !active[k] || !matrix.activity()[d->order[later]]) {
+      kn::set_zero(bl, b, low, lower_ld(k));
+      if (up) kn::set_zero(b, bl, up, upper_ld(k));
       continue;
     }
-    const double* ab = a + matrix.upper_offset(e);  // A_{na, nb}: size(na) x size(nb)
-    const double* ba = a + matrix.lower_offset(e);  // A_{nb, na}
-    const bool a_first = ka < kb;
-    if (symmetric) {  // the lower triangle by id is A_{nb, na}
-      if (a_first)
-        kn::copy(bl, bf, ba, bl, low, lower_ld(first));
-      else
-        kn::copy_transposed(bl, bf, ba, bf, low, lower_ld(first));
+    const bool k_first = p.edges[edge].first == node;  // k is the edge's smaller id
+    const double* ab = a + matrix.upper_offset(edge);  // A_{smaller id, larger id}
+    const double* ba = a + matrix.lower_offset(edge);  // A_{larger id, smaller id}
+    const double* later_k = k_first ? ba : ab;          // A_{later, k}: bl x b, contiguous
+    const double* k_later = k_first ? ab : ba;          // A_{k, later}: b x bl
+    if (symmetric) {  // reads the lower triangle by id, A_{larger, smaller}; checks both
+      poison += k_first ? kn::poison(b, bl, ab, b) : kn::poison(bl, b, ab, bl);
+      if (k_first) {
+        poison += kn::copy_checked(bl, b, ba, bl, low, lower_ld(k));
+      } else {
+        poison += kn::poison(b, bl, ba, b);
+        kn::copy_transposed(bl, b, ba, b, low, lower_ld(k));
+      }
       continue;
     }
-    kn::copy(bl, bf, a_first ? ba : ab, bl, low, lower_ld(first));
-    kn::copy(bf, bl, a_first ? ab : ba, bf, upper(first, entry), upper_ld(first));
+    poison += kn::copy_checked(bl, b, later_k, bl, low, lower_ld(k));
+    poison += kn::copy_checked(b, bl, k_later, b, up, upper_ld(k));
   }
+  return poison;
+}
+
+double Factorization::Impl::load_first_touched(int k, bool own, const BlockMatrix& matrix,
+                                               const FactorOptions& options) {
+  double poison = own && loads_itself[k] ? load(k, matrix, options) : 0.0;
+  if (!own)
+    for (int i = first_touch_begin[k]; i < first_touch_begin[k + 1]; ++i) poison += load(first_touched[i], matrix, options);
+  return poison;
 }
 
 Status Factorization::Impl::factor_pivot(int k, double tolerance) {
@@ -222,31 +264,39 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
   m.min_ratio = 1.0;
   if (!matrix.pattern().same_as(*m.d->pattern)) return m.status = Status::DimensionMismatch;
   if (!std::isfinite(options.shift) || !std::isfinite(options.constraint_shift)) return m.status = Status::NonFiniteValue;
-  // One vectorized pass over the values; inactive nodes may hold anything,
-  // so only a hit is confirmed node by node.
-  if (!matrix.all_finite())
-    if (const NodeId bad = matrix.first_non_finite_node(); bad >= 0) {
-      m.failed = bad;
-      return m.status = Status::NonFiniteValue;
-    }
-  m.load(matrix, options);
+  // A non-finite value outranks any other failure: confirmed node by node
+  // (inactive nodes may hold anything) once the loads have seen one, or
+  // before a pivot failure is reported.
+  auto non_finite = [&] {
+    if (matrix.all_finite()) return false;
+    m.failed = matrix.first_non_finite_node();
+    return m.failed >= 0;
+  };
   const int n = static_cast<int>(m.d->order.size());
+  double poison = 0.0;
   for (int k = 0; k < n; ++k) {
+    poison += m.load_first_touched(k, true, matrix, options);
+    Status s = Status::Success;
     if (!m.active[k]) {  // identity pivot with no couplings: -I^{-1} = -I
       for (int i = 0; i < m.size(k); ++i) m.diag(k)[i + i * m.size(k)] = -1.0;
-      continue;
+    } else if (m.size(k) > 0) {
+      s = m.factor_pivot(k, options.pivot_tolerance);
     }
-    if (m.size(k) == 0) continue;
-    if (const Status s = m.factor_pivot(k, options.pivot_tolerance); s != Status::Success) {
+    // Independent of the inversion above, so the two overlap.
+    poison += m.load_first_touched(k, false, matrix, options);
+    if (s != Status::Success) {
+      if (non_finite()) return m.status = Status::NonFiniteValue;
       m.failed = m.d->order[k];
       return m.status = s;
     }
-    if (m.width(k) == 0) continue;
+    if (!m.active[k] || m.size(k) == 0 || m.width(k) == 0) continue;
     if (m.method == Method::LDU)
       m.eliminate_unsymmetric(k);
     else
       m.eliminate_symmetric(k);
   }
+  if (poison != 0.0 && non_finite()) return m.status = Status::NonFiniteValue;
+  m.failed = -1;
   return m.status = Status::Success;
 }
 
