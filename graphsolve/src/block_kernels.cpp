@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
@@ -255,99 +256,58 @@ void sub_atb(int m, int k, int n, const double* a, int lda, const double* b, int
 }
 
 namespace {
-// Columns of a compile-time height: inlined moves, where std::copy and
-// std::fill on a few doubles per column would call memmove / memset.
-template <int M>
-void copy_columns(int n, const double* a, int lda, double* c, int ldc) {
-  for (int j = 0; j < n; ++j, a += lda, c += ldc)
-    for (int i = 0; i < M; ++i) c[i] = a[i];
+// Calls f with the block height: a compile-time constant for 1..6, so the
+// per-column loops unroll into vector moves where std::copy / std::fill on a
+// few doubles would call memmove / memset; a plain int otherwise.
+template <class F>
+auto with_height(int m, F&& f) {
+  switch (m) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    case 6: return f(std::integral_constant<int, 6>{});
+    default: return f(m);
+  }
 }
-template <int M>
-double copy_checked_columns(int n, const double* a, int lda, double* c, int ldc) {
-  double sum[M] = {};  // one partial sum per row: independent, vectorizable
+
+// Sum of 0 * a_ij over a block, optionally copying it to c on the way. Eight
+// independent partial sums (one per row up to 8) keep the loop vectorizable.
+template <bool copy_too, class Height>
+double checked_columns(Height m, int n, const double* a, int lda, double* c, int ldc) {
+  double sum[8] = {};
   for (int j = 0; j < n; ++j, a += lda, c += ldc)
-    for (int i = 0; i < M; ++i) {
-      c[i] = a[i];
-      sum[i] += a[i] * 0.0;
+    for (int i = 0; i < m; ++i) {
+      if constexpr (copy_too) c[i] = a[i];
+      sum[i & 7] += a[i] * 0.0;
     }
   double total = 0.0;
-  for (int i = 0; i < M; ++i) total += sum[i];
+  for (const double s : sum) total += s;
   return total;
-}
-template <int M>
-double poison_columns(int n, const double* a, int lda) {
-  double sum[M] = {};
-  for (int j = 0; j < n; ++j, a += lda)
-    for (int i = 0; i < M; ++i) sum[i] += a[i] * 0.0;
-  double total = 0.0;
-  for (int i = 0; i < M; ++i) total += sum[i];
-  return total;
-}
-template <int M>
-void zero_columns(int n, double* c, int ldc) {
-  for (int j = 0; j < n; ++j, c += ldc)
-    for (int i = 0; i < M; ++i) c[i] = 0.0;
 }
 }  // namespace
 
 void set_zero(int m, int n, double* c, int ldc) {
-  switch (m) {
-    case 0: return;
-    case 1: return zero_columns<1>(n, c, ldc);
-    case 2: return zero_columns<2>(n, c, ldc);
-    case 3: return zero_columns<3>(n, c, ldc);
-    case 4: return zero_columns<4>(n, c, ldc);
-    case 5: return zero_columns<5>(n, c, ldc);
-    case 6: return zero_columns<6>(n, c, ldc);
-    default:
-      for (int j = 0; j < n; ++j) std::fill(c + static_cast<long>(j) * ldc, c + static_cast<long>(j) * ldc + m, 0.0);
-  }
+  with_height(m, [&](auto height) {
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < height; ++i) c[i + static_cast<long>(j) * ldc] = 0.0;
+  });
 }
 
-
 void copy(int m, int n, const double* a, int lda, double* c, int ldc) {
-  switch (m) {
-    case 0: return;
-    case 1: return copy_columns<1>(n, a, lda, c, ldc);
-    case 2: return copy_columns<2>(n, a, lda, c, ldc);
-    case 3: return copy_columns<3>(n, a, lda, c, ldc);
-    case 4: return copy_columns<4>(n, a, lda, c, ldc);
-    case 5: return copy_columns<5>(n, a, lda, c, ldc);
-    case 6: return copy_columns<6>(n, a, lda, c, ldc);
-    default:
-      for (int j = 0; j < n; ++j)
-        std::copy(a + static_cast<long>(j) * lda, a + static_cast<long>(j) * lda + m, c + static_cast<long>(j) * ldc);
-  }
+  with_height(m, [&](auto height) {
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < height; ++i) c[i + static_cast<long>(j) * ldc] = a[i + static_cast<long>(j) * lda];
+  });
 }
 
 double copy_checked(int m, int n, const double* a, int lda, double* c, int ldc) {
-  switch (m) {
-    case 0: return 0.0;
-    case 1: return copy_checked_columns<1>(n, a, lda, c, ldc);
-    case 2: return copy_checked_columns<2>(n, a, lda, c, ldc);
-    case 3: return copy_checked_columns<3>(n, a, lda, c, ldc);
-    case 4: return copy_checked_columns<4>(n, a, lda, c, ldc);
-    case 5: return copy_checked_columns<5>(n, a, lda, c, ldc);
-    case 6: return copy_checked_columns<6>(n, a, lda, c, ldc);
-    default:
-      copy(m, n, a, lda, c, ldc);
-      return poison(m, n, a, lda);
-  }
+  return with_height(m, [&](auto height) { return checked_columns<true>(height, n, a, lda, c, ldc); });
 }
 
 double poison(int m, int n, const double* a, int lda) {
-  switch (m) {
-    case 0: return 0.0;
-    case 1: return poison_columns<1>(n, a, lda);
-    case 2: return poison_columns<2>(n, a, lda);
-    case 3: return poison_columns<3>(n, a, lda);
-    case 4: return poison_columns<4>(n, a, lda);
-    case 5: return poison_columns<5>(n, a, lda);
-    case 6: return poison_columns<6>(n, a, lda);
-    default:
-      if (n == 0) return 0.0;
-      return (Eigen::Map<const Eigen::ArrayXXd, 0, Stride>(a, m, n, Stride(lda)) * 0.0).sum();
-  }
+  return with_height(m, [&](auto height) { return checked_columns<false>(height, n, a, lda, nullptr, 0); });
 }
 
 void copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc) {
