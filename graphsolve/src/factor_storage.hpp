@@ -42,6 +42,7 @@ struct Factorization::Impl {
   // returns the sum of 0 * value over every active value it read.
   double load(int k, const BlockMatrix& matrix, const FactorOptions& options);
   void prefetch(int k, const BlockMatrix& matrix) const;
+  void build_load_schedule();
   static constexpr int kPrefetchAhead = 8;  // positions
   // Loads the nodes that pivot k touches first: k itself if no earlier pivot
   // updates it, then its later neighbours that none did. Returns the sum of load().

@@ -33,24 +33,7 @@ Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data(
   values.assign(total, 0.0);
   entry_edge.assign(d->struct_pos.size(), -1);
   for (int e = 0; e < static_cast<int>(d->edge_entry.size()); ++e) entry_edge[d->edge_entry[e]] = e;
-  // Every later neighbour a of k is first touched by the smallest such k.
-  std::vector<int> toucher(n, -1);
-  for (int k = 0; k < n; ++k)
-    for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e)
-      if (toucher[d->struct_pos[e]] < 0) toucher[d->struct_pos[e]] = k;
-  loads_itself.assign(n, 0);
-  first_touch_begin.assign(n + 1, 0);
-  for (int a = 0; a < n; ++a) {
-    if (toucher[a] < 0)
-      loads_itself[a] = 1;
-    else
-      ++first_touch_begin[toucher[a] + 1];
-  }
-  for (int k = 0; k < n; ++k) first_touch_begin[k + 1] += first_touch_begin[k];
-  first_touched.resize(first_touch_begin[n]);
-  std::vector<int> fill = first_touch_begin;
-  for (int a = 0; a < n; ++a)
-    if (toucher[a] >= 0) first_touched[fill[toucher[a]]++] = a;
+  build_load_schedule();
   active.assign(n, 1);
   scale.assign(n, 0.0);
   large_index.assign(n, -1);
@@ -74,6 +57,29 @@ Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data(
   residual.resize(d->pattern->dimension);
 }
 
+// A node is loaded by the first pivot whose later neighbours include it, the
+// smallest such k; a node no pivot touches loads itself.
+void Factorization::Impl::build_load_schedule() {
+  const int n = static_cast<int>(d->order.size());
+  std::vector<int> toucher(n, -1);
+  for (int k = 0; k < n; ++k)
+    for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e)
+      if (toucher[d->struct_pos[e]] < 0) toucher[d->struct_pos[e]] = k;
+  loads_itself.assign(n, 0);
+  first_touch_begin.assign(n + 1, 0);
+  for (int a = 0; a < n; ++a) {
+    if (toucher[a] < 0)
+      loads_itself[a] = 1;
+    else
+      ++first_touch_begin[toucher[a] + 1];
+  }
+  for (int k = 0; k < n; ++k) first_touch_begin[k + 1] += first_touch_begin[k];
+  first_touched.resize(first_touch_begin[n]);
+  std::vector<int> next = first_touch_begin;
+  for (int a = 0; a < n; ++a)
+    if (toucher[a] >= 0) first_touched[next[toucher[a]]++] = a;
+}
+
 namespace {
 // Largest magnitude in a contiguous square block.
 double max_abs(int b, const double* block) {
@@ -85,9 +91,9 @@ double max_abs(int b, const double* block) {
 // fall behind on large systems: fetch the values of a later position early.
 void Factorization::Impl::prefetch(int k, const BlockMatrix& matrix) const {
   const double* a = matrix.values();
-  auto lines = [](const double* p, long count) {
+  auto lines = [](const double* p, long count) {  // every 64-byte line of count values
     for (long i = 0; i < count; i += 8) __builtin_prefetch(p + i);
-    __builtin_prefetch(p + count - 1);
+    if (count > 0) __builtin_prefetch(p + count - 1);
   };
   const int b = d->size[k];
   lines(a + matrix.diag_offset(d->order[k]), static_cast<long>(b) * b);
