@@ -44,9 +44,9 @@ struct Factorization::Impl {
   void prefetch(int k, const BlockMatrix& matrix) const;
   void build_load_schedule();
   static constexpr int kPrefetchAhead = 8;  // positions
-  // Loads the nodes that pivot k touches first: k itself if no earlier pivot
-  // updates it, then its later neighbours that none did. Returns the sum of load().
-  double load_first_touched(int k, bool own, const BlockMatrix& matrix, const FactorOptions& options);
+  // Loads the later neighbours of pivot k that no earlier pivot updates (a
+  // node no pivot touches loads itself: loads_itself). Returns the sum of load().
+  double load_first_touched_by(int k, const BlockMatrix& matrix, const FactorOptions& options);
   Status factor_pivot(int k, double tolerance);
   void eliminate_unsymmetric(int k);
   void eliminate_symmetric(int k);

@@ -166,11 +166,9 @@ double Factorization::Impl::load(int k, const BlockMatrix& matrix, const FactorO
   return poison;
 }
 
-double Factorization::Impl::load_first_touched(int k, bool own, const BlockMatrix& matrix,
-                                               const FactorOptions& options) {
-  double poison = own && loads_itself[k] ? load(k, matrix, options) : 0.0;
-  if (!own)
-    for (int i = first_touch_begin[k]; i < first_touch_begin[k + 1]; ++i) poison += load(first_touched[i], matrix, options);
+double Factorization::Impl::load_first_touched_by(int k, const BlockMatrix& matrix, const FactorOptions& options) {
+  double poison = 0.0;
+  for (int i = first_touch_begin[k]; i < first_touch_begin[k + 1]; ++i) poison += load(first_touched[i], matrix, options);
   return poison;
 }
 
@@ -281,7 +279,7 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
   const int n = static_cast<int>(m.d->order.size());
   double poison = 0.0;
   for (int k = 0; k < n; ++k) {
-    poison += m.load_first_touched(k, true, matrix, options);
+    if (m.loads_itself[k]) poison += m.load(k, matrix, options);
     Status s = Status::Success;
     if (!m.active[k]) {  // identity pivot with no couplings: -I^{-1} = -I
       for (int i = 0; i < m.size(k); ++i) m.diag(k)[i + i * m.size(k)] = -1.0;
@@ -289,7 +287,7 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
       s = m.factor_pivot(k, options.pivot_tolerance);
     }
     // Independent of the inversion above, so the two overlap.
-    poison += m.load_first_touched(k, false, matrix, options);
+    poison += m.load_first_touched_by(k, matrix, options);
     if (s != Status::Success) {
       if (non_finite()) return m.status = Status::NonFiniteValue;
       m.failed = m.d->order[k];
