@@ -2,6 +2,8 @@
 // and iterative refinement.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "graphsolve/families.hpp"
 #include "test_support.hpp"
 
@@ -256,5 +258,79 @@ TEST(Numeric, PivotsThatNeedRowInterchangesAreInverted) {
     Eigen::VectorXd x(a.rows());
     ASSERT_EQ(ldu.solve(b, x), gs::Status::Success);
     EXPECT_LT(gs_test::dense_residual(a.to_dense(), x, b), 1e-12) << "size " << size;
+  }
+}
+
+// The pivot ratio of a lone pivot block is KLU's rcond of its LU with
+// partial pivoting, min|u_ii| / max(max|u_ii|, max|a_ij|), whichever kernel
+// inverts it (Gauss-Jordan, or cofactors for 3 x 3 blocks).
+TEST(Numeric, PivotRatioIsThatOfPartialPivoting) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int size = 1; size <= 6; ++size) {
+    gs::Graph g;
+    g.add_node(size);
+    const gs::Symbolic sym = gs::analyze(g);
+    gs::BlockMatrix a(sym);
+    gs::Factorization f(sym);
+    for (int trial = 0; trial < 20; ++trial) {
+      Eigen::MatrixXd d(size, size);
+      for (Eigen::Index i = 0; i < d.size(); ++i) d.data()[i] = u(rng);
+      if (trial % 2 == 1) {  // ill-conditioned: the last column nearly a combination of the others
+        d.col(size - 1) = d.leftCols(size - 1).rowwise().sum() * (size > 1 ? 1.0 : 0.0);
+        d(trial % size, size - 1) += 1e-7;
+      }
+      a.diag(0) = d;
+      const Eigen::VectorXd pivots = d.partialPivLu().matrixLU().diagonal().cwiseAbs();
+      const double expected = pivots.minCoeff() / std::max(pivots.maxCoeff(), d.cwiseAbs().maxCoeff());
+      ASSERT_EQ(f.factorize(a), gs::Status::Success) << "size " << size << " trial " << trial;
+      EXPECT_NEAR(f.min_pivot_ratio(), expected, 1e-6 * expected) << "size " << size << " trial " << trial;
+      const Eigen::VectorXd b = gs_test::random_rhs(size, 1, trial);
+      Eigen::VectorXd x(size);
+      ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+      EXPECT_LT((x - d.partialPivLu().solve(b)).norm(), 1e-12 * x.norm() / expected);
+    }
+  }
+}
+
+// 3 x 3 pivots singular in exact arithmetic, and ones so large or small that
+// their cofactors would leave the double range (Gauss-Jordan takes those).
+TEST(Numeric, ThreeByThreePivotsAtTheEdgesOfTheDoubleRange) {
+  gs::Graph one;
+  one.add_node(3);
+  const gs::Symbolic single = gs::analyze(one);
+  gs::BlockMatrix s(single);
+  s.diag(0) << 1, 2, 3, 4, 5, 6, 7, 8, 9;  // rank 2
+  gs::Factorization f(single);
+  EXPECT_EQ(f.factorize(s), gs::Status::SingularPivot);
+  s.diag(0).setZero();
+  EXPECT_EQ(f.factorize(s), gs::Status::SingularPivot);
+  // Regular, with a finite determinant (1e300) but a cofactor of 1e400:
+  // accepted once the pivot test is off, and inverted exactly.
+  s.diag(0) = Eigen::Vector3d(1e200, 1e200, 1e-100).asDiagonal();
+  gs::FactorOptions exact_only;
+  exact_only.pivot_tolerance = 0.0;
+  ASSERT_EQ(f.factorize(s, exact_only), gs::Status::Success);
+  Eigen::VectorXd y = Eigen::Vector3d(1e200, -2e200, 3e-100);
+  ASSERT_EQ(f.solve_in_place(y), gs::Status::Success);
+  EXPECT_TRUE(y.isApprox(Eigen::Vector3d(1.0, -2.0, 3.0), 1e-14)) << y.transpose();
+
+  const gs::Symbolic sym = gs::analyze(fam::chain(6, 3));
+  gs::BlockMatrix a(sym);
+  for (double magnitude : {1e-200, 1e-100, 1e100, 1e200}) {
+    fam::fill_values(a, fam::Values::Unsymmetric, 3);
+    for (int v = 0; v < 6; ++v) a.diag(v) *= magnitude;
+    for (int v = 0; v + 1 < 6; ++v) {
+      a.block(v, v + 1) *= magnitude;
+      a.block(v + 1, v) *= magnitude;
+    }
+    gs::Factorization ldu(sym);
+    ASSERT_EQ(ldu.factorize(a), gs::Status::Success) << magnitude;
+    const Eigen::VectorXd b = magnitude * gs_test::random_rhs(a.rows(), 1, 2);  // x of order 1
+    Eigen::VectorXd x(a.rows());
+    ASSERT_EQ(ldu.solve(b, x), gs::Status::Success);
+    const Eigen::VectorXd reference = a.to_dense().partialPivLu().solve(b);
+    ASSERT_TRUE(reference.allFinite());
+    EXPECT_LT((x - reference).lpNorm<Eigen::Infinity>(), 1e-10 * reference.lpNorm<Eigen::Infinity>()) << magnitude;
   }
 }
