@@ -232,8 +232,10 @@ double cofactor_negated_inverse3(double* d, int ldd, double input_scale) {
   return smallest / largest;
 }
 
+// -D^{-1} with the pivot ratio of LU with partial pivoting, by the fastest
+// kernel for the size.
 template <int K>
-double gauss_jordan_negated_inverse(double* d, int ldd, double input_scale) {
+double lu_negated_inverse(double* d, int ldd, double input_scale) {
   if constexpr (K == 3)
     return cofactor_negated_inverse3(d, ldd, input_scale);
   else
@@ -280,7 +282,7 @@ double cholesky_negated_inverse(double* d, int ldd, double input_scale) {
 template <int K>
 double invert(double* d, int ldd, double input_scale, bool cholesky) {
   return cholesky ? cholesky_negated_inverse<K>(d, ldd, input_scale)
-                  : gauss_jordan_negated_inverse<K>(d, ldd, input_scale);
+                  : lu_negated_inverse<K>(d, ldd, input_scale);
 }
 
 }  // namespace

@@ -22,7 +22,6 @@ struct Factorization::Impl {
 
   int size(int k) const { return d->size[k]; }
   int width(int k) const { return d->width[k]; }
-  int neighbour_size(int e) const { return d->size[d->struct_pos[e]]; }
   double* diag(int k) { return values.data() + diag_off[k]; }
   // Block A_kj of neighbour entry e in the upper panel of k (b_k x b_j, ld b_k).
   double* upper(int k, int e) { return values.data() + upper_off[k] + static_cast<long>(size(k)) * d->struct_col[e]; }
