@@ -344,6 +344,13 @@ void copy(int m, int n, const double* a, int lda, double* c, int ldc) {
   });
 }
 
+void subtract(int m, int n, const double* a, int lda, double* c, int ldc) {
+  with_height(m, [&](auto height) {
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < height; ++i) c[i + static_cast<long>(j) * ldc] -= a[i + static_cast<long>(j) * lda];
+  });
+}
+
 double copy_checked(int m, int n, const double* a, int lda, double* c, int ldc) {
   return with_height(m, [&](auto height) { return checked_columns<true>(height, n, a, lda, c, ldc); });
 }

@@ -16,6 +16,8 @@ void sub_atb(int m, int k, int n, const double* a, int lda, const double* b, int
 void set_zero(int m, int n, double* c, int ldc);
 // C <- A (m x n blocks).
 void copy(int m, int n, const double* a, int lda, double* c, int ldc);
+// C -= A (m x n blocks).
+void subtract(int m, int n, const double* a, int lda, double* c, int ldc);
 // C <- A^T (A: n x m).
 void copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc);
 // C <- A, returning the sum of 0 * a_ij: NaN exactly when A holds a NaN or an

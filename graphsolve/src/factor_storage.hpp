@@ -17,6 +17,11 @@
 
 namespace graphsolve {
 
+// Largest magnitude in a contiguous square block.
+inline double max_abs(int b, const double* block) {
+  return b == 0 ? 0.0 : Eigen::Map<const Eigen::ArrayXd>(block, static_cast<long>(b) * b).abs().maxCoeff();
+}
+
 struct Factorization::Impl {
   Impl(const Symbolic& s, Method m);
 
@@ -36,6 +41,15 @@ struct Factorization::Impl {
     return r;
   }
 
+  // True if the entries after e1 in a pivot's list (ending at end) are
+  // exactly S(a), a = struct_pos[e1]: the later ones are a subset of S(a)
+  // (elimination tree), so equal counts suffice. Then the blocks of both
+  // lists line up and a strip of updates is one product. Inactive entries
+  // in it hold zeros on both sides, so the product leaves them zero.
+  bool tail_is_structure_of(int a, int e1, int end) const {
+    return end - e1 - 1 == d->struct_begin[a + 1] - d->struct_begin[a] && end - e1 > 1;
+  }
+
   // Copies node k's diagonal block and panels from A (zeroes for fill and
   // inactive couplings, identity for an inactive node), adds the shifts and
   // returns the sum of 0 * value over every active value it read.
@@ -47,9 +61,16 @@ struct Factorization::Impl {
   // node no pivot touches loads itself: loads_itself). Returns the sum of load().
   double load_first_touched_by(int k, const BlockMatrix& matrix, const FactorOptions& options);
   Status factor_pivot(int k, double tolerance);
-  void eliminate_unsymmetric(int k);
-  void eliminate_symmetric(int k);
+  // Updates by pivot k; those between two positions >= outer_from are left
+  // to update_outer (supernodal panels, see supernodal_panels.cpp).
+  void eliminate_unsymmetric(int k, int outer_from);
+  void eliminate_symmetric(int k, int outer_from);
   void solve_columns(Eigen::Ref<Eigen::MatrixXd> rhs);
+  bool nests_into_next(int k) const;
+  void plan_panels();
+  int outer_entry(int k, int last) const;
+  void keep_unscaled_outer_rows(int k, const double* unscaled);
+  void update_outer(int first, int end);
 
   Symbolic symbolic;
   const detail::SymbolicData* d;
@@ -72,6 +93,12 @@ struct Factorization::Impl {
   std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> large_lu;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> large_llt;
   std::vector<int> large_index;  // position -> index in large_*, or -1
+  // Supernodal panels: per position, the range [panel_begin, panel_end) of
+  // the panel it belongs to (-1 if none) and its first column in the panel;
+  // buffers for the outer update.
+  std::vector<int> panel_begin, panel_end, panel_column;
+  int panels = 0;
+  std::vector<double> outer_left, outer_right, outer_product;
   std::vector<double> scratch;   // max_panel: a copy of the panel being scaled
   Eigen::MatrixXd rhs_scratch;   // max_size x kRhsChunk
   Eigen::VectorXd residual;      // dimension, for refinement

@@ -34,6 +34,7 @@ Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data(
   entry_edge.assign(d->struct_pos.size(), -1);
   for (int e = 0; e < static_cast<int>(d->edge_entry.size()); ++e) entry_edge[d->edge_entry[e]] = e;
   build_load_schedule();
+  plan_panels();
   active.assign(n, 1);
   scale.assign(n, 0.0);
   large_index.assign(n, -1);
@@ -79,13 +80,6 @@ void Factorization::Impl::build_load_schedule() {
   for (int a = 0; a < n; ++a)
     if (toucher[a] >= 0) first_touched[next[toucher[a]]++] = a;
 }
-
-namespace {
-// Largest magnitude in a contiguous square block.
-double max_abs(int b, const double* block) {
-  return b == 0 ? 0.0 : Eigen::Map<const Eigen::ArrayXd>(block, static_cast<long>(b) * b).abs().maxCoeff();
-}
-}  // namespace
 
 // Loads interleave with the elimination, where the hardware prefetchers
 // fall behind on large systems: fetch the values of a later position early.
@@ -208,7 +202,7 @@ Status Factorization::Impl::factor_pivot(int k, double tolerance) {
 }
 
 
-void Factorization::Impl::eliminate_unsymmetric(int k) {
+void Factorization::Impl::eliminate_unsymmetric(int k, int outer_from) {
   const int b = size(k), w = width(k), ldl = lower_ld(k);
   double* panel = upper(k, d->struct_begin[k]);
   // U_k <- D_k^{-1} U_k  ==  0 - P_k * copy
@@ -216,13 +210,19 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
   kn::set_zero(b, w, panel, b);
   kn::sub_ab(b, b, w, diag(k), b, scratch.data(), b, panel, b);
   const int end = d->struct_begin[k + 1];
-  for (int e1 = d->struct_begin[k]; e1 < end; ++e1) {
+  for (int e1 = d->struct_begin[k]; e1 < end && d->struct_pos[e1] < outer_from; ++e1) {
     const int a = d->struct_pos[e1], wa = size(a);
     if (!active[a]) continue;
     const double* l_ak = lower(k, e1);
     const double* u_ka = upper(k, e1);
     kn::sub_ab(wa, b, wa, l_ak, ldl, u_ka, b, diag(a), wa);
     scale[a] = std::max(scale[a], max_abs(wa, diag(a)));
+    if (tail_is_structure_of(a, e1, end)) {  // one product per strip
+      const int ra = d->struct_begin[a];
+      kn::sub_ab(wa, b, width(a), l_ak, ldl, upper(k, e1 + 1), b, upper(a, ra), upper_ld(a));
+      kn::sub_ab(width(a), b, wa, lower(k, e1 + 1), ldl, u_ka, b, lower(a, ra), lower_ld(a));
+      continue;
+    }
     int r = d->struct_begin[a];
     for (int e2 = e1 + 1; e2 < end; ++e2) {
       const int c = d->struct_pos[e2], wc = size(c);
@@ -234,7 +234,7 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
   }
 }
 
-void Factorization::Impl::eliminate_symmetric(int k) {
+void Factorization::Impl::eliminate_symmetric(int k, int outer_from) {
   const int b = size(k), w = width(k), ldl = lower_ld(k);
   double* panel = lower(k, d->struct_begin[k]);
   // L_k <- L_k D_k^{-1} (LDLT) or L_k C^{-T} (LLT)  ==  0 - copy * P_k^T
@@ -243,14 +243,19 @@ void Factorization::Impl::eliminate_symmetric(int k) {
   kn::sub_abt(w, b, b, scratch.data(), ldl, diag(k), b, panel, ldl);
   // The right factor of the updates: A_jk (LDLT, the copy) or L_jk (LLT).
   const double* right = method == Method::LLT ? panel : scratch.data();
+  if (method == Method::LDLT && panel_end[k] >= 0) keep_unscaled_outer_rows(k, scratch.data());
   const int end = d->struct_begin[k + 1];
-  for (int e1 = d->struct_begin[k]; e1 < end; ++e1) {
+  for (int e1 = d->struct_begin[k]; e1 < end && d->struct_pos[e1] < outer_from; ++e1) {
     const int a = d->struct_pos[e1], wa = size(a);
     if (!active[a]) continue;
     const double* r_a = right + d->struct_col[e1];
     const double* l_ak = lower(k, e1);
     kn::sub_abt(wa, b, wa, l_ak, ldl, r_a, ldl, diag(a), wa);
     scale[a] = std::max(scale[a], max_abs(wa, diag(a)));
+    if (tail_is_structure_of(a, e1, end)) {  // one product for the strip
+      kn::sub_abt(width(a), b, wa, lower(k, e1 + 1), ldl, r_a, ldl, lower(a, d->struct_begin[a]), lower_ld(a));
+      continue;
+    }
     int r = d->struct_begin[a];
     for (int e2 = e1 + 1; e2 < end; ++e2) {
       const int c = d->struct_pos[e2];
@@ -293,11 +298,14 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
       m.failed = m.d->order[k];
       return m.status = s;
     }
-    if (!m.active[k] || m.size(k) == 0 || m.width(k) == 0) continue;
-    if (m.method == Method::LDU)
-      m.eliminate_unsymmetric(k);
-    else
-      m.eliminate_symmetric(k);
+    const int panel_end = m.panel_end[k];
+    if (m.active[k] && m.size(k) > 0 && m.width(k) > 0) {
+      if (m.method == Method::LDU)
+        m.eliminate_unsymmetric(k, panel_end < 0 ? n : panel_end);
+      else
+        m.eliminate_symmetric(k, panel_end < 0 ? n : panel_end);
+    }
+    if (panel_end == k + 1) m.update_outer(m.panel_begin[k], panel_end);
   }
   if (poison != 0.0 && non_finite()) return m.status = Status::NonFiniteValue;
   m.failed = -1;
@@ -314,11 +322,13 @@ Method Factorization::method() const { return impl_->method; }
 Status Factorization::status() const { return impl_->status; }
 NodeId Factorization::failed_node() const { return impl_->failed; }
 double Factorization::min_pivot_ratio() const { return impl_->min_ratio; }
+int Factorization::supernodal_panels() const { return impl_->panels; }
 const Symbolic& Factorization::symbolic() const { return impl_->symbolic; }
 
 long Factorization::memory_bytes() const {
   const Impl& m = *impl_;
-  long doubles = static_cast<long>(m.values.size() + m.scratch.size() + m.rhs_scratch.size() + m.residual.size());
+  long doubles = static_cast<long>(m.values.size() + m.scratch.size() + m.rhs_scratch.size() + m.residual.size() +
+                                   m.outer_left.size() + m.outer_right.size() + m.outer_product.size());
   for (int b : m.d->size)
     if (b > kernels::kMaxFixed) doubles += static_cast<long>(b) * b;  // dynamic pivot factorizations
   return 8 * doubles;

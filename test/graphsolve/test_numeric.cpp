@@ -10,25 +10,6 @@
 namespace gs = graphsolve;
 namespace fam = graphsolve::families;
 
-namespace {
-
-// Dense matrix with the rows and columns of the listed nodes removed.
-Eigen::MatrixXd remove_nodes(const Eigen::MatrixXd& dense, const gs::Pattern& p, const std::vector<int>& removed,
-                             std::vector<int>& kept_rows) {
-  std::vector<char> drop(p.dimension, 0);
-  for (int v : removed)
-    for (int r = 0; r < p.size[v]; ++r) drop[p.offset[v] + r] = 1;
-  kept_rows.clear();
-  for (int r = 0; r < p.dimension; ++r)
-    if (!drop[r]) kept_rows.push_back(r);
-  Eigen::MatrixXd reduced(kept_rows.size(), kept_rows.size());
-  for (size_t i = 0; i < kept_rows.size(); ++i)
-    for (size_t j = 0; j < kept_rows.size(); ++j) reduced(i, j) = dense(kept_rows[i], kept_rows[j]);
-  return reduced;
-}
-
-}  // namespace
-
 TEST(Numeric, RefactorizationMatchesAFreshFactorization) {
   for (gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
     const gs::Symbolic sym = gs::analyze(fam::ladder(20, 6));
@@ -71,7 +52,7 @@ TEST(Numeric, InactiveNodesGiveTheReducedSystem) {
     a.set_active(leaves[1], true);  // the stored values are still there
     for (int v : off) a.set_active(v, true);
     std::vector<int> kept;
-    const Eigen::MatrixXd reduced = remove_nodes(a.to_dense(), sym.pattern(), off, kept);
+    const Eigen::MatrixXd reduced = gs_test::remove_nodes(a.to_dense(), sym.pattern(), off, kept);
     Eigen::VectorXd b_reduced(kept.size()), x_reduced(kept.size());
     for (size_t i = 0; i < kept.size(); ++i) b_reduced(i) = b(kept[i]);
     for (size_t i = 0; i < kept.size(); ++i) x_reduced(i) = x(kept[i]);

@@ -2,6 +2,7 @@
 // Helpers shared by the graphsolve tests: dense reference solutions and
 // random right-hand sides.
 #include <random>
+#include <vector>
 
 #include <Eigen/Dense>
 
@@ -20,6 +21,22 @@ inline Eigen::MatrixXd random_rhs(int rows, int cols, unsigned seed) {
 // ||A x - b|| / ||b|| computed densely, independent of the library's multiply.
 inline double dense_residual(const Eigen::MatrixXd& a, const Eigen::MatrixXd& x, const Eigen::MatrixXd& b) {
   return (a * x - b).norm() / b.norm();
+}
+
+// The dense matrix without the rows and columns of `removed` nodes (what an
+// inactive node leaves of the system); kept_rows gets the remaining rows.
+inline Eigen::MatrixXd remove_nodes(const Eigen::MatrixXd& dense, const graphsolve::Pattern& p,
+                                    const std::vector<int>& removed, std::vector<int>& kept_rows) {
+  std::vector<char> drop(p.dimension, 0);
+  for (int v : removed)
+    for (int r = 0; r < p.size[v]; ++r) drop[p.offset[v] + r] = 1;
+  kept_rows.clear();
+  for (int r = 0; r < p.dimension; ++r)
+    if (!drop[r]) kept_rows.push_back(r);
+  Eigen::MatrixXd reduced(kept_rows.size(), kept_rows.size());
+  for (size_t i = 0; i < kept_rows.size(); ++i)
+    for (size_t j = 0; j < kept_rows.size(); ++j) reduced(i, j) = dense(kept_rows[i], kept_rows[j]);
+  return reduced;
 }
 
 }  // namespace gs_test

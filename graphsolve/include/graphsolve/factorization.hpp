@@ -58,6 +58,10 @@ class Factorization {
   const Symbolic& symbolic() const;
   // Bytes held for the factor values, pivot factorizations and scratch.
   long memory_bytes() const;
+  // Runs of pivots with nested structure (supernodes, e.g. the dense
+  // separators of grids) whose shared outer update is one BLAS product
+  // instead of block products; fixed by the analysis.
+  int supernodal_panels() const;
 
  private:
   struct Impl;

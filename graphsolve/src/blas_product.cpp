@@ -1,0 +1,32 @@
+#include "blas_product.hpp"
+
+#include <cstddef>
+
+// The Fortran BLAS interface, which every BLAS provides (the C interface's
+// header differs between implementations). The trailing lengths are the
+// hidden character-argument lengths of gfortran's calling convention.
+extern "C" void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+                       const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
+                       const double* beta, double* c, const int* ldc, std::size_t transa_length,
+                       std::size_t transb_length);
+
+namespace graphsolve::kernels {
+
+namespace {
+void product(const char* transb, int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c,
+             int ldc) {
+  if (m == 0 || n == 0) return;
+  const double one = 1.0, zero = 0.0;
+  dgemm_("N", transb, &m, &n, &k, &one, a, &lda, b, &ldb, &zero, c, &ldc, 1, 1);
+}
+}  // namespace
+
+void blas_product(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
+  product("N", m, k, n, a, lda, b, ldb, c, ldc);
+}
+
+void blas_product_bt(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
+  product("T", m, k, n, a, lda, b, ldb, c, ldc);
+}
+
+}  // namespace graphsolve::kernels

@@ -1,0 +1,145 @@
+// Supernodal panels. Where consecutive pivots have nested structures,
+// S(k) = {k+1} u S(k+1) (the dense separators of nets and crystals), a run
+// of them forms a panel G whose pivots all share the outer neighbours
+// R = S(last of G). Inside the panel elimination proceeds pivot by pivot, but
+// an update A_ac -= L_ak U_kc with both a and c in R is deferred: at the end
+// of the panel all of them are one product
+//   A_RR -= L_RG U_GR     (inner dimension: the panel's width)
+// through BLAS (LDLT and LLT: the lower triangle of L_RG B_RG^T), then
+// scattered into the blocks of R. Block products of 6x6
+// run at about a third of what the BLAS reaches on such wide updates.
+#include <algorithm>
+#include <cassert>
+
+#include "blas_product.hpp"
+#include "factor_storage.hpp"
+
+namespace graphsolve {
+
+namespace kn = kernels;
+
+namespace {
+// Panels narrower than this gain nothing over the block products (the BLAS
+// call and the gather and scatter cost as much as they save); wider ones
+// leave more of the work to the block products inside the panel.
+// Measured on 3^3..10^3 crystals with 6x6 and 3x3 blocks: 32-64 columns are
+// within the noise of each other; 96 and more lose.
+constexpr int kMinPanelColumns = 12;
+constexpr int kMaxPanelColumns = 48;
+// Deferring pays only when the outer update is large enough to amortize them.
+constexpr int kMinOuterRows = 24;
+}  // namespace
+
+bool Factorization::Impl::nests_into_next(int k) const {
+  const int n = static_cast<int>(d->order.size());
+  if (k + 1 >= n) return false;
+  const int count = d->struct_begin[k + 1] - d->struct_begin[k];
+  const int next_count = d->struct_begin[k + 2] - d->struct_begin[k + 1];
+  // S(k) \ {k+1} is a subset of S(k+1) (elimination tree), so equal counts mean equal sets.
+  return count > 0 && d->struct_pos[d->struct_begin[k]] == k + 1 && count == next_count + 1;
+}
+
+void Factorization::Impl::plan_panels() {
+  const int n = static_cast<int>(d->order.size());
+  panel_begin.assign(n, -1);
+  panel_end.assign(n, -1);
+  panel_column.assign(n, 0);
+  panels = 0;
+  long left = 0, right = 0, product = 0;
+  for (int first = 0; first < n;) {
+    int end = first + 1, columns = size(first);
+    while (nests_into_next(end - 1) && columns + size(end) <= kMaxPanelColumns) columns += size(end++);
+    const int outer = width(end - 1);
+    if (end - first >= 2 && columns >= kMinPanelColumns && outer >= kMinOuterRows) {
+      ++panels;
+      for (int k = first, column = 0; k < end; column += size(k++)) {
+        panel_begin[k] = first;
+        panel_end[k] = end;
+        panel_column[k] = column;
+      }
+      left = std::max(left, static_cast<long>(outer) * columns);
+      right = std::max(right, static_cast<long>(columns) * outer);  // U_GR (LDU), A_RG (LDLT)
+      product = std::max(product, static_cast<long>(outer) * outer);
+    }
+    first = end;
+  }
+  outer_left.assign(left, 0.0);
+  outer_right.assign(right, 0.0);
+  outer_product.assign(product, 0.0);
+}
+
+// Offset of R's first block in the panels of member k of a panel ending at `last`.
+int Factorization::Impl::outer_entry(int k, int last) const {
+  const int e = d->struct_begin[k] + (last - k);
+  assert(d->struct_pos[e] == d->struct_pos[d->struct_begin[last]]);
+  return e;
+}
+
+// LDLT: the right factor of the deferred updates is A_Rk before scaling, which
+// only the elimination's scratch copy still holds; keep its rows for R.
+void Factorization::Impl::keep_unscaled_outer_rows(int k, const double* unscaled) {
+  const int last = panel_end[k] - 1, rows = width(last);
+  const int e = outer_entry(k, last);
+  kn::copy(rows, size(k), unscaled + d->struct_col[e], lower_ld(k),
+           outer_right.data() + static_cast<long>(panel_column[k]) * rows, rows);
+}
+
+// The deferred updates of panel G = [first, end), R = S(end - 1):
+//   LDU  A_RR -= L_RG U_GR;   LDLT/LLT  lower(A_RR) -= L_RG B_RG^T
+// with B = A (LDLT, unscaled) or L (LLT); then scattered into R's blocks.
+void Factorization::Impl::update_outer(int first, int end) {
+  const int last = end - 1;
+  const int rows = width(last);
+  const int columns = panel_column[last] + size(last);
+  const bool symmetric = method != Method::LDU;
+  // Gather: member k's blocks for R are the tail of its panels.
+  for (int k = first; k < end; ++k) {
+    const int b = size(k), e = outer_entry(k, last);
+    double* left = outer_left.data() + static_cast<long>(panel_column[k]) * rows;
+    kn::copy(rows, b, lower(k, e), lower_ld(k), left, rows);
+    if (method == Method::LDU) kn::copy(b, rows, upper(k, e), upper_ld(k), outer_right.data() + panel_column[k], columns);
+    // An inactive member kept no rows (its left rows are zeros; no stale value may meet them).
+    if (method == Method::LDLT && !active[k])
+      kn::set_zero(rows, b, outer_right.data() + static_cast<long>(panel_column[k]) * rows, rows);
+  }
+  const int begin = d->struct_begin[last], stop = d->struct_begin[last + 1];
+  if (symmetric) {
+    // Only the lower triangle is needed: strips of whole blocks' columns,
+    // each from its diagonal down.
+    const double* right = method == Method::LLT ? outer_left.data() : outer_right.data();
+    for (int e = begin; e < stop;) {
+      const int j = d->struct_col[e];
+      while (e < stop && d->struct_col[e] - j < kMaxPanelColumns) ++e;
+      const int strip = (e < stop ? d->struct_col[e] : rows) - j;
+      kn::blas_product_bt(rows - j, columns, strip, outer_left.data() + j, rows, right + j, rows,
+                          outer_product.data() + j + static_cast<long>(j) * rows, rows);
+    }
+  } else {
+    kn::blas_product(rows, columns, rows, outer_left.data(), rows, outer_right.data(), columns, outer_product.data(),
+                     rows);
+  }
+  // Scatter into the diagonal blocks of R and the panels between them.
+  const double* c = outer_product.data();
+  for (int e1 = begin; e1 < stop; ++e1) {
+    const int a = d->struct_pos[e1], wa = size(a), oa = d->struct_col[e1];
+    if (!active[a]) continue;
+    kn::subtract(wa, wa, c + oa + static_cast<long>(oa) * rows, rows, diag(a), wa);
+    scale[a] = std::max(scale[a], max_abs(wa, diag(a)));
+    if (tail_is_structure_of(a, e1, stop)) {  // S(a) is the rest of R: one strip each
+      const int wr = width(a), ra = d->struct_begin[a], on = d->struct_col[e1 + 1];
+      if (!symmetric) kn::subtract(wa, wr, c + oa + static_cast<long>(on) * rows, rows, upper(a, ra), upper_ld(a));
+      kn::subtract(wr, wa, c + on + static_cast<long>(oa) * rows, rows, lower(a, ra), lower_ld(a));
+      continue;
+    }
+    int r = d->struct_begin[a];
+    for (int e2 = e1 + 1; e2 < stop; ++e2) {
+      const int t = d->struct_pos[e2], wt = size(t), ot = d->struct_col[e2];
+      r = find_entry(t, r);
+      if (!active[t]) continue;
+      if (!symmetric) kn::subtract(wa, wt, c + oa + static_cast<long>(ot) * rows, rows, upper(a, r), upper_ld(a));
+      kn::subtract(wt, wa, c + ot + static_cast<long>(oa) * rows, rows, lower(a, r), lower_ld(a));
+    }
+  }
+}
+
+}  // namespace graphsolve

@@ -1,0 +1,196 @@
+// Supernodal panels: runs of pivots with nested structure whose shared
+// outer update is one BLAS product. Every test first checks that the system
+// really has panels, so that it cannot pass by taking the block path only.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+
+#include "graphsolve/families.hpp"
+#include "test_support.hpp"
+
+namespace gs = graphsolve;
+namespace fam = graphsolve::families;
+
+namespace {
+
+// The crystal's topology with random block sizes 0..8: empty nodes, every
+// fixed-size kernel and dynamic blocks beyond them, side by side in a panel.
+gs::Graph mixed_crystal(int side, unsigned seed) {
+  const gs::Graph shape = fam::crystal(side, 1);
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> size(0, 8);
+  gs::Graph g;
+  for (int v = 0; v < shape.num_nodes(); ++v) g.add_node(size(rng));
+  for (auto [a, b] : shape.edges()) g.add_edge(a, b);
+  return g;
+}
+
+void expect_matches_dense_lu(const gs::BlockMatrix& a, gs::Factorization& ldu, unsigned seed) {
+  const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), 2, seed);
+  Eigen::MatrixXd x(a.rows(), 2);
+  ASSERT_EQ(ldu.solve(b, x), gs::Status::Success);
+  const Eigen::MatrixXd dense = a.to_dense();
+  const Eigen::MatrixXd reference = dense.partialPivLu().solve(b);
+  EXPECT_LT(gs_test::dense_residual(dense, x, b), 1e-10);
+  EXPECT_LT((x - reference).norm() / reference.norm(), 1e-8);
+}
+
+}  // namespace
+
+TEST(SupernodalPanels, CrystalsMatchDenseLuWithEveryOrdering) {
+  for (int block : {6, 3}) {
+    for (gs::Ordering o : {gs::Ordering::Auto, gs::Ordering::AMD, gs::Ordering::ND}) {
+      SCOPED_TRACE("block " + std::to_string(block) + ", " + gs::to_string(o));
+      const gs::Symbolic sym = gs::analyze(fam::crystal(6, block), {o, {}});
+      gs::BlockMatrix a(sym);
+      fam::fill_values(a, fam::Values::Unsymmetric, 21);
+      gs::Factorization ldu(sym, gs::Method::LDU);
+      EXPECT_GT(ldu.supernodal_panels(), 0);
+      ASSERT_EQ(ldu.factorize(a), gs::Status::Success) << "failed node " << ldu.failed_node();
+      expect_matches_dense_lu(a, ldu, 5);
+      // Refactorization with other values reuses the panel buffers.
+      fam::fill_values(a, fam::Values::Unsymmetric, 22);
+      ASSERT_EQ(ldu.factorize(a), gs::Status::Success);
+      expect_matches_dense_lu(a, ldu, 6);
+    }
+  }
+}
+
+TEST(SupernodalPanels, MixedBlockSizesIncludingEmptyAndDynamicNodes) {
+  for (unsigned seed : {1u, 2u, 3u}) {
+    SCOPED_TRACE(seed);
+    const gs::Symbolic sym = gs::analyze(mixed_crystal(6, seed));
+    gs::BlockMatrix a(sym);
+    fam::fill_values(a, fam::Values::Unsymmetric, seed);
+    gs::Factorization ldu(sym, gs::Method::LDU);
+    EXPECT_GT(ldu.supernodal_panels(), 0);
+    ASSERT_EQ(ldu.factorize(a), gs::Status::Success) << "failed node " << ldu.failed_node();
+    expect_matches_dense_lu(a, ldu, seed);
+  }
+}
+
+TEST(SupernodalPanels, InactiveNodesInsideAndOutsidePanels) {
+  const gs::Symbolic sym = gs::analyze(fam::crystal(6, 6));
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::Unsymmetric, 8);
+  gs::Factorization ldu(sym, gs::Method::LDU);
+  ASSERT_GT(ldu.supernodal_panels(), 0);
+  // The last positions are the top separator (the largest panel); the first
+  // are leaves of the dissection.
+  const auto& order = sym.order();
+  const int n = static_cast<int>(order.size());
+  const std::vector<int> off = {order[n - 1], order[n - 5], order[n - 20], order[n - 40], order[0], order[n / 2]};
+  for (int v : off) a.set_active(v, false);
+  ASSERT_EQ(ldu.factorize(a), gs::Status::Success) << "failed node " << ldu.failed_node();
+  const Eigen::VectorXd b = gs_test::random_rhs(a.rows(), 1, 4);
+  Eigen::VectorXd x(a.rows());
+  ASSERT_EQ(ldu.solve(b, x), gs::Status::Success);
+  for (int v : off) a.set_active(v, true);
+  std::vector<int> kept;
+  const Eigen::MatrixXd reduced = gs_test::remove_nodes(a.to_dense(), sym.pattern(), off, kept);
+  Eigen::VectorXd b_reduced(kept.size()), x_reduced(kept.size());
+  for (size_t i = 0; i < kept.size(); ++i) b_reduced(i) = b(kept[i]);
+  for (size_t i = 0; i < kept.size(); ++i) x_reduced(i) = x(kept[i]);
+  const Eigen::VectorXd reference = reduced.partialPivLu().solve(b_reduced);
+  EXPECT_LT((x_reduced - reference).norm() / reference.norm(), 1e-9);
+  for (int v : off)  // an inactive node is an identity block
+    EXPECT_EQ(x.segment(sym.pattern().offset[v], 6), b.segment(sym.pattern().offset[v], 6));
+}
+
+// Failures inside a panel's outer rows name the node, as on the block path.
+TEST(SupernodalPanels, FailuresInOuterRowsNameTheNode) {
+  const gs::Symbolic sym = gs::analyze(fam::crystal(6, 6));
+  const auto& order = sym.order();
+  const int top = order[order.size() - 1];  // reached only through outer updates
+  {
+    gs::BlockMatrix a(sym);
+    fam::fill_values(a, fam::Values::Unsymmetric, 3);
+    a.diag(top)(2, 4) = std::numeric_limits<double>::quiet_NaN();
+    gs::Factorization ldu(sym, gs::Method::LDU);
+    ASSERT_GT(ldu.supernodal_panels(), 0);
+    EXPECT_EQ(ldu.factorize(a), gs::Status::NonFiniteValue);
+    EXPECT_EQ(ldu.failed_node(), top);
+  }
+  {
+    // A node with a zero diagonal block and no couplings stays zero through
+    // every update: its pivot is exactly singular.
+    gs::BlockMatrix a(sym);
+    fam::fill_values(a, fam::Values::Unsymmetric, 3);
+    a.diag(top).setZero();
+    for (auto [i, j] : sym.pattern().edges)
+      if (i == top || j == top) {
+        a.block(i, j).setZero();
+        a.block(j, i).setZero();
+      }
+    gs::Factorization ldu(sym, gs::Method::LDU);
+    EXPECT_EQ(ldu.factorize(a), gs::Status::SingularPivot);
+    EXPECT_EQ(ldu.failed_node(), top);
+  }
+}
+
+TEST(SupernodalPanels, SymmetricMethodsMatchDenseSolves) {
+  for (int block : {6, 3}) {
+    SCOPED_TRACE("block " + std::to_string(block));
+    const gs::Symbolic sym = gs::analyze(fam::crystal(6, block));
+    gs::BlockMatrix a(sym);
+    fam::fill_values(a, fam::Values::SymmetricPositiveDefinite, 4);
+    const auto& order = sym.order();
+    const int n = static_cast<int>(order.size());
+    const std::vector<int> off = {order[n - 2], order[n - 30], order[3]};
+    const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), 2, 9);
+    for (gs::Method method : {gs::Method::LDLT, gs::Method::LLT}) {
+      SCOPED_TRACE(gs::to_string(method));
+      gs::Factorization f(sym, method);
+      EXPECT_GT(f.supernodal_panels(), 0);
+      ASSERT_EQ(f.factorize(a), gs::Status::Success) << "failed node " << f.failed_node();
+      Eigen::MatrixXd x(a.rows(), 2);
+      ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+      const Eigen::MatrixXd dense = a.to_dense();
+      EXPECT_LT(gs_test::dense_residual(dense, x, b), 1e-10);
+      EXPECT_LT((x - dense.llt().solve(b)).norm() / x.norm(), 1e-8);
+      // Inactive nodes, then all active again without a new analysis.
+      for (int v : off) a.set_active(v, false);
+      ASSERT_EQ(f.factorize(a), gs::Status::Success);
+      ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+      for (int v : off) a.set_active(v, true);
+      std::vector<int> kept;
+      const Eigen::MatrixXd reduced = gs_test::remove_nodes(a.to_dense(), sym.pattern(), off, kept);
+      Eigen::MatrixXd b_reduced(kept.size(), 2), x_reduced(kept.size(), 2);
+      for (size_t i = 0; i < kept.size(); ++i) b_reduced.row(i) = b.row(kept[i]);
+      for (size_t i = 0; i < kept.size(); ++i) x_reduced.row(i) = x.row(kept[i]);
+      EXPECT_LT((x_reduced - reduced.llt().solve(b_reduced)).norm() / x_reduced.norm(), 1e-8);
+      ASSERT_EQ(f.factorize(a), gs::Status::Success);
+      ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+      EXPECT_LT(gs_test::dense_residual(dense, x, b), 1e-10);
+    }
+  }
+}
+
+TEST(SupernodalPanels, SymmetricIndefiniteMixedSizes) {
+  // LDLT on symmetric indefinite values with blocks of 0..8 rows.
+  const gs::Symbolic sym = gs::analyze(mixed_crystal(6, 4));
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::SymmetricPositiveDefinite, 4);
+  for (int v = 0; v < a.num_nodes(); v += 3) a.diag(v) *= -1.0;  // indefinite, still symmetric
+  gs::Factorization f(sym, gs::Method::LDLT);
+  EXPECT_GT(f.supernodal_panels(), 0);
+  ASSERT_EQ(f.factorize(a), gs::Status::Success) << "failed node " << f.failed_node();
+  const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), 1, 2);
+  Eigen::MatrixXd x(a.rows(), 1);
+  ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+  const Eigen::MatrixXd dense = a.to_dense();
+  EXPECT_LT(gs_test::dense_residual(dense, x, b), 1e-9);
+  EXPECT_LT((x - dense.partialPivLu().solve(b)).norm() / x.norm(), 1e-7);
+}
+
+TEST(SupernodalPanels, OnlyWhereStructuresNest) {
+  // Chains and trees have no nested runs of pivots.
+  EXPECT_EQ(gs::Factorization(gs::analyze(fam::chain(1000, 6))).supernodal_panels(), 0);
+  EXPECT_EQ(gs::Factorization(gs::analyze(fam::random_tree(1000, 6, 1))).supernodal_panels(), 0);
+  const gs::Symbolic crystal = gs::analyze(fam::crystal(6, 6));
+  for (gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT})
+    EXPECT_GT(gs::Factorization(crystal, method).supernodal_panels(), 0);
+}
