@@ -39,4 +39,18 @@ inline Eigen::MatrixXd remove_nodes(const Eigen::MatrixXd& dense, const graphsol
   return reduced;
 }
 
+// Relative error of x on the nodes left when `removed` are taken out, against
+// a dense LU solve of that reduced system (what inactive nodes must give).
+inline double reduced_solution_error(const Eigen::MatrixXd& dense, const graphsolve::Pattern& p,
+                                     const std::vector<int>& removed, const Eigen::MatrixXd& b,
+                                     const Eigen::MatrixXd& x) {
+  std::vector<int> kept;
+  const Eigen::MatrixXd reduced = remove_nodes(dense, p, removed, kept);
+  Eigen::MatrixXd b_reduced(kept.size(), b.cols()), x_reduced(kept.size(), x.cols());
+  for (size_t i = 0; i < kept.size(); ++i) b_reduced.row(i) = b.row(kept[i]);
+  for (size_t i = 0; i < kept.size(); ++i) x_reduced.row(i) = x.row(kept[i]);
+  const Eigen::MatrixXd reference = reduced.partialPivLu().solve(b_reduced);
+  return (x_reduced - reference).norm() / reference.norm();
+}
+
 }  // namespace gs_test
