@@ -6,8 +6,8 @@
 // of the panel all of them are one product
 //   A_RR -= L_RG U_GR     (inner dimension: the panel's width)
 // through BLAS (LDLT and LLT: the lower triangle of L_RG B_RG^T), then
-// scattered into the blocks of R. Block products of 6x6
-// run at about a third of what the BLAS reaches on such wide updates.
+// scattered into the blocks of R. Block products of 6x6 run at about a third
+// of what the BLAS reaches on such wide updates.
 #include <algorithm>
 #include <cassert>
 
