@@ -28,6 +28,9 @@ constexpr int kMinPanelColumns = 12;
 constexpr int kMaxPanelColumns = 48;
 // Deferring pays only when the outer update is large enough to amortize them.
 constexpr int kMinOuterRows = 24;
+// Symmetric outer updates: columns per BLAS call when only the lower triangle
+// is computed (narrow strips waste less above the diagonal, wide ones run faster).
+constexpr int kLowerStripColumns = 48;
 }  // namespace
 
 bool Factorization::Impl::nests_into_next(int k) const {
@@ -109,7 +112,7 @@ void Factorization::Impl::update_outer(int first, int end) {
     const double* right = method == Method::LLT ? outer_left.data() : outer_right.data();
     for (int e = begin; e < stop;) {
       const int j = d->struct_col[e];
-      while (e < stop && d->struct_col[e] - j < kMaxPanelColumns) ++e;
+      while (e < stop && d->struct_col[e] - j < kLowerStripColumns) ++e;
       const int strip = (e < stop ? d->struct_col[e] : rows) - j;
       kn::blas_product_bt(rows - j, columns, strip, outer_left.data() + j, rows, right + j, rows,
                           outer_product.data() + j + static_cast<long>(j) * rows, rows);
