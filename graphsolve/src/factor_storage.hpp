@@ -61,16 +61,20 @@ struct Factorization::Impl {
   // node no pivot touches loads itself: loads_itself). Returns the sum of load().
   double load_first_touched_by(int k, const BlockMatrix& matrix, const FactorOptions& options);
   Status factor_pivot(int k, double tolerance);
-  // Updates by pivot k; those between two positions >= outer_from are left
-  // to update_outer (supernodal panels, see supernodal_panels.cpp).
-  void eliminate_unsymmetric(int k, int outer_from);
-  void eliminate_symmetric(int k, int outer_from);
+  // Updates by pivot k. In a supernodal panel only those inside the panel:
+  // everything touching its outer neighbours is left to finish_panel
+  // (see supernodal_panels.cpp).
+  void eliminate_unsymmetric(int k);
+  void eliminate_symmetric(int k);
   void solve_columns(Eigen::Ref<Eigen::MatrixXd> rhs);
   bool nests_into_next(int k) const;
   void plan_panels();
   int outer_entry(int k, int last) const;
-  void keep_unscaled_outer_rows(int k, const double* unscaled);
-  void update_outer(int first, int end);
+  // End of the entries of S(k) that pivot k updates itself, and their columns in k's panels.
+  int entries_now(int k) const;
+  int columns_before(int k, int entry) const;
+  void finish_panel(int first, int end);
+  void update_outer(int last, int rows, int columns);
 
   Symbolic symbolic;
   const detail::SymbolicData* d;
@@ -99,6 +103,7 @@ struct Factorization::Impl {
   std::vector<int> panel_begin, panel_end, panel_column;
   int panels = 0;
   std::vector<double> outer_left, outer_right, outer_product;
+  std::vector<double> panel_upper, panel_lower;  // the panel's unit triangles, max columns squared
   std::vector<double> scratch;   // max_panel: a copy of the panel being scaled
   Eigen::MatrixXd rhs_scratch;   // max_size x kRhsChunk
   Eigen::VectorXd residual;      // dimension, for refinement

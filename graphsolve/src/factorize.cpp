@@ -202,15 +202,16 @@ Status Factorization::Impl::factor_pivot(int k, double tolerance) {
 }
 
 
-void Factorization::Impl::eliminate_unsymmetric(int k, int outer_from) {
-  const int b = size(k), w = width(k), ldl = lower_ld(k);
+void Factorization::Impl::eliminate_unsymmetric(int k) {
+  const int b = size(k), ldl = lower_ld(k);
+  const int end = d->struct_begin[k + 1], stop = entries_now(k);
+  const int columns = columns_before(k, stop);
   double* panel = upper(k, d->struct_begin[k]);
   // U_k <- D_k^{-1} U_k  ==  0 - P_k * copy
-  kn::copy(b, w, panel, b, scratch.data(), b);
-  kn::set_zero(b, w, panel, b);
-  kn::sub_ab(b, b, w, diag(k), b, scratch.data(), b, panel, b);
-  const int end = d->struct_begin[k + 1];
-  for (int e1 = d->struct_begin[k]; e1 < end && d->struct_pos[e1] < outer_from; ++e1) {
+  kn::copy(b, columns, panel, b, scratch.data(), b);
+  kn::set_zero(b, columns, panel, b);
+  kn::sub_ab(b, b, columns, diag(k), b, scratch.data(), b, panel, b);
+  for (int e1 = d->struct_begin[k]; e1 < stop; ++e1) {
     const int a = d->struct_pos[e1], wa = size(a);
     if (!active[a]) continue;
     const double* l_ak = lower(k, e1);
@@ -218,13 +219,13 @@ void Factorization::Impl::eliminate_unsymmetric(int k, int outer_from) {
     kn::sub_ab(wa, b, wa, l_ak, ldl, u_ka, b, diag(a), wa);
     scale[a] = std::max(scale[a], max_abs(wa, diag(a)));
     if (tail_is_structure_of(a, e1, end)) {  // one product per strip
-      const int ra = d->struct_begin[a];
-      kn::sub_ab(wa, b, width(a), l_ak, ldl, upper(k, e1 + 1), b, upper(a, ra), upper_ld(a));
-      kn::sub_ab(width(a), b, wa, lower(k, e1 + 1), ldl, u_ka, b, lower(a, ra), lower_ld(a));
+      const int ra = d->struct_begin[a], strip = columns - d->struct_col[e1 + 1];
+      kn::sub_ab(wa, b, strip, l_ak, ldl, upper(k, e1 + 1), b, upper(a, ra), upper_ld(a));
+      kn::sub_ab(strip, b, wa, lower(k, e1 + 1), ldl, u_ka, b, lower(a, ra), lower_ld(a));
       continue;
     }
     int r = d->struct_begin[a];
-    for (int e2 = e1 + 1; e2 < end; ++e2) {
+    for (int e2 = e1 + 1; e2 < stop; ++e2) {
       const int c = d->struct_pos[e2], wc = size(c);
       r = find_entry(c, r);
       if (!active[c]) continue;
@@ -234,18 +235,18 @@ void Factorization::Impl::eliminate_unsymmetric(int k, int outer_from) {
   }
 }
 
-void Factorization::Impl::eliminate_symmetric(int k, int outer_from) {
-  const int b = size(k), w = width(k), ldl = lower_ld(k);
+void Factorization::Impl::eliminate_symmetric(int k) {
+  const int b = size(k), ldl = lower_ld(k);
+  const int end = d->struct_begin[k + 1], stop = entries_now(k);
+  const int rows = columns_before(k, stop);
   double* panel = lower(k, d->struct_begin[k]);
   // L_k <- L_k D_k^{-1} (LDLT) or L_k C^{-T} (LLT)  ==  0 - copy * P_k^T
-  kn::copy(w, b, panel, ldl, scratch.data(), ldl);
-  kn::set_zero(w, b, panel, ldl);
-  kn::sub_abt(w, b, b, scratch.data(), ldl, diag(k), b, panel, ldl);
+  kn::copy(rows, b, panel, ldl, scratch.data(), ldl);
+  kn::set_zero(rows, b, panel, ldl);
+  kn::sub_abt(rows, b, b, scratch.data(), ldl, diag(k), b, panel, ldl);
   // The right factor of the updates: A_jk (LDLT, the copy) or L_jk (LLT).
   const double* right = method == Method::LLT ? panel : scratch.data();
-  if (method == Method::LDLT && panel_end[k] >= 0) keep_unscaled_outer_rows(k, scratch.data());
-  const int end = d->struct_begin[k + 1];
-  for (int e1 = d->struct_begin[k]; e1 < end && d->struct_pos[e1] < outer_from; ++e1) {
+  for (int e1 = d->struct_begin[k]; e1 < stop; ++e1) {
     const int a = d->struct_pos[e1], wa = size(a);
     if (!active[a]) continue;
     const double* r_a = right + d->struct_col[e1];
@@ -253,11 +254,12 @@ void Factorization::Impl::eliminate_symmetric(int k, int outer_from) {
     kn::sub_abt(wa, b, wa, l_ak, ldl, r_a, ldl, diag(a), wa);
     scale[a] = std::max(scale[a], max_abs(wa, diag(a)));
     if (tail_is_structure_of(a, e1, end)) {  // one product for the strip
-      kn::sub_abt(width(a), b, wa, lower(k, e1 + 1), ldl, r_a, ldl, lower(a, d->struct_begin[a]), lower_ld(a));
+      const int strip = rows - d->struct_col[e1 + 1];
+      kn::sub_abt(strip, b, wa, lower(k, e1 + 1), ldl, r_a, ldl, lower(a, d->struct_begin[a]), lower_ld(a));
       continue;
     }
     int r = d->struct_begin[a];
-    for (int e2 = e1 + 1; e2 < end; ++e2) {
+    for (int e2 = e1 + 1; e2 < stop; ++e2) {
       const int c = d->struct_pos[e2];
       r = find_entry(c, r);
       if (!active[c]) continue;
@@ -298,14 +300,13 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
       m.failed = m.d->order[k];
       return m.status = s;
     }
-    const int panel_end = m.panel_end[k];
     if (m.active[k] && m.size(k) > 0 && m.width(k) > 0) {
       if (m.method == Method::LDU)
-        m.eliminate_unsymmetric(k, panel_end < 0 ? n : panel_end);
+        m.eliminate_unsymmetric(k);
       else
-        m.eliminate_symmetric(k, panel_end < 0 ? n : panel_end);
+        m.eliminate_symmetric(k);
     }
-    if (panel_end == k + 1) m.update_outer(m.panel_begin[k], panel_end);
+    if (m.panel_end[k] == k + 1) m.finish_panel(m.panel_begin[k], k + 1);
   }
   if (poison != 0.0 && non_finite()) return m.status = Status::NonFiniteValue;
   m.failed = -1;

@@ -1,13 +1,19 @@
 // Supernodal panels. Where consecutive pivots have nested structures,
 // S(k) = {k+1} u S(k+1) (the dense separators of nets and crystals), a run
 // of them forms a panel G whose pivots all share the outer neighbours
-// R = S(last of G). Inside the panel elimination proceeds pivot by pivot, but
-// an update A_ac -= L_ak U_kc with both a and c in R is deferred: at the end
-// of the panel all of them are one product
-//   A_RR -= L_RG U_GR     (inner dimension: the panel's width)
-// through BLAS (LDLT and LLT: the lower triangle of L_RG B_RG^T), then
-// scattered into the blocks of R. Block products of 6x6 run at about a third
-// of what the BLAS reaches on such wide updates.
+// R = S(last of G). Inside the panel elimination proceeds pivot by pivot on
+// the blocks of G only; everything touching R is left to the panel's end,
+// where it is three dense BLAS calls instead of many block products:
+//   LDU   L_RG <- A_RG U_GG^{-1}          (kept unscaled, as A_jk is)
+//         U_GR <- D_G^{-1} L_GG^{-1} A_GR
+//         A_RR -= L_RG U_GR
+//   LDLT  W_RG <- A_RG L_GG^{-T};  L_RG <- W_RG D_G^{-1};  lower(A_RR) -= L_RG W_RG^T
+//   LLT   the same with L_Rk <- W_Rk C_k^{-T};           lower(A_RR) -= L_RG L_RG^T
+// where L_GG and U_GG are the unit block triangles of the panel's own
+// factorization (block triangles with identity diagonal blocks are unit
+// triangles entry by entry, so BLAS's dtrsm applies). The outer product is
+// then scattered into the blocks of R. Block products of 6x6 run at about a
+// third of what the BLAS reaches on such wide updates, 3x3 ones far less.
 #include <algorithm>
 #include <cassert>
 
@@ -49,6 +55,7 @@ void Factorization::Impl::plan_panels() {
   panel_column.assign(n, 0);
   panels = 0;
   long left = 0, right = 0, product = 0;
+  int widest = 0;
   for (int first = 0; first < n;) {
     int end = first + 1, columns = size(first);
     while (nests_into_next(end - 1) && columns + size(end) <= kMaxPanelColumns) columns += size(end++);
@@ -63,12 +70,16 @@ void Factorization::Impl::plan_panels() {
       left = std::max(left, static_cast<long>(outer) * columns);
       right = std::max(right, static_cast<long>(columns) * outer);  // U_GR (LDU), A_RG (LDLT)
       product = std::max(product, static_cast<long>(outer) * outer);
+      widest = std::max(widest, columns);
     }
     first = end;
   }
   outer_left.assign(left, 0.0);
   outer_right.assign(right, 0.0);
   outer_product.assign(product, 0.0);
+  const long triangle = static_cast<long>(widest) * widest;
+  panel_lower.assign(triangle, 0.0);
+  panel_upper.assign(method == Method::LDU ? triangle : 0, 0.0);
 }
 
 // Offset of R's first block in the panels of member k of a panel ending at `last`.
@@ -78,33 +89,76 @@ int Factorization::Impl::outer_entry(int k, int last) const {
   return e;
 }
 
-// LDLT: the right factor of the deferred updates is A_Rk before scaling, which
-// only the elimination's scratch copy still holds; keep its rows for R.
-void Factorization::Impl::keep_unscaled_outer_rows(int k, const double* unscaled) {
-  const int last = panel_end[k] - 1, rows = width(last);
-  const int e = outer_entry(k, last);
-  kn::copy(rows, size(k), unscaled + d->struct_col[e], lower_ld(k),
-           outer_right.data() + static_cast<long>(panel_column[k]) * rows, rows);
+int Factorization::Impl::entries_now(int k) const {
+  return panel_end[k] < 0 ? d->struct_begin[k + 1] : outer_entry(k, panel_end[k] - 1);
 }
 
-// The deferred updates of panel G = [first, end), R = S(end - 1):
-//   LDU  A_RR -= L_RG U_GR;   LDLT/LLT  lower(A_RR) -= L_RG B_RG^T
-// with B = A (LDLT, unscaled) or L (LLT); then scattered into R's blocks.
-void Factorization::Impl::update_outer(int first, int end) {
+int Factorization::Impl::columns_before(int k, int entry) const {
+  return entry < d->struct_begin[k + 1] ? d->struct_col[entry] : width(k);
+}
+
+// Panel G = [first, end), R = S(end - 1): the blocks of R in the members'
+// panels (still as loaded and updated before the panel), then the outer update.
+void Factorization::Impl::finish_panel(int first, int end) {
   const int last = end - 1;
   const int rows = width(last);
   const int columns = panel_column[last] + size(last);
   const bool symmetric = method != Method::LDU;
-  // Gather: member k's blocks for R are the tail of its panels.
-  for (int k = first; k < end; ++k) {
-    const int b = size(k), e = outer_entry(k, last);
-    double* left = outer_left.data() + static_cast<long>(panel_column[k]) * rows;
-    kn::copy(rows, b, lower(k, e), lower_ld(k), left, rows);
-    if (method == Method::LDU) kn::copy(b, rows, upper(k, e), upper_ld(k), outer_right.data() + panel_column[k], columns);
-    // An inactive member kept no rows (its left rows are zeros; no stale value may meet them).
-    if (method == Method::LDLT && !active[k])
-      kn::set_zero(rows, b, outer_right.data() + static_cast<long>(panel_column[k]) * rows, rows);
+  // The unit triangles: (L_GG)_kj = A_kj D_j^{-1} (LDLT: stored as is; LDU and
+  // LLT: the stored block times -P_j) and (U_GG)_jk = U_jk as stored (LDU).
+  kn::set_zero(columns, columns, panel_lower.data(), columns);
+  if (!symmetric) kn::set_zero(columns, columns, panel_upper.data(), columns);
+  for (int j = first; j < end; ++j) {
+    const int b = size(j), below = columns - panel_column[j] - b;
+    const long at = panel_column[j] + b + static_cast<long>(panel_column[j]) * columns;
+    const double* l_j = lower(j, d->struct_begin[j]);
+    if (method == Method::LDLT)
+      kn::copy(below, b, l_j, lower_ld(j), panel_lower.data() + at, columns);
+    else
+      kn::sub_ab(below, b, b, l_j, lower_ld(j), diag(j), b, panel_lower.data() + at, columns);
+    const long up = panel_column[j] + static_cast<long>(panel_column[j] + b) * columns;
+    if (!symmetric) kn::copy(b, below, upper(j, d->struct_begin[j]), b, panel_upper.data() + up, columns);
   }
+  // The members' blocks of R, A_RG: rows x columns.
+  double* a_rg = symmetric ? outer_right.data() : outer_left.data();
+  for (int k = first; k < end; ++k)
+    kn::copy(rows, size(k), lower(k, outer_entry(k, last)), lower_ld(k), a_rg + static_cast<long>(panel_column[k]) * rows,
+             rows);
+  if (symmetric) {
+    kn::blas_solve_right_unit_lower_transposed(rows, columns, panel_lower.data(), columns, a_rg, rows);
+    for (int k = first; k < end; ++k) {  // L_Rk <- W_Rk * -P_k^T, kept and gathered
+      const int b = size(k), ldl = lower_ld(k);
+      double* l_rk = lower(k, outer_entry(k, last));
+      const long at = static_cast<long>(panel_column[k]) * rows;
+      kn::set_zero(rows, b, l_rk, ldl);
+      kn::sub_abt(rows, b, b, a_rg + at, rows, diag(k), b, l_rk, ldl);
+      kn::copy(rows, b, l_rk, ldl, outer_left.data() + at, rows);
+    }
+  } else {
+    kn::blas_solve_right_unit_upper(rows, columns, panel_upper.data(), columns, a_rg, rows);
+    double* u_gr = outer_right.data();  // columns x rows
+    for (int k = first; k < end; ++k) {
+      const int b = size(k), e = outer_entry(k, last);
+      kn::copy(rows, b, a_rg + static_cast<long>(panel_column[k]) * rows, rows, lower(k, e), lower_ld(k));
+      kn::copy(b, rows, upper(k, e), upper_ld(k), u_gr + panel_column[k], columns);
+    }
+    kn::blas_solve_left_unit_lower(columns, rows, panel_lower.data(), columns, u_gr, columns);
+    for (int k = first; k < end; ++k) {  // U_kR <- -P_k * V_kR, kept and gathered
+      const int b = size(k);
+      double* u_kr = upper(k, outer_entry(k, last));
+      kn::set_zero(b, rows, u_kr, upper_ld(k));
+      kn::sub_ab(b, b, rows, diag(k), b, u_gr + panel_column[k], columns, u_kr, upper_ld(k));
+      kn::copy(b, rows, u_kr, upper_ld(k), u_gr + panel_column[k], columns);
+    }
+  }
+  update_outer(last, rows, columns);
+}
+
+// The deferred updates of a panel ending at `last`, R = S(last):
+//   LDU  A_RR -= L_RG U_GR;   LDLT/LLT  lower(A_RR) -= L_RG B_RG^T
+// with B = W (LDLT, unscaled) or L (LLT); then scattered into R's blocks.
+void Factorization::Impl::update_outer(int last, int rows, int columns) {
+  const bool symmetric = method != Method::LDU;
   const int begin = d->struct_begin[last], stop = d->struct_begin[last + 1];
   if (symmetric) {
     // Only the lower triangle is needed: strips of whole blocks' columns,
