@@ -39,6 +39,11 @@ struct Elimination {
 // has; it then becomes the next pivot. Cost: O(size of the filled pattern).
 Elimination play_elimination_game(const Pattern& pattern, const std::vector<NodeId>& proposed);
 
+// Relaxed supernodes (supernode_relaxation.cpp): widens structure[k] (sorted
+// later positions of each pivot) to {k+1} u structure[k+1] where that adds few
+// explicit zeros to a wide front. Returns the number of blocks added.
+long relax_supernodes(std::vector<std::vector<int>>& structure, const std::vector<int>& size);
+
 // Builds the full layout (positions, tree, panels, statistics) for an order.
 std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> pattern, const Elimination& elimination,
                                              Ordering ordering);

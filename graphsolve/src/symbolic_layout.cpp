@@ -54,26 +54,30 @@ std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> patt
   d.size.resize(n);
   d.parent.assign(n, -1);
   d.width.assign(n, 0);
+  for (int k = 0; k < n; ++k) d.size[k] = p.size[d.order[k]];
+  std::vector<std::vector<int>> structure(n);
+  for (int k = 0; k < n; ++k) {
+    for (NodeId u : elimination.later[k]) structure[k].push_back(d.position[u]);
+    std::sort(structure[k].begin(), structure[k].end());
+  }
+  // Forests keep their zero fill-in: no explicit zeros there.
+  const int components = count_components(p);
+  const long relaxed = p.num_edges == n - components ? 0 : relax_supernodes(structure, d.size);
   d.struct_begin.assign(n + 1, 0);
-  for (int k = 0; k < n; ++k) d.struct_begin[k + 1] = d.struct_begin[k] + static_cast<int>(elimination.later[k].size());
+  for (int k = 0; k < n; ++k) d.struct_begin[k + 1] = d.struct_begin[k] + static_cast<int>(structure[k].size());
   d.struct_pos.resize(d.struct_begin[n]);
   d.struct_col.resize(d.struct_begin[n]);
   long nonzeros = 0;
   for (int k = 0; k < n; ++k) {
-    const int b = p.size[d.order[k]];
-    d.size[k] = b;
-    int* first = d.struct_pos.data() + d.struct_begin[k];
-    int* last = d.struct_pos.data() + d.struct_begin[k + 1];
-    int fill = 0;
-    for (NodeId u : elimination.later[k]) first[fill++] = d.position[u];
-    std::sort(first, last);
+    const int b = d.size[k];
+    std::copy(structure[k].begin(), structure[k].end(), d.struct_pos.begin() + d.struct_begin[k]);
     int column = 0;
     for (int e = d.struct_begin[k]; e < d.struct_begin[k + 1]; ++e) {
       d.struct_col[e] = column;
-      column += p.size[d.order[d.struct_pos[e]]];
+      column += d.size[d.struct_pos[e]];
     }
     d.width[k] = column;
-    if (first != last) d.parent[k] = *first;
+    if (!structure[k].empty()) d.parent[k] = structure[k].front();
     d.max_size = std::max(d.max_size, b);
     d.max_panel = std::max(d.max_panel, static_cast<long>(b) * column);
     nonzeros += static_cast<long>(b) * b + 2L * b * column;
@@ -92,12 +96,13 @@ std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> patt
   AnalysisStats& s = d.stats;
   s.nodes = n;
   s.edges = p.num_edges;
-  s.components = count_components(p);
+  s.components = components;
   s.cycle_rank = s.edges - s.nodes + s.components;
   s.dimension = p.dimension;
   s.ordering = ordering;
   s.factor_blocks = d.struct_begin[n];
-  s.fill_blocks = s.factor_blocks - p.num_edges;
+  s.relaxed_blocks = relaxed;
+  s.fill_blocks = s.factor_blocks - p.num_edges - relaxed;
   s.factor_nonzeros = nonzeros;
   s.flops = predicted_flops(d, Method::LDU);
   for (int k = 0; k < n; ++k) {

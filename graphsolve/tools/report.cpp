@@ -12,6 +12,7 @@ nlohmann::json to_json(const AnalysisStats& s) {
           {"dimension", s.dimension},
           {"ordering", to_string(s.ordering)},
           {"fill_blocks", s.fill_blocks},
+          {"relaxed_blocks", s.relaxed_blocks},
           {"factor_blocks", s.factor_blocks},
           {"factor_nonzeros", s.factor_nonzeros},
           {"flops", s.flops},

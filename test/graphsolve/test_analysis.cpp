@@ -4,6 +4,7 @@
 
 #include <random>
 #include <set>
+#include <string>
 
 #include "graphsolve/families.hpp"
 #include "test_support.hpp"
@@ -113,7 +114,7 @@ TEST(Analysis, FillMatchesTheEliminationGame) {
       const gs::Symbolic sym = gs::analyze(g, {o, {}});
       const gs::AnalysisStats& s = sym.stats();
       EXPECT_EQ(s.fill_blocks, reference_fill(g, sym.order())) << gs::to_string(o);
-      EXPECT_EQ(s.factor_blocks, s.edges + s.fill_blocks);
+      EXPECT_EQ(s.factor_blocks, s.edges + s.fill_blocks + s.relaxed_blocks);
       // The order is a permutation and the parent of a node comes after it.
       std::set<gs::NodeId> seen(sym.order().begin(), sym.order().end());
       EXPECT_EQ(static_cast<int>(seen.size()), g.num_nodes());
@@ -177,4 +178,55 @@ TEST(Analysis, PredictedFlopsOfAChain) {
   const double expected = n * per_pivot + (n - 1) * (2.0 * b * b * b + 2.0 * b * b * b);
   EXPECT_NEAR(sym.stats().flops, expected, 1.0);
   EXPECT_LT(sym.flops(gs::Method::LLT), sym.flops(gs::Method::LDLT));
+}
+
+// Relaxed supernodes widen a pivot's later neighbours to {parent} u those of
+// its parent. The result must still be an elimination tree's filled graph:
+// whatever pivot v couples after a, a couples too, or the numeric phase
+// would look for target blocks that do not exist.
+TEST(Analysis, RelaxedSupernodesKeepTheEliminationTreeProperty) {
+  long relaxed_total = 0;
+  for (const gs::Graph& g : {fam::crystal(6, 3), fam::crystal(5, 6), fam::net(14, 6), fam::net(10, 3)})
+    for (gs::Ordering o : {gs::Ordering::Auto, gs::Ordering::AMD, gs::Ordering::ND}) {
+      SCOPED_TRACE(std::string(gs::to_string(o)) + ", " + std::to_string(g.num_nodes()) + " nodes");
+      const gs::Symbolic sym = gs::analyze(g, {o, {}});
+      const gs::AnalysisStats& s = sym.stats();
+      relaxed_total += s.relaxed_blocks;
+      EXPECT_EQ(s.fill_blocks, reference_fill(g, sym.order()));
+      EXPECT_EQ(s.factor_blocks, s.edges + s.fill_blocks + s.relaxed_blocks);
+      // Every relaxed pivot stores at most 10% zeros; the blocks are all one size.
+      EXPECT_LE(s.relaxed_blocks, 0.1 * s.factor_blocks);
+      for (gs::NodeId v = 0; v < g.num_nodes(); ++v) {
+        const std::vector<gs::NodeId> later = sym.later_neighbours(v);
+        if (later.empty()) continue;
+        EXPECT_EQ(sym.parent(v), later.front());
+        for (size_t i = 0; i < later.size(); ++i) {
+          const std::vector<gs::NodeId> of_a = sym.later_neighbours(later[i]);
+          const std::set<gs::NodeId> target(of_a.begin(), of_a.end());
+          for (size_t j = i + 1; j < later.size(); ++j)
+            ASSERT_TRUE(target.count(later[j])) << "node " << v << " couples " << later[j] << " after " << later[i];
+        }
+      }
+    }
+  EXPECT_GT(relaxed_total, 0);  // otherwise this test checks nothing new
+}
+
+// Forests store no explicit zeros, even with blocks wide enough to be relaxed
+// (and even under ND, the one ordering that creates fill on them), so their
+// factorization keeps exactly the pattern's blocks.
+TEST(Analysis, ForestsStoreNoRelaxedZeros) {
+  // A chain of wide and narrow nodes: the grandparent of each pivot adds few
+  // rows to its parent's block, which would pass the relaxation's zero share.
+  gs::Graph wide_narrow;
+  for (int v = 0; v < 60; ++v) wide_narrow.add_node(v % 2 ? 40 : 2);
+  for (int v = 0; v + 1 < 60; ++v) wide_narrow.add_edge(v, v + 1);
+  for (const gs::Graph& g : {wide_narrow, fam::random_tree(300, 30, 3), fam::random_tree(500, 6, 4)})
+    for (gs::Ordering o : kAll) {
+      const gs::AnalysisStats s = gs::analyze(g, {o, {}}).stats();
+      EXPECT_EQ(s.relaxed_blocks, 0) << gs::to_string(o);
+      EXPECT_EQ(s.factor_blocks, s.edges + s.fill_blocks) << gs::to_string(o);
+      if (o != gs::Ordering::ND) {
+        EXPECT_EQ(s.fill_blocks, 0) << gs::to_string(o);
+      }
+    }
 }

@@ -49,8 +49,8 @@ TEST_F(Cli, SolvesABlockSystemAndReportsJson) {
     const Eigen::MatrixXd reference = a.to_dense().partialPivLu().solve(b);
     EXPECT_LT((x - reference).norm() / reference.norm(), 1e-10);
     const auto report = nlohmann::json::parse(r.out);
-    for (const char* key : {"nodes", "edges", "components", "cycle_rank", "ordering", "method", "fill_blocks", "flops",
-                            "analyze_seconds", "factorize_seconds", "solve_seconds", "residual"})
+    for (const char* key : {"nodes", "edges", "components", "cycle_rank", "ordering", "method", "fill_blocks",
+                            "relaxed_blocks", "flops", "analyze_seconds", "factorize_seconds", "solve_seconds", "residual"})
       EXPECT_TRUE(report.contains(key)) << key;
     EXPECT_EQ(report["nodes"], 20);
     EXPECT_EQ(report["edges"], 28);

@@ -67,6 +67,7 @@ TEST(SupernodalPanels, MixedBlockSizesIncludingEmptyAndDynamicNodes) {
     fam::fill_values(a, fam::Values::Unsymmetric, seed);
     gs::Factorization ldu(sym, gs::Method::LDU);
     EXPECT_GT(ldu.supernodal_panels(), 0);
+    EXPECT_GT(sym.stats().relaxed_blocks, 0);  // explicit zeros between sizes that differ
     ASSERT_EQ(ldu.factorize(a), gs::Status::Success) << "failed node " << ldu.failed_node();
     expect_matches_dense_lu(a, ldu, seed);
   }
@@ -158,21 +159,27 @@ TEST(SupernodalPanels, SymmetricMethodsMatchDenseSolves) {
   }
 }
 
-TEST(SupernodalPanels, SymmetricIndefiniteMixedSizes) {
-  // LDLT on symmetric indefinite values with blocks of 0..8 rows.
+TEST(SupernodalPanels, SymmetricMixedSizesWithRelaxedZeros) {
+  // Blocks of 0..8 rows, so that panels hold explicit zeros (relaxed supernodes):
+  // LDLT on symmetric indefinite values, LLT on positive definite ones.
   const gs::Symbolic sym = gs::analyze(mixed_crystal(6, 4));
-  gs::BlockMatrix a(sym);
-  fam::fill_values(a, fam::Values::SymmetricPositiveDefinite, 4);
-  for (int v = 0; v < a.num_nodes(); v += 3) a.diag(v) *= -1.0;  // indefinite, still symmetric
-  gs::Factorization f(sym, gs::Method::LDLT);
-  EXPECT_GT(f.supernodal_panels(), 0);
-  ASSERT_EQ(f.factorize(a), gs::Status::Success) << "failed node " << f.failed_node();
-  const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), 1, 2);
-  Eigen::MatrixXd x(a.rows(), 1);
-  ASSERT_EQ(f.solve(b, x), gs::Status::Success);
-  const Eigen::MatrixXd dense = a.to_dense();
-  EXPECT_LT(gs_test::dense_residual(dense, x, b), 1e-9);
-  EXPECT_LT((x - dense.partialPivLu().solve(b)).norm() / x.norm(), 1e-7);
+  EXPECT_GT(sym.stats().relaxed_blocks, 0);
+  for (gs::Method method : {gs::Method::LDLT, gs::Method::LLT}) {
+    SCOPED_TRACE(gs::to_string(method));
+    gs::BlockMatrix a(sym);
+    fam::fill_values(a, fam::Values::SymmetricPositiveDefinite, 4);
+    if (method == gs::Method::LDLT)
+      for (int v = 0; v < a.num_nodes(); v += 3) a.diag(v) *= -1.0;  // indefinite, still symmetric
+    gs::Factorization f(sym, method);
+    EXPECT_GT(f.supernodal_panels(), 0);
+    ASSERT_EQ(f.factorize(a), gs::Status::Success) << "failed node " << f.failed_node();
+    const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), 1, 2);
+    Eigen::MatrixXd x(a.rows(), 1);
+    ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+    const Eigen::MatrixXd dense = a.to_dense();
+    EXPECT_LT(gs_test::dense_residual(dense, x, b), 1e-9);
+    EXPECT_LT((x - dense.partialPivLu().solve(b)).norm() / x.norm(), 1e-7);
+  }
 }
 
 TEST(SupernodalPanels, OnlyWhereStructuresNest) {

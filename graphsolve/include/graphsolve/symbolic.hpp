@@ -27,8 +27,9 @@ struct AnalysisStats {
   int dimension = 0;          // scalar rows
   Ordering ordering = Ordering::DFS;  // the ordering actually used
   long fill_blocks = 0;       // block pairs {i, j} of the factor that are not edges
-  long factor_blocks = 0;     // off-diagonal block pairs of the factor (edges + fill)
-  long factor_nonzeros = 0;   // scalar entries of L, D and U (LDU storage)
+  long relaxed_blocks = 0;    // explicit zero block pairs stored to form supernodal panels
+  long factor_blocks = 0;     // off-diagonal block pairs of the factor (edges + fill + relaxed)
+  long factor_nonzeros = 0;   // scalar entries of L, D and U (LDU storage, relaxed zeros included)
   double flops = 0;           // predicted LDU factorization flops
   double solve_flops = 0;     // predicted flops of one solve with one right-hand side
   int max_front = 0;          // largest number of later neighbours of an eliminated node
@@ -51,7 +52,7 @@ class Symbolic {
   // Parent of a node in the elimination forest, -1 for a root.
   NodeId parent(NodeId node) const;
   // Nodes that the elimination of `node` couples (its later neighbours in the
-  // filled graph), in elimination order.
+  // filled graph, plus any relaxed blocks stored as zeros), in elimination order.
   std::vector<NodeId> later_neighbours(NodeId node) const;
   double flops(Method method) const;
 
