@@ -329,7 +329,8 @@ const Symbolic& Factorization::symbolic() const { return impl_->symbolic; }
 long Factorization::memory_bytes() const {
   const Impl& m = *impl_;
   long doubles = static_cast<long>(m.values.size() + m.scratch.size() + m.rhs_scratch.size() + m.residual.size() +
-                                   m.outer_left.size() + m.outer_right.size() + m.outer_product.size());
+                                   m.outer_left.size() + m.outer_right.size() + m.outer_product.size() +
+                                   m.panel_lower.size() + m.panel_upper.size());
   for (int b : m.d->size)
     if (b > kernels::kMaxFixed) doubles += static_cast<long>(b) * b;  // dynamic pivot factorizations
   return 8 * doubles;

@@ -60,9 +60,10 @@ std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> patt
     for (NodeId u : elimination.later[k]) structure[k].push_back(d.position[u]);
     std::sort(structure[k].begin(), structure[k].end());
   }
-  // Forests keep their zero fill-in: no explicit zeros there.
   const int components = count_components(p);
-  const long relaxed = p.num_edges == n - components ? 0 : relax_supernodes(structure, d.size);
+  const int cycle_rank = p.num_edges - n + components;
+  // Forests keep their zero fill-in: no explicit zeros there.
+  const long relaxed = cycle_rank == 0 ? 0 : relax_supernodes(structure, d.size);
   d.struct_begin.assign(n + 1, 0);
   for (int k = 0; k < n; ++k) d.struct_begin[k + 1] = d.struct_begin[k] + static_cast<int>(structure[k].size());
   d.struct_pos.resize(d.struct_begin[n]);
@@ -97,7 +98,7 @@ std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> patt
   s.nodes = n;
   s.edges = p.num_edges;
   s.components = components;
-  s.cycle_rank = s.edges - s.nodes + s.components;
+  s.cycle_rank = cycle_rank;
   s.dimension = p.dimension;
   s.ordering = ordering;
   s.factor_blocks = d.struct_begin[n];
