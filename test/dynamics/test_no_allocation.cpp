@@ -14,7 +14,8 @@ TEST(NoAllocation, StepNeverAllocates) {
                              cylinder_contacts(10, 1.0, {FrictionModel::Linearized, 0.2, 8})}) {
     State s = make_state(model);
     Simulator sim(model);
-    ASSERT_TRUE(sim.step(s).ok());  // the first step sizes the warm start
+    // The first steps size the warm start (the last solution and the earlier ones).
+    for (int k = 0; k <= State::kEarlierSolutions; ++k) ASSERT_TRUE(sim.step(s).ok());
     bool ok = true;
     const long count = allocations_during([&] {
       for (int k = 0; k < 20; ++k) {

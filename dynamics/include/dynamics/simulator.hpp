@@ -7,7 +7,8 @@
 // for the new velocities (v', w') and the joint impulses L by Newton's method,
 // then move to z_k+1 = (x + dt v', q * dt/2 [s'; w']) with s = sqrt(4/dt^2 - |w|^2).
 // Every Newton system is a graphsolve system on the mechanism graph (bodies and
-// joints are nodes), analysed once in the constructor; step() allocates nothing.
+// joints are nodes), analysed once in the constructor; step() allocates nothing once the
+// state's warm-start history is full (its first five steps size it).
 //
 // With contacts or joint limits (inequalities), the same equations gain the
 // contact and limit impulses, 0 <= phi(z_k+1) perp gamma >= 0 and the friction
@@ -19,7 +20,7 @@
 // leaf); each limited joint has one limit node; each contact between two
 // colliders is a node attached to both bodies. The broad phase runs at the
 // start of every step; when it changes the set of contacts between colliders,
-// the graph is analysed again (the only time step() allocates). See
+// the graph is analysed again (the only other time step() allocates). See
 // docs/contacts.md.
 
 #include <memory>

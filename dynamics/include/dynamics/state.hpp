@@ -7,6 +7,7 @@
 // the velocities that carried the bodies from z_k to z_k+1, (x_k+1 - x_k)/dt,
 // and the next step starts from them.
 
+#include <array>
 #include <vector>
 
 #include <Eigen/Core>
@@ -27,12 +28,20 @@ struct State {
   std::vector<Vector3> external_force;   // per body, world frame, at the centre of mass
   std::vector<Vector3> external_torque;  // per body, body frame
 
-  // The last step's Newton solution, velocities and joint impulses in the
-  // rows of its graphsolve system, and the one of the step before: the next
-  // step starts from them (extrapolated linearly while the state's velocities
-  // are still the last solution's). Clearing them only costs iterations.
+  // The last step's Newton solution (velocities and joint impulses in the
+  // rows of its graphsolve system) and, newest first, the solutions of the
+  // steps before it: the next step starts from a polynomial extrapolation of
+  // them while the state's velocities are still the last solution's. Empty
+  // vectors end the history; clearing it only costs iterations.
+  static constexpr int kEarlierSolutions = 4;
   Eigen::VectorXd multipliers;
-  Eigen::VectorXd previous_multipliers;
+  std::array<Eigen::VectorXd, kEarlierSolutions> previous_multipliers;
+
+  // Forgets the solutions before the last one: the next step starts from the
+  // last solution alone (for example after the caller changed the impulses).
+  void clear_history() {
+    for (Eigen::VectorXd& v : previous_multipliers) v.resize(0);
+  }
 
   double time = 0.0;
   long steps = 0;
