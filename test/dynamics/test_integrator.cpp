@@ -384,6 +384,18 @@ TEST(WarmStart, ExtrapolationSavesIterationsWithoutChangingTheSteps) {
   for (int i = 0; i < model.num_bodies(); ++i) EXPECT_LT((a.position[i] - b.position[i]).norm(), 1e-8) << i;
 }
 
+// One step of each state must start from the same point: the same
+// iterations and, bit for bit, the same poses and velocities.
+void expect_identical_steps(Simulator& sim_a, State& a, Simulator& sim_b, State& b) {
+  const StepResult ra = sim_a.step(a), rb = sim_b.step(b);
+  ASSERT_TRUE(ra.ok() && rb.ok());
+  EXPECT_EQ(ra.iterations, rb.iterations);
+  for (int i = 0; i < sim_a.model().num_bodies(); ++i) {
+    EXPECT_EQ(a.position[i], b.position[i]) << i;
+    EXPECT_EQ(a.velocity[i], b.velocity[i]) << i;
+  }
+}
+
 // The higher differences of the history remove powers of dt from the start:
 // on a 20-link pendulum most steps then converge in one Newton iteration,
 // where the linear start alone (one earlier solution kept) needs two.
@@ -419,13 +431,7 @@ TEST(WarmStart, GrowingDifferencesKeepTheLinearStart) {
     linear.previous_multipliers[i].resize(0);
   }
   Simulator other(model);
-  const StepResult rd = sim.step(disturbed), rl = other.step(linear);
-  ASSERT_TRUE(rd.ok() && rl.ok());
-  EXPECT_EQ(rd.iterations, rl.iterations);
-  for (int i = 0; i < model.num_bodies(); ++i) {
-    EXPECT_EQ(disturbed.position[i], linear.position[i]) << i;
-    EXPECT_EQ(disturbed.velocity[i], linear.velocity[i]) << i;
-  }
+  expect_identical_steps(sim, disturbed, other, linear);
 }
 
 // Velocities the caller changed between steps are not the last solution's:
@@ -440,13 +446,7 @@ TEST(WarmStart, ChangedVelocitiesAreNotExtrapolated) {
   State no_history = s;
   no_history.clear_history();
   Simulator other(model);
-  const StepResult r = sim.step(s), r_no_history = other.step(no_history);
-  ASSERT_TRUE(r.ok() && r_no_history.ok());
-  EXPECT_EQ(r.iterations, r_no_history.iterations);
-  for (int i = 0; i < model.num_bodies(); ++i) {
-    EXPECT_EQ(s.position[i], no_history.position[i]) << i;
-    EXPECT_EQ(s.velocity[i], no_history.velocity[i]) << i;
-  }
+  expect_identical_steps(sim, s, other, no_history);
 }
 
 // An extrapolated start that would spin a body past |w| = 2/dt (where the
