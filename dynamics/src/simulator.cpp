@@ -477,19 +477,19 @@ bool Simulator::Impl::extrapolate(const State& state) {
   int depth = 0;  // earlier solutions usable: a prefix of vectors of this graph's size
   while (depth < State::kEarlierSolutions && state.previous_multipliers[depth].size() == dim) ++depth;
   if (depth == 0) return false;
-  // differences[i] starts as u_k-i - u_k-i-1 and becomes the p-th difference
-  // at u_k-i after pass p; differences[0] is the term to add.
+  // Built one order at a time, so that a rejected order costs nothing more:
+  // after order p, differences[i] is D^(p-i) u_k-i (i < p), and order p + 1
+  // takes one more first difference, D u_k-p, and folds it in upwards.
+  // differences[0] is the term to add.
   const Eigen::VectorXd& last = state.multipliers;
-  for (int i = 0; i < depth; ++i) {
+  double size = 0.0;
+  for (int order = 1; order <= depth; ++order) {
+    const int i = order - 1;
     const Eigen::VectorXd& newer = i == 0 ? last : state.previous_multipliers[i - 1];
     differences[i] = newer - state.previous_multipliers[i];
-  }
-  s += differences[0];
-  double size = differences[0].squaredNorm();
-  for (int order = 2; order <= depth; ++order) {
-    for (int i = 0; i + order <= depth; ++i) differences[i] -= differences[i + 1];
+    for (int j = i - 1; j >= 0; --j) differences[j] -= differences[j + 1];
     const double next_size = differences[0].squaredNorm();
-    if (!(next_size < size)) break;
+    if (order > 1 && !(next_size < size)) break;
     s += differences[0];
     size = next_size;
   }
