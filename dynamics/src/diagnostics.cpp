@@ -1,7 +1,11 @@
 #include "dynamics/diagnostics.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "contact_site.hpp"
 #include "joint_constraint.hpp"
@@ -21,22 +25,42 @@ double kinetic_energy(const Model& model, const State& s) {
   return e;
 }
 
-double gravitational_energy(const Model& model, const State& s) {
-  check_state(model, s);
-  double e = 0.0;
-  for (int b = 0; b < model.num_bodies(); ++b) e -= model.body(b).mass * model.gravity.dot(s.position[b]);
-  return e;
+namespace {
+
+// A dt the state's last step could have had: finite, >= 0, and turning no
+// body by more than the discrete quaternion update can (|w| < 2 / dt).
+void check_step_size(const Model& model, const State& s, double dt, const char* who) {
+  const auto fail = [&](const std::string& why) { throw std::invalid_argument(std::string(who) + ": " + why); };
+  const auto number = [](double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return std::string(text);
+  };
+  if (!(dt >= 0.0) || !std::isfinite(dt)) fail("dt must be finite and >= 0, got " + number(dt));
+  if (dt == 0.0) return;
+  for (int b = 0; b < model.num_bodies(); ++b)
+    if (!(s.angular_velocity[b].norm() < 2.0 / dt))
+      fail("body '" + model.body(b).name + "' turns at " + number(s.angular_velocity[b].norm()) +
+           " rad/s, more than a step of dt = " + number(dt) + " s can carry (|w| < 2/dt)");
 }
 
-double spring_energy(const Model& model, const State& s) {
-  check_state(model, s);
+// Where a body stood when the last step began: x - dt v, and q turned back by
+// w (the inverse of the unit step quaternion is the one of -w).
+detail::Pose step_start_pose(const State& s, int body, double dt) {
+  if (body == kWorld) return detail::Pose{};
+  return detail::Pose{s.position[body] - dt * s.velocity[body],
+                      integrate_orientation(s.orientation[body], -s.angular_velocity[body], dt)};
+}
+
+template <class PoseOf>
+double spring_energy_at(const Model& model, PoseOf pose_of) {
   double e = 0.0;
   double coordinates[6];
   for (int j = 0; j < model.num_joints(); ++j) {
     const Joint& joint = model.joint(j);
     if (joint.stiffness == 0.0 || joint.num_coordinates() == 0) continue;
-    detail::read_coordinates(joint, detail::joint_axes(joint), detail::body_pose(s, joint.parent),
-                             detail::body_pose(s, joint.child), coordinates);
+    detail::read_coordinates(joint, detail::joint_axes(joint), pose_of(joint.parent), pose_of(joint.child),
+                             coordinates);
     for (int i = 0; i < joint.num_coordinates(); ++i) {
       const double d = coordinates[i] - (joint.rest.empty() ? 0.0 : joint.rest[i]);
       e += 0.5 * joint.stiffness * d * d;
@@ -45,11 +69,33 @@ double spring_energy(const Model& model, const State& s) {
   return e;
 }
 
-double potential_energy(const Model& model, const State& s) {
-  return gravitational_energy(model, s) + spring_energy(model, s);
+}  // namespace
+
+double gravitational_energy(const Model& model, const State& s, double dt) {
+  check_state(model, s);
+  check_step_size(model, s, dt, "gravitational_energy");
+  // Linear in the positions: the mean over the step's ends is the value at x - dt/2 v.
+  double e = 0.0;
+  for (int b = 0; b < model.num_bodies(); ++b)
+    e -= model.body(b).mass * model.gravity.dot(s.position[b] - 0.5 * dt * s.velocity[b]);
+  return e;
 }
 
-double total_energy(const Model& model, const State& s) { return kinetic_energy(model, s) + potential_energy(model, s); }
+double spring_energy(const Model& model, const State& s, double dt) {
+  check_state(model, s);
+  check_step_size(model, s, dt, "spring_energy");
+  const double end = spring_energy_at(model, [&](int body) { return detail::body_pose(s, body); });
+  if (dt == 0.0) return end;
+  return 0.5 * (end + spring_energy_at(model, [&](int body) { return step_start_pose(s, body, dt); }));
+}
+
+double potential_energy(const Model& model, const State& s, double dt) {
+  return gravitational_energy(model, s, dt) + spring_energy(model, s, dt);
+}
+
+double total_energy(const Model& model, const State& s, double dt) {
+  return kinetic_energy(model, s) + potential_energy(model, s, dt);
+}
 
 Vector3 linear_momentum(const Model& model, const State& s) {
   check_state(model, s);
@@ -60,6 +106,7 @@ Vector3 linear_momentum(const Model& model, const State& s) {
 
 Vector3 angular_momentum(const Model& model, const State& s, double dt) {
   check_state(model, s);
+  check_step_size(model, s, dt, "angular_momentum");
   Vector3 l = Vector3::Zero();
   for (int b = 0; b < model.num_bodies(); ++b) {
     const Body& body = model.body(b);

@@ -44,8 +44,9 @@ class TrajectoryCsv {
     }
   }
 
-  // min_distance: +inf (written "inf") for a model without contacts.
-  void row(const Model& m, const State& s, int iterations, double min_distance) {
+  // min_distance: +inf (written "inf") for a model without contacts. The
+  // energies are those of the step's midpoint (diagnostics.hpp, dt > 0).
+  void row(const Model& m, const State& s, double dt, int iterations, double min_distance) {
     if (!out_.is_open()) return;
     char buf[64];
     const auto put = [&](double v) {
@@ -53,7 +54,7 @@ class TrajectoryCsv {
       out_ << buf;
     };
     out_ << s.steps;
-    const double kinetic = kinetic_energy(m, s), potential = potential_energy(m, s);
+    const double kinetic = kinetic_energy(m, s), potential = potential_energy(m, s, dt);
     put(s.time);
     put(kinetic + potential);
     put(kinetic);
@@ -124,11 +125,11 @@ int run_simulate(const SimulateOptions& o) {
   Simulator sim(model, step_options);
   TrajectoryCsv csv(o.out, model);
   double lowest = min_signed_distance(model, state);
-  csv.row(model, state, 0, lowest);
+  csv.row(model, state, o.dt, 0, lowest);
   const bool touches = model.num_contacts() > 0 || model.num_colliders() > 1;
   int most_collider_contacts = 0;
 
-  const double e0 = total_energy(model, state);
+  const double e0 = total_energy(model, state, o.dt);
   double max_violation = constraint_violation(model, state), max_energy_error = 0.0;
   long total_iterations = 0;
   int max_iterations = 0;
@@ -154,14 +155,14 @@ int run_simulate(const SimulateOptions& o) {
     total_iterations += r.iterations;
     max_iterations = std::max(max_iterations, r.iterations);
     max_violation = std::max(max_violation, constraint_violation(model, state));
-    max_energy_error = std::max(max_energy_error, std::abs(total_energy(model, state) - e0));
+    max_energy_error = std::max(max_energy_error, std::abs(total_energy(model, state, o.dt) - e0));
     lowest = std::min(lowest, r.min_signed_distance);
     most_collider_contacts = std::max(most_collider_contacts, r.collider_contacts);
-    csv.row(model, state, r.iterations, r.min_signed_distance);
+    csv.row(model, state, o.dt, r.iterations, r.min_signed_distance);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   csv.commit();
-  const double e1 = total_energy(model, state);
+  const double e1 = total_energy(model, state, o.dt);
   const double mean_iterations = o.steps > 0 ? double(total_iterations) / double(o.steps) : 0.0;
   if (o.json) {
     nlohmann::json j = {{"model", o.model},

@@ -1,0 +1,141 @@
+// The energy of a step's midpoint (diagnostics.hpp, dt > 0) against the
+// energy of the state as it stands (dt = 0): exact values, the order of
+// their errors along trajectories, and bad step sizes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+
+#include "dynamics/dynamics.hpp"
+
+namespace dynamics {
+namespace {
+
+StepOptions with_dt(double dt) {
+  StepOptions o;
+  o.dt = dt;
+  return o;
+}
+
+// A rotational spring in zero gravity: one body on a revolute joint to the world.
+Model spring_pendulum(double stiffness) {
+  Model model;
+  model.gravity = Vector3::Zero();
+  const int b = model.add_body(Body::solid("rotor", 1.5, Shape::box(Vector3(0.4, 0.2, 0.1))));
+  Joint j = Joint::make(JointType::Revolute, "hinge", kWorld, b, Vector3::UnitZ());
+  j.stiffness = stiffness;
+  j.initial_position = {0.8};
+  model.add_joint(j);
+  return model;
+}
+
+TEST(StepEnergy, GravityTakesTheMeanOfTheStepsEnds) {
+  Model model;
+  model.add_body(Body::solid("ball", 2.0, Shape::sphere(0.1)));
+  State s = make_state(model);
+  s.position[0] = Vector3(0.0, 0.0, 3.0);
+  s.velocity[0] = Vector3(1.0, 0.0, -4.0);
+  const double dt = 0.05;
+  // The step started at z = 3 + 0.2: mean height 3.1.
+  EXPECT_NEAR(gravitational_energy(model, s, dt), 2.0 * 9.81 * 3.1, 1e-12);
+  EXPECT_NEAR(gravitational_energy(model, s), 2.0 * 9.81 * 3.0, 1e-12);
+  EXPECT_NEAR(total_energy(model, s, dt), 0.5 * 2.0 * 17.0 + 2.0 * 9.81 * 3.1, 1e-12);
+}
+
+TEST(StepEnergy, SpringTakesTheMeanOfTheStepsEnds) {
+  const double k = 30.0, dt = 0.02, angle = 0.8, rate = 5.0;
+  const Model model = spring_pendulum(k);
+  State s = make_state(model);
+  set_joint_velocities(model, s, Eigen::VectorXd::Constant(1, rate));
+  // The unit step quaternion (dt/2) [s; w] turns by 2 asin(|w| dt / 2).
+  const double before = angle - 2.0 * std::asin(rate * dt / 2.0);
+  EXPECT_NEAR(spring_energy(model, s), 0.5 * k * angle * angle, 1e-12);
+  EXPECT_NEAR(spring_energy(model, s, dt), 0.25 * k * (angle * angle + before * before), 1e-12);
+}
+
+// Symplectic Euler on a body in free fall: the midpoint energy is invariant
+// exactly, while the state's loses m |g|^2 dt^2 / 2 every step.
+TEST(StepEnergy, FreeFallKeepsItExactly) {
+  Model model;
+  const double mass = 0.7, dt = 0.01;
+  model.add_body(Body::solid("stone", mass, Shape::sphere(0.05)));
+  State s = make_state(model);
+  s.velocity[0] = Vector3(2.0, -1.0, 5.0);
+  s.angular_velocity[0] = Vector3(0.0, 3.0, 0.0);
+  Simulator sim(model, with_dt(dt));
+  const double step0 = total_energy(model, s, dt), state0 = total_energy(model, s);
+  const int steps = 500;
+  for (int k = 0; k < steps; ++k) ASSERT_TRUE(sim.step(s).ok());
+  EXPECT_NEAR(total_energy(model, s, dt), step0, 1e-11 * std::abs(step0));
+  EXPECT_NEAR(total_energy(model, s) - state0, -steps * 0.5 * mass * 9.81 * 9.81 * dt * dt, 1e-9);
+}
+
+struct Errors {
+  double step = 0.0, state = 0.0;  // largest |E - E(0)| over the run
+};
+
+Errors energy_errors(const Model& model, const std::function<void(State&)>& start, double dt, double seconds) {
+  State s = make_state(model);
+  start(s);
+  Simulator sim(model, with_dt(dt));
+  const double step0 = total_energy(model, s, dt), state0 = total_energy(model, s);
+  Errors e;
+  for (long k = 0; k < std::lround(seconds / dt); ++k) {
+    EXPECT_TRUE(sim.step(s).ok());
+    e.step = std::max(e.step, std::abs(total_energy(model, s, dt) - step0));
+    e.state = std::max(e.state, std::abs(total_energy(model, s) - state0));
+  }
+  return e;
+}
+
+// Halving dt quarters the midpoint energy's error (the integrator is second
+// order on these conservative systems) and only halves the state's.
+TEST(StepEnergy, ErrorIsSecondOrderWhereTheStatesIsFirstOrder) {
+  struct Case {
+    std::string name;
+    Model model;
+    std::function<void(State&)> start;
+  };
+  const auto at_rest = [](State&) {};
+  Model spherical = n_link_pendulum(4, ChainJoint::Spherical);
+  const auto swirl = [&spherical](State& s) {  // out of the plane of the initial pose
+    Eigen::VectorXd v = joint_velocities(spherical, s);
+    for (int i = 0; i < v.size(); ++i) v[i] = 0.7 * std::sin(1.3 * i + 0.4);
+    set_joint_velocities(spherical, s, v);
+  };
+  const Case cases[] = {{"four-bar", four_bar(), at_rest},
+                        {"two four-link loops", four_link_chain(2), at_rest},
+                        {"spherical chain", spherical, swirl},
+                        {"rotational spring", spring_pendulum(3.0), at_rest}};
+  for (const Case& c : cases) {
+    const Errors coarse = energy_errors(c.model, c.start, 0.01, 5.0);
+    const Errors fine = energy_errors(c.model, c.start, 0.005, 5.0);
+    EXPECT_GT(coarse.step / fine.step, 3.5) << c.name;
+    EXPECT_LT(coarse.state / fine.state, 2.5) << c.name;
+    EXPECT_LT(coarse.step, 0.2 * coarse.state) << c.name;
+  }
+}
+
+TEST(StepEnergy, RejectsStepSizesNoStepCouldHaveTaken) {
+  const Model model = spring_pendulum(30.0);
+  State s = make_state(model);
+  set_joint_velocities(model, s, Eigen::VectorXd::Constant(1, 50.0));
+  const auto expect_error = [](const std::function<void()>& f, const std::string& text) {
+    try {
+      f();
+      ADD_FAILURE() << "no error, expected: " << text;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
+  };
+  expect_error([&] { total_energy(model, s, -0.01); }, "gravitational_energy: dt must be finite and >= 0, got -0.01");
+  expect_error([&] { spring_energy(model, s, std::nan("")); }, "spring_energy: dt must be finite and >= 0");
+  // 50 rad/s is more than 2 / 0.05 = 40 rad/s.
+  expect_error([&] { potential_energy(model, s, 0.05); }, "body 'rotor' turns at 50 rad/s");
+  expect_error([&] { angular_momentum(model, s, 0.05); }, "angular_momentum: body 'rotor'");
+  EXPECT_NO_THROW(total_energy(model, s, 0.01));
+}
+
+}  // namespace
+}  // namespace dynamics
