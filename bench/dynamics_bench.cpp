@@ -4,6 +4,13 @@
 // factorizations per step (ours),
 // |energy error| after the run, max constraint violation.
 //
+// Energies are measured two ways for both simulators. Our velocities and
+// MuJoCo Euler's (semi-implicit: v first, then q += dt v) are those of the
+// last step, so the state's energy mixes the step's midpoint (kinetic) with
+// its end (potential); `energy_error_state` is that. `energy_error` evaluates
+// both at the step's midpoint: ours by diagnostics' step energy, MuJoCo's at
+// q - dt/2 v. RK4's state is not staggered; it gets the state's energy only.
+//
 //   dynamics_bench [--quick] [google benchmark flags]
 #include <benchmark/benchmark.h>
 
@@ -39,8 +46,8 @@ void run_ours(benchmark::State& bs, const dynamics::Model& model) {
   options.tolerance = 1e-10;
   dynamics::Simulator sim(model, options);
   const dynamics::State start = dynamics::make_state(model);
-  const double e0 = dynamics::total_energy(model, start);
-  double energy_error = 0.0, iterations = 0.0, factorizations = 0.0, violation = 0.0;
+  const double e0 = dynamics::total_energy(model, start, kDt), e0_state = dynamics::total_energy(model, start);
+  double energy_error = 0.0, energy_error_state = 0.0, iterations = 0.0, factorizations = 0.0, violation = 0.0;
   for (auto _ : bs) {
     bs.PauseTiming();
     dynamics::State s = start;
@@ -56,7 +63,8 @@ void run_ours(benchmark::State& bs, const dynamics::Model& model) {
       factored += r.factorizations;
     }
     bs.PauseTiming();
-    energy_error = std::abs(dynamics::total_energy(model, s) - e0);
+    energy_error = std::abs(dynamics::total_energy(model, s, kDt) - e0);
+    energy_error_state = std::abs(dynamics::total_energy(model, s) - e0_state);
     violation = dynamics::constraint_violation(model, s);
     iterations = double(total) / kSteps;
     factorizations = double(factored) / kSteps;
@@ -67,12 +75,21 @@ void run_ours(benchmark::State& bs, const dynamics::Model& model) {
   bs.counters["newton_iterations"] = iterations;
   bs.counters["factorizations"] = factorizations;
   bs.counters["energy_error"] = energy_error;
+  bs.counters["energy_error_state"] = energy_error_state;
   bs.counters["constraint_violation"] = violation;
 }
 
 double mujoco_energy(const mjModel* m, mjData* d) {
   mj_forward(m, d);
   return d->energy[0] + d->energy[1];
+}
+
+// The energy at the midpoint of the last Euler step, q - dt/2 v (scratch: a
+// second mjData that d is copied into).
+double mujoco_midpoint_energy(const mjModel* m, const mjData* d, mjData* scratch) {
+  mj_copyData(scratch, m, d);
+  mj_integratePos(m, scratch->qpos, scratch->qvel, -0.5 * kDt);
+  return mujoco_energy(m, scratch);
 }
 
 void run_mujoco(benchmark::State& bs, const bench::Mjcf& xml, const std::vector<double>& qpos, int integrator) {
@@ -86,20 +103,23 @@ void run_mujoco(benchmark::State& bs, const bench::Mjcf& xml, const std::vector<
   m->opt.integrator = integrator;
   m->opt.enableflags |= mjENBL_ENERGY;
   mjData* d = mj_makeData(m);
+  mjData* scratch = mj_makeData(m);
   const auto reset = [&] {
     mj_resetData(m, d);
     for (std::size_t i = 0; i < qpos.size(); ++i) d->qpos[i] = qpos[i];
   };
   reset();
-  const double e0 = mujoco_energy(m, d);
-  double energy_error = 0.0, violation = 0.0;
+  const bool euler = integrator == mjINT_EULER;
+  const double e0_state = mujoco_energy(m, d), e0 = euler ? mujoco_midpoint_energy(m, d, scratch) : e0_state;
+  double energy_error = 0.0, energy_error_state = 0.0, violation = 0.0;
   for (auto _ : bs) {
     bs.PauseTiming();
     reset();
     bs.ResumeTiming();
     for (int k = 0; k < kSteps; ++k) mj_step(m, d);
     bs.PauseTiming();
-    energy_error = std::abs(mujoco_energy(m, d) - e0);
+    energy_error_state = std::abs(mujoco_energy(m, d) - e0_state);
+    energy_error = euler ? std::abs(mujoco_midpoint_energy(m, d, scratch) - e0) : energy_error_state;
     violation = 0.0;
     for (int i = 0; i < d->nefc; ++i)
       if (d->efc_type[i] == mjCNSTR_EQUALITY) violation = std::max(violation, std::abs(d->efc_pos[i]));
@@ -108,7 +128,9 @@ void run_mujoco(benchmark::State& bs, const bench::Mjcf& xml, const std::vector<
   bs.counters["us_per_step"] = benchmark::Counter(double(bs.iterations()) * kSteps * 1e-6,
                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   bs.counters["energy_error"] = energy_error;
+  bs.counters["energy_error_state"] = energy_error_state;
   bs.counters["constraint_violation"] = violation;
+  mj_deleteData(scratch);
   mj_deleteData(d);
   mj_deleteModel(m);
 }
