@@ -86,7 +86,7 @@ def section(best, plot_paths, rel, command):
             ratio = euler["energy"] / max(ours["energy"], 1e-300)
             timing.append(f"| {n} | {ours['us']:.1f} | {ours['newton']:.2f} | {factored} | {euler['us']:.1f} | "
                           f"{rk4['us']:.1f} | {euler['us'] / ours['us']:.2f} |")
-            energy.append(f"| {n} | {ours['energy']:.2e} | {euler['energy']:.2e} | {ratio:.0f} | {rk4['energy']:.2e} | "
+            energy.append(f"| {n} | {ours['energy']:.2e} | {euler['energy']:.2e} | {ratio:.3g} | {rk4['energy']:.2e} | "
                           f"{ours['energy_state']:.2e} | {euler['energy_state']:.2e} | {ours['violation']:.1e} | "
                           f"{euler['violation']:.1e} |")
             if family.startswith("nlink") and n >= 20:
