@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <type_traits>
 
@@ -286,6 +287,59 @@ double invert(double* d, int ldd, double input_scale, bool cholesky) {
 }
 
 }  // namespace
+
+namespace {
+
+// Calls f with m as a compile-time constant, 1 <= m <= kMaxFusedEdge.
+template <class F>
+auto with_edge_size(int m, F&& f) {
+  static_assert(kMaxFusedEdge == 4, "one case per size");
+  switch (m) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    default: std::abort();  // callers check the size
+  }
+}
+
+template <int N>
+double largest_magnitude(const double* d) {
+  return Eigen::Map<const Eigen::Array<double, N, 1>>(d).abs().maxCoeff();
+}
+
+template <int B, int C>
+double edge_ldu(const double* p, double* u, const double* l, double* d) {
+  double scaled[B * C] = {};
+  fixed<Op::AB, B, B>(C, p, B, u, B, scaled, B);  // -P U
+  std::copy(scaled, scaled + B * C, u);
+  fixed<Op::AB, C, B>(C, l, C, scaled, B, d, C);
+  return largest_magnitude<C * C>(d);
+}
+
+template <int B, int C>
+double edge_symmetric(const double* p, double* l, double* d, bool cholesky) {
+  double original[C * B], scaled[C * B] = {};
+  std::copy(l, l + C * B, original);
+  fixed<Op::ABt, C, B>(B, original, C, p, B, scaled, C);  // -L P^T
+  std::copy(scaled, scaled + C * B, l);
+  fixed<Op::ABt, C, B>(C, scaled, C, cholesky ? scaled : original, C, d, C);
+  return largest_magnitude<C * C>(d);
+}
+
+}  // namespace
+
+double eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d) {
+  return with_edge_size(b, [&](auto bs) {
+    return with_edge_size(c, [&](auto cs) { return edge_ldu<bs(), cs()>(p, u, l, d); });
+  });
+}
+
+double eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky) {
+  return with_edge_size(b, [&](auto bs) {
+    return with_edge_size(c, [&](auto cs) { return edge_symmetric<bs(), cs()>(p, l, d, cholesky); });
+  });
+}
 
 void sub_ab(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
   product<Op::AB>(m, k, n, a, lda, b, ldb, c, ldc);

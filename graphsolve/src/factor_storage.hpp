@@ -65,6 +65,7 @@ struct Factorization::Impl {
   // everything touching its outer neighbours is left to finish_panel
   // (see supernodal_panels.cpp).
   void eliminate_unsymmetric(int k);
+  int single_small_neighbour(int k) const;
   void eliminate_symmetric(int k);
   void solve_columns(Eigen::Ref<Eigen::MatrixXd> rhs);
   bool nests_into_next(int k) const;

@@ -202,8 +202,22 @@ Status Factorization::Impl::factor_pivot(int k, double tolerance) {
 }
 
 
+// Pivot k's only later neighbour when that is a small forest edge outside any
+// panel, else -1: such a pivot takes one fixed-size kernel.
+int Factorization::Impl::single_small_neighbour(int k) const {
+  const int e = d->struct_begin[k];
+  if (d->struct_begin[k + 1] != e + 1 || panel_end[k] >= 0 || size(k) > kn::kMaxFusedEdge) return -1;
+  const int a = d->struct_pos[e];
+  return size(a) <= kn::kMaxFusedEdge && size(a) > 0 && active[a] ? a : -1;
+}
+
 void Factorization::Impl::eliminate_unsymmetric(int k) {
   const int b = size(k), ldl = lower_ld(k);
+  if (const int a = single_small_neighbour(k); a >= 0) {
+    const int e = d->struct_begin[k];
+    scale[a] = std::max(scale[a], kn::eliminate_edge_ldu(b, size(a), diag(k), upper(k, e), lower(k, e), diag(a)));
+    return;
+  }
   const int end = d->struct_begin[k + 1], stop = entries_now(k);
   const int columns = columns_before(k, stop);
   double* panel = upper(k, d->struct_begin[k]);
@@ -237,6 +251,12 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
 
 void Factorization::Impl::eliminate_symmetric(int k) {
   const int b = size(k), ldl = lower_ld(k);
+  if (const int a = single_small_neighbour(k); a >= 0) {
+    const int e = d->struct_begin[k];
+    scale[a] = std::max(scale[a], kn::eliminate_edge_symmetric(b, size(a), diag(k), lower(k, e), diag(a),
+                                                               method == Method::LLT));
+    return;
+  }
   const int end = d->struct_begin[k + 1], stop = entries_now(k);
   const int rows = columns_before(k, stop);
   double* panel = lower(k, d->struct_begin[k]);
