@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Turn graphsolve_bench JSON into docs/benchmarks.md and log-log plots.
 
-Usage: report.py RESULTS.json [--out docs/benchmarks.md] [--plots docs/plots]
+Usage: report.py RESULTS.json [--also MORE.json ...] [--out docs/benchmarks.md] [--plots docs/plots]
                  [--command "how the JSON was made"] [--notes analysis.md] [--print]
 
 Benchmarks are named family/n/solver/phase. For every name the fastest of
-the repetitions is used (the machine is a shared VM; the minimum is the least
-disturbed run). The headline phase is refactor_solve.
+the repetitions is used, over all the files given (the machine is a shared
+VM; the minimum is the least disturbed run). The headline phase is
+refactor_solve.
 """
 import json
 import math
@@ -24,11 +25,16 @@ LINEAR_FAMILIES = ["chain", "tree", "ladder"]
 MESH_FAMILIES = ["net", "crystal"]
 
 
-def load(path):
-    with open(path) as f:
-        data = json.load(f)
+def load(paths):
+    """The fastest run of every benchmark over the repetitions in all files."""
+    runs, context = [], {}
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        runs += data["benchmarks"]
+        context = context or data.get("context", {})
     best = {}
-    for b in data["benchmarks"]:
+    for b in runs:
         if b.get("run_type") == "aggregate" or b.get("error_occurred"):
             continue
         name = b.get("run_name", b["name"])
@@ -41,7 +47,7 @@ def load(path):
         if key not in best or t < best[key]["us"]:
             best[key] = {"us": t, "nnz": b.get("factor_nonzeros", 0), "flops": b.get("flops", 0),
                          "memory": b.get("memory_bytes", 0)}
-    return data.get("context", {}), best
+    return context, best
 
 
 def families(best):
@@ -200,8 +206,11 @@ def machine(context):
 def main():
     parser = report_arguments(__doc__)
     parser.add_argument("--notes", help="Markdown file with the hand-written analysis to include")
+    parser.add_argument("--also", action="append", default=[],
+                        help="a further JSON run of the same benchmark (repeatable): every benchmark's fastest "
+                             "run over all files is reported")
     args = parser.parse_args()
-    context, best = load(args.results)
+    context, best = load([args.results] + args.also)
 
     sections = []
     for family in families(best):
@@ -233,7 +242,7 @@ def main():
                 f.write(f"Command:\n\n```sh\n{args.command}\n```\n\n")
             f.write(f"Machine: {machine(context)}.\n\n")
             f.write("Times are microseconds for **refactorization + one solve** with the analysis reused (the "
-                    "Newton-iteration case), the fastest of the repetitions; every run checked its relative "
+                    "Newton-iteration case), the fastest of the repetitions (of all runs named in the command); every run checked its relative "
                     "residual < 1e-10. Ratios are peer / graphsolve, so above 1 means graphsolve is faster. "
                     "`-saddle` families are mechanism-shaped saddle-point systems (n bodies of 6x6 with zero-diagonal "
                     "joint nodes, 5 rows on chains and trees, 3 on ladders); `-b3` families use 3x3 blocks.\n\n")

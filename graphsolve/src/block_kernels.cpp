@@ -286,10 +286,6 @@ double invert(double* d, int ldd, double input_scale, bool cholesky) {
                   : lu_negated_inverse<K>(d, ldd, input_scale);
 }
 
-}  // namespace
-
-namespace {
-
 // Calls f with m as a compile-time constant, 1 <= m <= kMaxFusedEdge.
 template <class F>
 auto with_edge_size(int m, F&& f) {
