@@ -242,7 +242,7 @@ def main():
                 f.write(f"Command:\n\n```sh\n{args.command}\n```\n\n")
             f.write(f"Machine: {machine(context)}.\n\n")
             f.write("Times are microseconds for **refactorization + one solve** with the analysis reused (the "
-                    "Newton-iteration case), the fastest of the repetitions (of all runs named in the command); every run checked its relative "
+                    "Newton-iteration case), the fastest of the repetitions (over all the runs in the command); every run checked its relative "
                     "residual < 1e-10. Ratios are peer / graphsolve, so above 1 means graphsolve is faster. "
                     "`-saddle` families are mechanism-shaped saddle-point systems (n bodies of 6x6 with zero-diagonal "
                     "joint nodes, 5 rows on chains and trees, 3 on ladders); `-b3` families use 3x3 blocks.\n\n")
