@@ -299,41 +299,32 @@ auto with_edge_size(int m, F&& f) {
   }
 }
 
-template <int N>
-double largest_magnitude(const double* d) {
-  return Eigen::Map<const Eigen::Array<double, N, 1>>(d).abs().maxCoeff();
-}
-
 template <int B, int C>
-double edge_ldu(const double* p, double* u, const double* l, double* d) {
+void edge_ldu(const double* p, double* u, const double* l, double* d) {
   double scaled[B * C] = {};
   fixed<Op::AB, B, B>(C, p, B, u, B, scaled, B);  // -P U
   std::copy(scaled, scaled + B * C, u);
   fixed<Op::AB, C, B>(C, l, C, scaled, B, d, C);
-  return largest_magnitude<C * C>(d);
 }
 
 template <int B, int C>
-double edge_symmetric(const double* p, double* l, double* d, bool cholesky) {
+void edge_symmetric(const double* p, double* l, double* d, bool cholesky) {
   double original[C * B], scaled[C * B] = {};
   std::copy(l, l + C * B, original);
   fixed<Op::ABt, C, B>(B, original, C, p, B, scaled, C);  // -L P^T
   std::copy(scaled, scaled + C * B, l);
   fixed<Op::ABt, C, B>(C, scaled, C, cholesky ? scaled : original, C, d, C);
-  return largest_magnitude<C * C>(d);
 }
 
 }  // namespace
 
-double eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d) {
-  return with_edge_size(b, [&](auto bs) {
-    return with_edge_size(c, [&](auto cs) { return edge_ldu<bs(), cs()>(p, u, l, d); });
-  });
+void eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d) {
+  with_edge_size(b, [&](auto bs) { with_edge_size(c, [&](auto cs) { edge_ldu<bs(), cs()>(p, u, l, d); }); });
 }
 
-double eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky) {
-  return with_edge_size(b, [&](auto bs) {
-    return with_edge_size(c, [&](auto cs) { return edge_symmetric<bs(), cs()>(p, l, d, cholesky); });
+void eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky) {
+  with_edge_size(b, [&](auto bs) {
+    with_edge_size(c, [&](auto cs) { edge_symmetric<bs(), cs()>(p, l, d, cholesky); });
   });
 }
 

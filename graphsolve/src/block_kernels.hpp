@@ -37,16 +37,17 @@ constexpr int kMaxFixed = 6;
 // Elimination by a pivot k (size b) whose only later neighbour is a (size c),
 // both at most kMaxFusedEdge: a forest edge, the whole work of chains and
 // trees. One fixed-size call for what the general path does in five
-// dispatched ones: 5-10% off chains and trees of 3x3 blocks, while with 6x6
+// dispatched ones: 8-25% off chains and trees of 3x3 blocks, while with 6x6
 // blocks, whose arithmetic hides the dispatch, it measured the same (LDU) or
-// a few percent slower (LDLT, LLT), so larger blocks keep the general path. p = -D_k^{-1} (or -C_k^{-1}), as invert_small_pivot left it; blocks
-// contiguous. Both return max |D_a| after the update.
+// a few percent slower (LDLT, LLT), so larger blocks keep the general path.
+// p = -D_k^{-1} (or -C_k^{-1}), as invert_small_pivot left it; blocks
+// contiguous. The caller tracks the scale of d, as on the general path.
 //   LDU : u (b x c) <- -p u;              d (c x c) -= l u.
 //   LDLT: l (c x b) <- -l p^T;            d -= l_new l_old^T.
 //   LLT : l <- -l p^T;                    d -= l_new l_new^T.
 constexpr int kMaxFusedEdge = 4;
-double eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d);
-double eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky);
+void eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d);
+void eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky);
 
 // The same ratio for a pivot factorized elsewhere, from its diagonal.
 template <class Pivots>

@@ -215,7 +215,8 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
   const int b = size(k), ldl = lower_ld(k);
   if (const int a = single_small_neighbour(k); a >= 0) {
     const int e = d->struct_begin[k];
-    scale[a] = std::max(scale[a], kn::eliminate_edge_ldu(b, size(a), diag(k), upper(k, e), lower(k, e), diag(a)));
+    kn::eliminate_edge_ldu(b, size(a), diag(k), upper(k, e), lower(k, e), diag(a));
+    scale[a] = std::max(scale[a], max_abs(size(a), diag(a)));
     return;
   }
   const int end = d->struct_begin[k + 1], stop = entries_now(k);
@@ -253,8 +254,8 @@ void Factorization::Impl::eliminate_symmetric(int k) {
   const int b = size(k), ldl = lower_ld(k);
   if (const int a = single_small_neighbour(k); a >= 0) {
     const int e = d->struct_begin[k];
-    scale[a] = std::max(scale[a], kn::eliminate_edge_symmetric(b, size(a), diag(k), lower(k, e), diag(a),
-                                                               method == Method::LLT));
+    kn::eliminate_edge_symmetric(b, size(a), diag(k), lower(k, e), diag(a), method == Method::LLT);
+    scale[a] = std::max(scale[a], max_abs(size(a), diag(a)));
     return;
   }
   const int end = d->struct_begin[k + 1], stop = entries_now(k);
