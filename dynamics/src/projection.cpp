@@ -23,8 +23,10 @@ class ConstraintSystem {
         matrix_(symbolic_),
         factor_(symbolic_) {}
 
-  // Fill the matrix at the state's configuration; returns max |g| and stores g.
-  double assemble(const State& state, Eigen::VectorXd& g_rows) {
+  // Fill the matrix at the state's configuration; returns max |g| and stores g
+  // (and, if asked, which joints are violated beyond `tolerance`).
+  double assemble(const State& state, Eigen::VectorXd& g_rows, ProjectionResult* report = nullptr,
+                  double tolerance = 0.0) {
     g_rows.setZero(matrix_.rows());
     double violation = 0.0;
     for (int b = 0; b < model_.num_bodies(); ++b) matrix_.diag(b) = detail::mass_matrix(model_.body(b));
@@ -43,7 +45,10 @@ class ConstraintSystem {
         matrix_.block(joint.parent, node) = e.parent.topRows(m).transpose();
       }
       g_rows.segment(symbolic_.pattern().offset[node], m) = e.value.head(m);
-      violation = std::max(violation, e.value.head(m).lpNorm<Eigen::Infinity>());
+      const double v = e.value.head(m).lpNorm<Eigen::Infinity>();
+      if (report && v > violation) report->worst_joint = j;
+      if (report && v > tolerance) report->violated_joints.push_back(j);
+      violation = std::max(violation, v);
     }
     return violation;
   }
@@ -103,7 +108,7 @@ ProjectionResult project_positions(const Model& model, State& state, const Proje
     state = trial;
     violation = trial_violation;
   }
-  violation = system.assemble(state, g);
+  violation = system.assemble(state, g, &result, options.tolerance);
   result.violation = violation;
   result.converged = violation <= options.tolerance;
   for (int b = 0; b < model.num_bodies(); ++b) {
@@ -111,6 +116,19 @@ ProjectionResult project_positions(const Model& model, State& state, const Proje
     result.rotation = std::max(result.rotation, state.orientation[b].angularDistance(start.orientation[b]));
   }
   return result;
+}
+
+std::string describe_violation(const Model& model, const ProjectionResult& result) {
+  const std::vector<int>& joints = result.violated_joints;
+  if (joints.empty() || result.worst_joint < 0) return "no joint is violated";
+  std::string text = joints.size() == 1 ? "joint " : "joints ";
+  for (std::size_t i = 0; i < joints.size(); ++i)
+    text += (i ? ", '" : "'") + model.joint(joints[i]).name + "'";
+  text += joints.size() == 1 ? " is" : " are";
+  text += " still violated (largest: '" + model.joint(result.worst_joint).name + "', " +
+          std::to_string(result.violation) + ") after " + std::to_string(result.iterations) +
+          " projection iterations";
+  return text;
 }
 
 double project_velocities(const Model& model, State& state) {

@@ -26,6 +26,7 @@ const char* to_string(StepStatus status) {
     case StepStatus::NotConverged: return "not converged";
     case StepStatus::SolverFailure: return "solver failure";
     case StepStatus::InvalidInput: return "invalid input";
+    case StepStatus::Diverged: return "diverged";
   }
   return "unknown";
 }
@@ -501,7 +502,7 @@ StepResult Simulator::Impl::solve(State& state) {
   const bool interior = !ineq.empty();
   const double tol = interior ? options.interior_tolerance : options.tolerance;
   if (!warm_start(state, interior)) {
-    result.status = StepStatus::InvalidInput;
+    result.status = StepStatus::Diverged;
     return result;
   }
   if (interior) ineq.initialize(s, aux, next);  // inequality multipliers and slacks start inside
@@ -528,7 +529,7 @@ StepResult Simulator::Impl::solve(State& state) {
   // Newton correction leaves an error quadratic in it.
   while (!converged() || (extrapolated && result.iterations == 0)) {
     if (!std::isfinite(squares)) {
-      result.status = StepStatus::InvalidInput;
+      result.status = StepStatus::Diverged;
       break;
     }
     if (result.iterations == options.max_iterations) {

@@ -50,9 +50,8 @@ State make_state(const Model& model) {
   set_joint_positions(model, s, q);
   const ProjectionResult p = project_positions(model, s);
   if (!p.converged)
-    throw std::invalid_argument("dynamics::make_state: the joint constraints cannot be satisfied (violation " +
-                                std::to_string(p.violation) + " after " + std::to_string(p.iterations) +
-                                " projection iterations)");
+    throw std::invalid_argument("dynamics::make_state: the joint constraints cannot be satisfied: " +
+                                describe_violation(model, p) + " (do the joint frames on the two links meet?)");
   set_joint_velocities(model, s, v);
   project_velocities(model, s);
   return s;

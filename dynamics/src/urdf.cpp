@@ -183,17 +183,37 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     link_element[name] = e;
     link_names.push_back(name);
   }
+  std::map<std::string, std::string> parent_of, joint_to;  // child link -> parent link, -> its joint
   for (const TiXmlElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) {
     const std::string name = attribute(e, "name");
     const std::string where = "line " + std::to_string(e->Row()) + ": joint '" + name + "'";
     if (name.empty()) fail("line " + std::to_string(e->Row()) + ": <joint> without a name");
-    for (const char* end : {"parent", "child"}) {
+    std::string ends[2];
+    for (int i = 0; i < 2; ++i) {
+      const char* end = i == 0 ? "parent" : "child";
       const TiXmlElement* ref = e->FirstChildElement(end);
-      const std::string link = ref ? attribute(ref, "link") : "";
-      if (link.empty()) fail(where + ": missing <" + end + " link=...>");
-      if (!line_of_link.count(link)) fail(where + ": unknown " + end + " link '" + link + "'");
+      ends[i] = ref ? attribute(ref, "link") : "";
+      if (ends[i].empty()) fail(where + ": missing <" + end + " link=...>");
+      if (!line_of_link.count(ends[i])) fail(where + ": unknown " + end + " link '" + ends[i] + "'");
     }
+    // The joints must form a tree; urdfdom would reject these too, but it
+    // leaks the links it has wired together.
+    if (ends[0] == ends[1]) fail(where + ": parent and child are the same link '" + ends[0] + "'");
+    if (parent_of.count(ends[1]))
+      fail(where + ": link '" + ends[1] + "' is already the child of joint '" + joint_to[ends[1]] +
+           "' (close loops with <loop_joint>)");
+    parent_of[ends[1]] = ends[0];
+    joint_to[ends[1]] = name;
     joint_names.push_back(name);
+  }
+  for (const auto& [child, parent] : parent_of) {
+    std::string link = parent;
+    for (std::size_t up = 0; parent_of.count(link); ++up) {
+      if (link == child || up > parent_of.size())
+        fail("joint '" + joint_to[child] + "' closes a cycle of <joint> elements through link '" + child +
+             "' (close loops with <loop_joint>)");
+      link = parent_of[link];
+    }
   }
 
   const urdf::ModelInterfaceSharedPtr parsed = urdf::parseURDF(xml);

@@ -113,9 +113,8 @@ InitialState initial_state(const Model& model, const std::map<std::string, std::
   set_joint_positions(model, init.state, q);
   const ProjectionResult p = project_positions(model, init.state);
   if (!p.converged)
-    throw std::invalid_argument("the given coordinates cannot be projected onto the joint constraints (violation " +
-                                std::to_string(p.violation) + " left after " + std::to_string(p.iterations) +
-                                " iterations)");
+    throw std::invalid_argument("the given coordinates cannot be projected onto the joint constraints: " +
+                                describe_violation(model, p));
   init.projected = p.iterations > 0;
   init.correction_translation = p.translation;
   init.correction_rotation = p.rotation;

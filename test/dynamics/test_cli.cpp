@@ -188,7 +188,10 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate bad.urdf", "malformed XML", 1},
            {"simulate missing.urdf", "cannot open", 1},
            {"simulate bad.urdf --param n=2", "built-in models only", 1},
-           {"simulate pendulum --dt -1", "--dt", 2},
+           {"simulate pendulum --dt -1", "--dt: must be positive, got -1", 2},
+           {"simulate pendulum --dt 0", "--dt: must be positive, got 0", 2},
+           {"simulate pendulum --tol abc", "--tol: 'abc' is not a number", 2},
+           {"simulate pendulum --steps -5", "--steps: must be zero or positive, got -5", 2},
            {"simulate pendulum --dt 0.5 --param angle=3 --max-iterations 1 --out o.csv", "failed", 1},
        }) {
     const CliResult r = run(c.args + (c.args.find("--out") == std::string::npos ? " --out o.csv" : ""));

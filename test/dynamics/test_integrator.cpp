@@ -488,5 +488,31 @@ TEST(StepFailure, NonFiniteInputIsReported) {
   EXPECT_EQ(r.failed_body, 0);
 }
 
+// A finite state whose step cannot be taken at this dt is not "invalid input".
+TEST(StepFailure, SpinPastTheRotationUpdateLimitDiverges) {
+  const Model model = t_handle(10.0, 0.0);
+  State s = make_state(model);
+  StepOptions o;
+  o.dt = 0.5;  // the quaternion update needs |w| < 2/dt = 4 rad/s
+  Simulator sim(model, o);
+  const State before = s;
+  const StepResult r = sim.step(s);
+  EXPECT_EQ(r.status, StepStatus::Diverged);
+  EXPECT_STREQ(to_string(r.status), "diverged");
+  EXPECT_EQ(s.orientation[0].coeffs(), before.orientation[0].coeffs());
+  EXPECT_EQ(s.steps, 0);
+}
+
+TEST(StepFailure, OverflowingEquationsDiverge) {
+  const Model model = pendulum();
+  State s = make_state(model);
+  StepOptions o;
+  o.dt = 1e300;  // dt * gravity overflows the squared residual
+  Simulator sim(model, o);
+  const StepResult r = sim.step(s);
+  EXPECT_EQ(r.status, StepStatus::Diverged);
+  EXPECT_EQ(s.steps, 0);
+}
+
 }  // namespace
 }  // namespace dynamics

@@ -3,6 +3,7 @@
 // combinations round-tripped through the bodies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "dynamics/dynamics.hpp"
@@ -168,12 +169,23 @@ TEST(Projection, ImpossibleClosureIsReported) {
   j3.child_frame.position = Vector3(0, 0, -0.5);
   model.add_joint(j1);
   model.add_joint(j2);
+  State s = make_state(model);  // the open chain, before the loop is closed
   model.add_joint(j3);
+  s.joint_input.setZero(model.num_coordinates());
+  const ProjectionResult p = project_positions(model, s);
+  EXPECT_FALSE(p.converged);
+  // The least-squares compromise leaves 5 - 2 m of gap spread over the loop.
+  EXPECT_GT(p.violation, 0.1);
+  ASSERT_FALSE(p.violated_joints.empty());
+  EXPECT_NE(std::find(p.violated_joints.begin(), p.violated_joints.end(), p.worst_joint), p.violated_joints.end());
   try {
     make_state(model);
     FAIL() << "expected an error";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot be satisfied"), std::string::npos) << e.what();
+    const std::string what = e.what();
+    EXPECT_NE(what.find("cannot be satisfied"), std::string::npos) << what;
+    for (int j : p.violated_joints) EXPECT_NE(what.find("'" + model.joint(j).name + "'"), std::string::npos) << what;
+    EXPECT_NE(what.find("largest: '" + model.joint(p.worst_joint).name + "'"), std::string::npos) << what;
   }
 }
 

@@ -202,6 +202,17 @@ TEST(UrdfErrors, LoopJointWithUnknownLinkOrType) {
                "type must be");
 }
 
+TEST(UrdfErrors, JointsThatDoNotFormATree) {
+  expect_error("<robot name='r'>" + rod("a") + hinge("j", "a", "a", "0 0 -1") + "</robot>",
+               "joint 'j': parent and child are the same link 'a'");
+  expect_error("<robot name='r'><link name='world'/>" + rod("a") + rod("b") + hinge("j1", "world", "a", "0 0 0") +
+                   hinge("j2", "b", "a", "0 0 -1") + "</robot>",
+               "joint 'j2': link 'a' is already the child of joint 'j1'");
+  expect_error("<robot name='r'>" + rod("a") + rod("b") + rod("c") + hinge("j1", "a", "b", "0 0 -1") +
+                   hinge("j2", "b", "c", "0 0 -1") + hinge("j3", "c", "a", "0 0 -1") + "</robot>",
+               "closes a cycle of <joint> elements");
+}
+
 TEST(UrdfErrors, NotARobot) { expect_error("<model/>", "root element must be <robot>"); }
 
 TEST(UrdfErrors, MissingFile) {

@@ -2,6 +2,9 @@
 // Minimal coordinates of the joints (see joint.hpp for their definition) and
 // the projection of a state onto the joint constraints.
 
+#include <string>
+#include <vector>
+
 #include <Eigen/Core>
 
 #include "dynamics/model.hpp"
@@ -35,6 +38,8 @@ struct ProjectionResult {
   bool converged = false;
   int iterations = 0;
   double violation = 0.0;         // max |g| after the projection
+  int worst_joint = -1;           // the joint with that violation (-1: none violated)
+  std::vector<int> violated_joints;  // every joint still violated beyond the tolerance
   double translation = 0.0;       // largest body displacement made, metres
   double rotation = 0.0;          // largest body rotation made, radians
 };
@@ -43,6 +48,10 @@ struct ProjectionResult {
 // holds: Gauss-Newton on g(z) = 0 with the mass matrix as metric. Each linear
 // system is a graphsolve system on the mechanism graph.
 ProjectionResult project_positions(const Model& model, State& state, const ProjectionOptions& options = {});
+
+// What a failed projection left, naming the joints: "joints 'a', 'b' are
+// still violated (largest: 'b', 0.5) after 3 projection iterations".
+std::string describe_violation(const Model& model, const ProjectionResult& result);
 
 // Make the velocities consistent with the constraints, G v = 0, changing the
 // kinetic energy metric the least. Returns the largest velocity change.

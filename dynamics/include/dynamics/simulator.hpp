@@ -62,6 +62,8 @@ enum class StepStatus {
   NotConverged,   // max_iterations reached; the state is left unchanged
   SolverFailure,  // a Newton system could not be factorized (see failed_joint / failed_body)
   InvalidInput,   // a non-finite value in the state or inputs
+  Diverged,       // the step equations overflow, or a body spins at |w| >= 2/dt where the
+                  // rotation update breaks down: dt is too large for this motion
 };
 
 const char* to_string(StepStatus status);
