@@ -270,6 +270,15 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
       j.lower = {uj->limits->lower};
       j.upper = {uj->limits->upper};
     }
+    if (uj->mimic)
+      fail(who + ": <mimic> couplings are not supported (without it the joint would move freely: remove it to "
+                 "simulate the joint as independent)");
+    if (uj->dynamics && options.joint_damping && j.num_coordinates() > 0) {
+      const double damping = uj->dynamics->damping;
+      if (!(damping >= 0.0) || !std::isfinite(damping))
+        fail(who + ": <dynamics damping> must be a number >= 0, got " + std::to_string(damping));
+      j.damping = damping;
+    }
     has_parent[uj->child_link_name] = true;
     try {
       model.add_joint(j);

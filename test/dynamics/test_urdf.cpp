@@ -63,6 +63,24 @@ TEST(Urdf, DoublePendulumMatchesTheCppModel) {
   EXPECT_LT(max_position_difference(from_urdf, cpp, Eigen::Vector2d(1.0, -0.5), 500), 1e-9);
 }
 
+std::string damped_pendulum_urdf(const std::string& dynamics) {
+  return "<robot name='p'><link name='world'/>" + rod("link1") +
+         "<joint name='joint1' type='continuous'><parent link='world'/><child link='link1'/><axis xyz='0 1 0'/>" +
+         dynamics + "</joint></robot>";
+}
+
+TEST(Urdf, JointDampingMatchesTheCppDampedPendulum) {
+  const Model from_urdf = parse_urdf(damped_pendulum_urdf("<dynamics damping='0.5' friction='0.1'/>"));
+  EXPECT_EQ(from_urdf.joint(0).damping, 0.5);
+  const Eigen::VectorXd q = Eigen::VectorXd::Constant(1, 1.0);
+  EXPECT_LT(max_position_difference(from_urdf, pendulum(1.0, 1.0, 0.0, 0.5), q, 300), 1e-9);
+  // Without damping the trajectories part: the test can tell.
+  EXPECT_GT(max_position_difference(from_urdf, pendulum(1.0, 1.0, 0.0, 0.0), q, 300), 1e-3);
+  UrdfOptions off;
+  off.joint_damping = false;
+  EXPECT_EQ(parse_urdf(damped_pendulum_urdf("<dynamics damping='0.5'/>"), "<string>", off).joint(0).damping, 0.0);
+}
+
 TEST(Urdf, FourBarWithLoopJointMatchesTheCppModel) {
   const Model from_urdf = parse_urdf(kFourBar);
   const Model cpp = four_bar(1.0, 1.0, 0.5);
@@ -211,6 +229,14 @@ TEST(UrdfErrors, JointsThatDoNotFormATree) {
   expect_error("<robot name='r'>" + rod("a") + rod("b") + rod("c") + hinge("j1", "a", "b", "0 0 -1") +
                    hinge("j2", "b", "c", "0 0 -1") + hinge("j3", "c", "a", "0 0 -1") + "</robot>",
                "closes a cycle of <joint> elements");
+}
+
+TEST(UrdfErrors, NegativeDampingAndMimicJoints) {
+  expect_error(damped_pendulum_urdf("<dynamics damping='-1'/>"), "joint 'joint1': <dynamics damping> must be");
+  expect_error("<robot name='r'><link name='world'/>" + rod("a") + rod("b") + hinge("j1", "world", "a", "0 0 0") +
+                   "<joint name='j2' type='continuous'><parent link='a'/><child link='b'/><origin xyz='0 0 -1'/>"
+                   "<axis xyz='0 1 0'/><mimic joint='j1' multiplier='2'/></joint></robot>",
+               "joint 'j2': <mimic> couplings are not supported");
 }
 
 TEST(UrdfErrors, NotARobot) { expect_error("<model/>", "root element must be <robot>"); }

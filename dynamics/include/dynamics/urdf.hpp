@@ -13,7 +13,9 @@
 // (revolute), prismatic, floating, planar (planar-axis, normal = axis).
 // Box, sphere and cylinder visual and collision shapes are kept (meshes are
 // skipped). Revolute and prismatic <limit lower upper> become joint limits
-// (when lower < upper). Collision spheres and boxes get ground contacts (a
+// (when lower < upper); <dynamics damping> becomes the joint's damper (its
+// Coulomb `friction` is not modelled and is ignored); <mimic> couplings are
+// rejected (they are not a joint primitive). Collision spheres and boxes get ground contacts (a
 // sphere: its centre with its radius; a box: its corners), with the friction
 // coefficient of a <contact_coefficients mu="..."/> in the <collision> or the
 // <link>, else the options' default. Errors throw std::invalid_argument naming
@@ -29,6 +31,7 @@ struct UrdfOptions {
   bool collision_contacts = true;  // contacts from <collision> spheres and boxes
   ContactOptions contacts;         // ground, friction model and default coefficient
   bool joint_limits = true;        // <limit lower upper> as joint limits
+  bool joint_damping = true;       // <dynamics damping> as joint dampers
 };
 
 Model load_urdf(const std::string& path, const UrdfOptions& options = {});
