@@ -92,8 +92,7 @@ def section(best, plot_paths, rel, command):
             if family.startswith("nlink") and n >= 20:
                 goal = 5.0 if family == "nlink_spherical" else 1.0
                 targets.append((f"speed-up vs MuJoCo Euler, {family}", n, euler["us"] / ours["us"], goal, ">="))
-            if n >= 2:
-                targets.append((f"MuJoCo Euler / ours energy error (step midpoint), {family}", n, ratio, 100.0, ">="))
+            targets.append((f"MuJoCo Euler / ours energy error (step midpoint), {family}", n, ratio, 100.0, ">="))
         s = slope(best, family, "graphsolve", 10, 100) if family.startswith("nlink") else None
         if s is not None:
             targets.append((f"time/step log-log slope n=10..100, {family}", "10-100", s, 1.1, "<="))
