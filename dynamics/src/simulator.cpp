@@ -54,7 +54,6 @@ struct Simulator::Impl {
   };
   std::vector<CouplingBlocks> couplings;
   std::vector<Matrix3> turn_rate;  // per body: d(q_k+1)/dw as a body-frame rotation, over dt
-  int joint_rows_end = 0;      // rows below it are bodies and joints: the same in every graph
   detail::Inequalities ineq;   // contacts and joint limits
 
   // Per step: configuration z_k, constant parts of the body residuals, G(z_k).
@@ -108,13 +107,11 @@ struct Simulator::Impl {
     joint_row.assign(nj, -1);
     couplings.assign(nj, CouplingBlocks{});
     turn_rate.resize(nb);
-    joint_rows_end = 6 * nb;
     for (int j = 0; j < nj; ++j) {
       const int node = mg.joint_node[j];
       if (node < 0) continue;
       const Joint& joint = model.joint(j);
       joint_row[j] = symbolic.pattern().offset[node];
-      joint_rows_end = std::max(joint_rows_end, joint_row[j] + joint.num_constraints());
       CouplingBlocks& c = couplings[j];
       c.child_joint = matrix.block(joint.child, node).data();
       c.joint_child = matrix.block(node, joint.child).data();
@@ -442,31 +439,36 @@ bool Simulator::Impl::warm_start(const State& state, bool interior) {
     s.segment<3>(6 * b) = state.velocity[b];
     s.segment<3>(6 * b + 3) = state.angular_velocity[b];
   }
-  // Joint rows come before every contact row, so they survive a new graph.
-  const Eigen::VectorXd& last = state.multipliers;
-  const bool warm = last.size() >= joint_rows_end && last.head(joint_rows_end).allFinite();
+  // Joint impulses start at zero: the step equations are linear in them, so
+  // their start does not change Newton's error, and a start from the last
+  // impulses lets the components along redundant joint rows, which no
+  // residual sees, pile up over the steps (see extrapolate()).
   for (int j = 0; j < nj; ++j) {
     const int row = joint_row[j];
-    if (row < 0) continue;
-    const int m = model.joint(j).num_constraints();
-    if (warm) s.segment(row, m) = last.segment(row, m);
-    else s.segment(row, m).setZero();
+    if (row >= 0) s.segment(row, model.joint(j).num_constraints()).setZero();
   }
-  bool continues = !interior && warm && last.size() == dim;
+  const Eigen::VectorXd& last = state.multipliers;
+  bool continues = !interior && last.size() == dim;
   for (int b = 0; b < nb && continues; ++b)
     continues = last.segment<3>(6 * b) == state.velocity[b] && last.segment<3>(6 * b + 3) == state.angular_velocity[b];
   extrapolated = continues && extrapolate(state);
   if (extrapolated) {
     if (s.allFinite() && predict(s, next)) return true;
-    s = last;  // a non-finite history, or spun past |w| = 2/dt: start plainly
+    s.head(6 * nb) = last.head(6 * nb);  // a non-finite history, or spun past |w| = 2/dt: start plainly
     extrapolated = false;
   }
   return predict(s, next);
 }
 
-// Newton's backward-difference formula one step ahead, from the last solution
-// u_k (already in `s`) and the earlier ones in the state:
+// Newton's backward-difference formula one step ahead, from the last solution's
+// velocities u_k (already in `s`) and the earlier ones in the state:
 //   u_k+1 ~ u_k + D u_k + D^2 u_k + ...,   D u_k = u_k - u_k-1.
+// Only the velocities: the step equations are linear in the impulses, so
+// their start does not change the Newton error; and with redundant joint
+// rows, impulses along the redundancy are invisible to the residual, so an
+// extrapolation would feed back on them step after step (random mechanisms
+// with loops reached 1e6 N s, where round-off in G^T L kept the residual
+// above the tolerance).
 // The linear term is always taken (the start is then O(dt^2) from the answer
 // instead of O(dt)); each higher difference only while it is smaller than the
 // one before, as in the order selection of multistep codes: on smooth motion
@@ -483,15 +485,16 @@ bool Simulator::Impl::extrapolate(const State& state) {
   // takes one more first difference, D u_k-p, and folds it in upwards.
   // differences[0] is the term to add.
   const Eigen::VectorXd& last = state.multipliers;
+  const int rows = 6 * nb;  // the velocities
   double size = 0.0;
   for (int order = 1; order <= depth; ++order) {
     const int i = order - 1;
     const Eigen::VectorXd& newer = i == 0 ? last : state.previous_multipliers[i - 1];
-    differences[i] = newer - state.previous_multipliers[i];
-    for (int j = i - 1; j >= 0; --j) differences[j] -= differences[j + 1];
-    const double next_size = differences[0].squaredNorm();
+    differences[i].head(rows) = newer.head(rows) - state.previous_multipliers[i].head(rows);
+    for (int j = i - 1; j >= 0; --j) differences[j].head(rows) -= differences[j + 1].head(rows);
+    const double next_size = differences[0].head(rows).squaredNorm();
     if (order > 1 && !(next_size < size)) break;
-    s += differences[0];
+    s.head(rows) += differences[0].head(rows);
     size = next_size;
   }
   return true;
@@ -594,6 +597,12 @@ StepResult Simulator::Impl::solve(State& state) {
       }
     }
     if (!accepted && converged()) break;  // the correction of an extrapolated start found nothing to lower
+    if (!accepted && !interior && factor_options.constraint_shift < 0.0 &&
+        -factor_options.constraint_shift * 100.0 <= options.max_regularization) {
+      factor_options.constraint_shift *= 100.0;  // see StepOptions::max_regularization
+      reuse_next = false;
+      continue;
+    }
     if (!accepted) {
       // Not even the shortest step lowers the residual: give up with the
       // residual we have (the state is left unchanged).
@@ -664,6 +673,8 @@ Simulator::Simulator(const Model& model, const StepOptions& options) {
                                 std::to_string(options.reuse_factorization_below));
   if (!(options.regularization >= 0.0))
     throw std::invalid_argument("dynamics::Simulator: regularization must be >= 0");
+  if (!(options.max_regularization >= options.regularization) || !std::isfinite(options.max_regularization))
+    throw std::invalid_argument("dynamics::Simulator: max_regularization must be finite and >= regularization");
   if (!(options.interior_tolerance > 0.0) || !(options.complementarity_tolerance > 0.0))
     throw std::invalid_argument("dynamics::Simulator: interior and complementarity tolerances must be positive");
   if (!(options.fraction_to_boundary > 0.0 && options.fraction_to_boundary < 1.0))

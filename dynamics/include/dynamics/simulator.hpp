@@ -38,6 +38,13 @@ struct StepOptions {
   // Added (negated) to the diagonal of joint nodes so that redundant
   // constraints (planar loops in 3D) stay solvable; the residual stays exact.
   double regularization = 1e-10;
+  // When no Newton direction lowers the residual any more, the regularization
+  // grows 100-fold (up to this bound) and the system is factorized again.
+  // Redundancy that holds only to first order (a loop over-constrained in some
+  // poses) leaves the regularized directions too inaccurate to finish the
+  // step; a larger shift gives an inexact Newton direction that still
+  // converges to the exact equations. Equal to `regularization`: never grows.
+  double max_regularization = 1e-6;
   // Without inequalities, a Newton iteration may reuse the last factorization
   // (a chord step) when the iteration before it cut the residual 2-norm at
   // least by this factor; otherwise, and whenever a chord step fails its line

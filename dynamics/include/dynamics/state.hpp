@@ -31,7 +31,8 @@ struct State {
   // The last step's Newton solution (velocities and joint impulses in the
   // rows of its graphsolve system) and, newest first, the solutions of the
   // steps before it: the next step starts from a polynomial extrapolation of
-  // them while the state's velocities are still the last solution's. Empty
+  // their velocities while the state's velocities are still the last
+  // solution's. Empty
   // vectors end the history; clearing it only costs iterations.
   static constexpr int kEarlierSolutions = 4;
   Eigen::VectorXd multipliers;

@@ -1,0 +1,100 @@
+// Random mechanisms: trees of every translational x rotational joint
+// combination with random frames and axes, closed by one more joint between
+// two bodies where they stand. Such loops are often over-constrained in ways
+// that change with the pose (redundant rows to first order only): every step
+// must still converge, with the constraints at tolerance and the impulses of
+// physical size rather than drifting along the redundancy.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "dynamics/dynamics.hpp"
+
+namespace dynamics {
+namespace {
+
+struct RandomMechanism {
+  Model model;
+  State state;
+};
+
+RandomMechanism random_loop_mechanism(unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  const auto vector = [&] { return Vector3(uniform(rng), uniform(rng), uniform(rng)); };
+  const auto rotation = [&] {
+    return Quaternion(Eigen::Vector4d(uniform(rng), uniform(rng), uniform(rng), uniform(rng)).normalized());
+  };
+  Model tree;
+  const int bodies = 3 + static_cast<int>(seed % 5);
+  for (int b = 0; b < bodies; ++b) {
+    const Vector3 size = Vector3::Constant(0.05) + 0.1 * vector().cwiseAbs();
+    Body body = Body::solid("b" + std::to_string(b), 0.5 + std::abs(uniform(rng)), Shape::box(size));
+    body.position = 2.0 * vector();
+    body.orientation = rotation();
+    tree.add_body(body);
+  }
+  for (int b = 0; b < bodies; ++b) {
+    Joint j;
+    j.name = "j" + std::to_string(b);
+    j.parent = b == 0 || rng() % 4 == 0 ? kWorld : static_cast<int>(rng() % b);
+    j.child = b;
+    j.freedom = JointFreedom{static_cast<int>(rng() % 4), static_cast<int>(rng() % 4)};
+    j.axis = vector().normalized();
+    j.parent_frame = Frame{0.5 * vector(), rotation()};
+    j.child_frame = Frame{0.5 * vector(), rotation()};
+    for (int i = 0; i < j.num_coordinates(); ++i) j.initial_velocity.push_back(uniform(rng));
+    tree.add_joint(j);
+  }
+  const State open = make_state(tree);
+  // The loop joint: spherical, revolute or cylindrical, its frame placed
+  // where both bodies stand now, so that it holds at the start.
+  RandomMechanism m{tree, {}};
+  const int a = 1 + static_cast<int>(rng() % (bodies - 1)), c = static_cast<int>(rng() % a);
+  const JointFreedom kinds[3] = {{0, 3}, {0, 1}, {1, 1}};
+  Joint loop;
+  loop.name = "loop";
+  loop.parent = c;
+  loop.child = a;
+  loop.freedom = kinds[rng() % 3];
+  loop.axis = vector().normalized();
+  const Vector3 point = 0.5 * (open.position[a] + open.position[c]) + 0.1 * vector();
+  const Quaternion frame = rotation();
+  loop.parent_frame = Frame{open.orientation[c].conjugate() * (point - open.position[c]),
+                            open.orientation[c].conjugate() * frame};
+  loop.child_frame = Frame{open.orientation[a].conjugate() * (point - open.position[a]),
+                           open.orientation[a].conjugate() * frame};
+  m.model.add_joint(loop);
+  m.state = make_state(m.model);
+  return m;
+}
+
+TEST(RandomMechanisms, LoopsConvergeWithBoundedImpulses) {
+  // Seeds that used to fail within 400 steps: 1, 2, 9, 15, 27 and 33 when
+  // their impulses, carried over and extrapolated from step to step, drifted
+  // along the redundancy until round-off in G^T L held the residual above the
+  // tolerance (1.16e-10 N s); 23 and 37 in their first steps, before the
+  // regularization could grow.
+  for (const unsigned seed : {1u, 2u, 9u, 15u, 23u, 27u, 33u, 37u}) {
+    RandomMechanism m = random_loop_mechanism(seed);
+    StepOptions options;
+    options.dt = 0.001;
+    Simulator sim(m.model, options);
+    const int body_rows = 6 * m.model.num_bodies();
+    double largest_impulse = 0.0, worst_violation = 0.0;
+    for (int k = 0; k < 400; ++k) {
+      const StepResult r = sim.step(m.state);
+      ASSERT_TRUE(r.ok()) << "seed " << seed << " step " << k << ": " << to_string(r.status) << ", residual "
+                          << r.residual;
+      const Eigen::VectorXd& solution = m.state.multipliers;
+      largest_impulse = std::max(largest_impulse, solution.tail(solution.size() - body_rows).lpNorm<Eigen::Infinity>());
+      worst_violation = std::max(worst_violation, constraint_violation(m.model, m.state));
+    }
+    EXPECT_LT(worst_violation, 1e-9) << "seed " << seed;
+    EXPECT_LT(largest_impulse, 1e3) << "seed " << seed;
+  }
+}
+
+}  // namespace
+}  // namespace dynamics
