@@ -96,6 +96,11 @@ TEST(ModelErrors, BadStatesAndOptions) {
     o.reuse_factorization_below = reuse;
     expect_error([&] { Simulator bad(m, o); }, "reuse_factorization_below must lie in [0, 0.5]");
   }
+  for (const double cap : {1e-12, std::nan(""), HUGE_VAL}) {
+    o = StepOptions{};
+    o.max_regularization = cap;
+    expect_error([&] { Simulator bad(m, o); }, "max_regularization must be finite and >= regularization");
+  }
   expect_error([] { Simulator bad(Model{}); }, "the model has no bodies");
   State t = make_state(m);
   expect_error([&] { set_joint_positions(m, t, Eigen::VectorXd::Zero(3)); }, "got 3 values, the model has 1");
