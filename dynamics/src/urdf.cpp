@@ -206,10 +206,12 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     joint_to[ends[1]] = name;
     joint_names.push_back(name);
   }
+  // Each link has at most one parent, so a cycle is found by walking up from
+  // each of its links (a walk from below a cycle stops after going round it).
   for (const auto& [child, parent] : parent_of) {
     std::string link = parent;
-    for (std::size_t up = 0; parent_of.count(link); ++up) {
-      if (link == child || up > parent_of.size())
+    for (std::size_t up = 0; up <= parent_of.size() && parent_of.count(link); ++up) {
+      if (link == child)
         fail("joint '" + joint_to[child] + "' closes a cycle of <joint> elements through link '" + child +
              "' (close loops with <loop_joint>)");
       link = parent_of[link];
@@ -249,7 +251,6 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     }
   }
 
-  std::map<std::string, bool> has_parent;
   for (const std::string& name : joint_names) {
     const urdf::JointConstSharedPtr uj = parsed->getJoint(name);
     const std::string who = "joint '" + name + "'";
@@ -279,7 +280,6 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
         fail(who + ": <dynamics damping> must be a number >= 0, got " + std::to_string(damping));
       j.damping = damping;
     }
-    has_parent[uj->child_link_name] = true;
     try {
       model.add_joint(j);
     } catch (const std::invalid_argument& e) {
@@ -289,7 +289,7 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
 
   // Root links not attached to the world float.
   for (const std::string& name : link_names) {
-    if (name == "world" || has_parent[name]) continue;
+    if (name == "world" || parent_of.count(name)) continue;
     if (model.find_joint(name) >= 0) fail("link '" + name + "' needs a floating joint, but a joint has its name");
     Joint j = Joint::make(JointType::Floating, name, kWorld, body_of[name]);
     j.child_frame = Frame{link_in_body[name].position, link_in_body[name].rotation};
