@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -149,6 +150,10 @@ struct Simulator::Impl {
   void solve_refined();
   static constexpr double kDegenerateShift = 1e-10;
   bool factorize(bool interior, const graphsolve::FactorOptions& factor_options);
+  bool grow_regularization(bool interior, graphsolve::FactorOptions& factor_options) const;
+  void zero_joint_impulses(Eigen::VectorXd& u) const;
+  double largest_joint_impulse() const;
+  static constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
   void centring_direction(double target);
   double boundary_fraction(const detail::Complementarity& comp) const;
   bool line_search(double alpha, double target, double squares, double& trial_squares, Errors& trial_errors,
@@ -397,6 +402,33 @@ bool Simulator::Impl::factorize(bool interior, const graphsolve::FactorOptions& 
   return lu.factorize(matrix, shifted) == graphsolve::Status::Success;
 }
 
+void Simulator::Impl::zero_joint_impulses(Eigen::VectorXd& u) const {
+  for (int j = 0; j < nj; ++j) {
+    const int row = joint_row[j];
+    if (row >= 0) u.segment(row, model.joint(j).num_constraints()).setZero();
+  }
+}
+
+double Simulator::Impl::largest_joint_impulse() const {
+  double largest = 0.0;
+  for (int j = 0; j < nj; ++j) {
+    const int row = joint_row[j];
+    if (row >= 0) largest = std::max(largest, s.segment(row, model.joint(j).num_constraints()).lpNorm<Eigen::Infinity>());
+  }
+  return largest;
+}
+
+// StepOptions::max_regularization: the joint regularization grows 100-fold
+// while it stays within the bound (equality constraints only: the
+// interior-point method has its own shift for degenerate pivots).
+bool Simulator::Impl::grow_regularization(bool interior, graphsolve::FactorOptions& factor_options) const {
+  if (interior || !(factor_options.constraint_shift < 0.0) ||
+      -factor_options.constraint_shift * 100.0 > options.max_regularization)
+    return false;
+  factor_options.constraint_shift *= 100.0;
+  return true;
+}
+
 // The centring direction: complementarity aimed at `target`, no correction.
 void Simulator::Impl::centring_direction(double target) {
   const Eigen::VectorXd none;
@@ -443,10 +475,7 @@ bool Simulator::Impl::warm_start(const State& state, bool interior) {
   // their start does not change Newton's error, and a start from the last
   // impulses lets the components along redundant joint rows, which no
   // residual sees, pile up over the steps (see extrapolate()).
-  for (int j = 0; j < nj; ++j) {
-    const int row = joint_row[j];
-    if (row >= 0) s.segment(row, model.joint(j).num_constraints()).setZero();
-  }
+  zero_joint_impulses(s);
   const Eigen::VectorXd& last = state.multipliers;
   bool continues = !interior && last.size() == dim;
   for (int b = 0; b < nb && continues; ++b)
@@ -524,13 +553,36 @@ StepResult Simulator::Impl::solve(State& state) {
   // Chord steps (equality constraints only): `lu` may hold the factorization
   // of an earlier point, and accepted points carry no joint Jacobians until
   // the system is assembled there.
-  bool reuse_next = false, jacobians_at_s = true;
-  // An extrapolated start is a prediction from earlier solutions: accepting
-  // it uncorrected, even within the tolerance, would let the extrapolation
-  // error build up over the steps like an explicit multistep method's
-  // (polynomial growth, about 1e-10 m/s after 100 steps of free fall). One
-  // Newton correction leaves an error quadratic in it.
-  while (!converged() || (extrapolated && result.iterations == 0)) {
+  bool reuse_next = false, jacobians_at_s = true, impulses_restarted = false;
+  // Restarts the Newton iteration from zero joint impulses at the current
+  // velocities. The regularized solve divides the part of g that no velocity
+  // change removes (redundant rows, to second order) by the regularization:
+  // the impulses can gain a component along the redundancy, up to 1e6 N s,
+  // that no residual sees but whose round-off in G^T L sets a floor under
+  // the residual. Once the constraints hold, the step equations being linear
+  // in the impulses, one Newton step from zero recomputes them of physical size.
+  const auto restart_impulses = [&] {
+    zero_joint_impulses(s);
+    squares = evaluate(s, aux, next, residual, joint_next, ineq_next, errors, true);
+    impulses_restarted = true;
+    jacobians_at_s = true;
+    reuse_next = false;
+  };
+  for (;;) {
+    // An extrapolated start is a prediction from earlier solutions: accepting
+    // it uncorrected, even within the tolerance, would let the extrapolation
+    // error build up over the steps like an explicit multistep method's
+    // (polynomial growth, about 1e-10 m/s after 100 steps of free fall). One
+    // Newton correction leaves an error quadratic in it.
+    if (converged() && !(extrapolated && result.iterations == 0)) {
+      // Converged, but with impulses whose round-off comes within 1% of the
+      // tolerance: almost surely a component along a redundancy.
+      if (interior || impulses_restarted || result.iterations == options.max_iterations ||
+          largest_joint_impulse() * kEpsilon <= 0.01 * tol)
+        break;
+      restart_impulses();
+      continue;
+    }
     if (!std::isfinite(squares)) {
       result.status = StepStatus::Diverged;
       break;
@@ -547,6 +599,13 @@ StepResult Simulator::Impl::solve(State& state) {
       assemble(s);
       ++result.factorizations;
       if (!factorize(interior, factor_options)) {
+        // A redundant joint whose rows carry a large M^-1 (light bodies on
+        // long arms) can leave its pivot below the pivot tolerance at the
+        // default regularization: the same remedy as a failed line search.
+        if (grow_regularization(interior, factor_options)) {
+          --result.iterations;  // no direction was solved
+          continue;
+        }
         result.status = StepStatus::SolverFailure;
         report_failed_node(lu.failed_node(), result);
         break;
@@ -597,9 +656,11 @@ StepResult Simulator::Impl::solve(State& state) {
       }
     }
     if (!accepted && converged()) break;  // the correction of an extrapolated start found nothing to lower
-    if (!accepted && !interior && factor_options.constraint_shift < 0.0 &&
-        -factor_options.constraint_shift * 100.0 <= options.max_regularization) {
-      factor_options.constraint_shift *= 100.0;  // see StepOptions::max_regularization
+    if (!accepted && !interior && !impulses_restarted && errors.constraint <= tol) {
+      restart_impulses();  // stalled on the round-off floor of inflated impulses
+      continue;
+    }
+    if (!accepted && grow_regularization(interior, factor_options)) {
       reuse_next = false;
       continue;
     }

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "dynamics/dynamics.hpp"
@@ -75,8 +76,12 @@ TEST(RandomMechanisms, LoopsConvergeWithBoundedImpulses) {
   // their impulses, carried over and extrapolated from step to step, drifted
   // along the redundancy until round-off in G^T L held the residual above the
   // tolerance (1.16e-10 N s); 23 and 37 in their first steps, before the
-  // regularization could grow.
-  for (const unsigned seed : {1u, 2u, 9u, 15u, 23u, 27u, 33u, 37u}) {
+  // regularization could grow. 18, 229 and 280 when a redundant joint's
+  // pivot fell below the pivot tolerance at the default regularization
+  // (solver failure); 128 when its first step's impulses gained 1.9e6 N s
+  // along a redundancy before the constraints held and round-off in G^T L
+  // then held the residual at 1.16e-10.
+  for (const unsigned seed : {1u, 2u, 9u, 15u, 18u, 23u, 27u, 33u, 37u, 128u, 229u, 280u}) {
     RandomMechanism m = random_loop_mechanism(seed);
     StepOptions options;
     options.dt = 0.001;
@@ -92,7 +97,10 @@ TEST(RandomMechanisms, LoopsConvergeWithBoundedImpulses) {
       worst_violation = std::max(worst_violation, constraint_violation(m.model, m.state));
     }
     EXPECT_LT(worst_violation, 1e-9) << "seed " << seed;
-    EXPECT_LT(largest_impulse, 1e3) << "seed " << seed;
+    // Physical impulses here are below 1 N s; a component along a redundancy
+    // is not unique, but must stay small enough that its round-off in G^T L
+    // is 100 times below the tolerance (about 4.5e3 N s).
+    EXPECT_LT(largest_impulse * std::numeric_limits<double>::epsilon(), 0.01 * options.tolerance) << "seed " << seed;
   }
 }
 

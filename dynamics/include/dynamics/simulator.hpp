@@ -38,8 +38,9 @@ struct StepOptions {
   // Added (negated) to the diagonal of joint nodes so that redundant
   // constraints (planar loops in 3D) stay solvable; the residual stays exact.
   double regularization = 1e-10;
-  // When no Newton direction lowers the residual any more, the regularization
-  // grows 100-fold (up to this bound) and the system is factorized again.
+  // When no Newton direction lowers the residual any more, or a joint pivot
+  // falls below the pivot tolerance, the regularization grows 100-fold (up to
+  // this bound) and the system is factorized again.
   // Redundancy that holds only to first order (a loop over-constrained in some
   // poses) leaves the regularized directions too inaccurate to finish the
   // step; a larger shift gives an inexact Newton direction that still
