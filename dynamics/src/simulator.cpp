@@ -418,14 +418,13 @@ double Simulator::Impl::largest_joint_impulse() const {
   return largest;
 }
 
-// StepOptions::max_regularization: the joint regularization grows 100-fold
-// while it stays within the bound (equality constraints only: the
+// StepOptions::max_regularization: the joint regularization grows 100-fold,
+// the last time to the bound itself (equality constraints only: the
 // interior-point method has its own shift for degenerate pivots).
 bool Simulator::Impl::grow_regularization(bool interior, graphsolve::FactorOptions& factor_options) const {
-  if (interior || !(factor_options.constraint_shift < 0.0) ||
-      -factor_options.constraint_shift * 100.0 > options.max_regularization)
-    return false;
-  factor_options.constraint_shift *= 100.0;
+  const double current = -factor_options.constraint_shift;
+  if (interior || !(current > 0.0) || current >= options.max_regularization) return false;
+  factor_options.constraint_shift = -std::min(100.0 * current, options.max_regularization);
   return true;
 }
 

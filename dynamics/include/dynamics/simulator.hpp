@@ -45,7 +45,7 @@ struct StepOptions {
   // poses) leaves the regularized directions too inaccurate to finish the
   // step; a larger shift gives an inexact Newton direction that still
   // converges to the exact equations. Equal to `regularization`: never grows.
-  double max_regularization = 1e-6;
+  double max_regularization = 1e-4;
   // Without inequalities, a Newton iteration may reuse the last factorization
   // (a chord step) when the iteration before it cut the residual 2-norm at
   // least by this factor; otherwise, and whenever a chord step fails its line
