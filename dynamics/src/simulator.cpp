@@ -71,6 +71,7 @@ struct Simulator::Impl {
   // directions, the affine (predictor) directions, and the values at z_k+1.
   Eigen::VectorXd aux, trial_aux, daux, step_affine, daux_affine;
   Eigen::VectorXd saved_step, saved_daux;  // a direction kept while another is tried
+  Eigen::VectorXd converged_point;  // a solution kept while its impulses are recomputed
   std::array<Eigen::VectorXd, State::kEarlierSolutions> differences;  // of the warm start's history
   detail::InequalityPoint ineq_next, trial_ineq_next;
 
@@ -121,7 +122,7 @@ struct Simulator::Impl {
         c.joint_parent = matrix.block(node, joint.parent).data();
       }
     }
-    for (Eigen::VectorXd* v : {&s, &trial, &residual, &trial_residual, &step, &step_affine, &rhs, &saved_step})
+    for (Eigen::VectorXd* v : {&s, &trial, &residual, &trial_residual, &step, &step_affine, &rhs, &saved_step, &converged_point})
       v->setZero(dim);
     for (Eigen::VectorXd& v : differences) v.setZero(dim);
     for (Eigen::VectorXd* v : {&aux, &trial_aux, &daux, &daux_affine, &saved_daux}) v->setZero(ineq.aux_size());
@@ -153,6 +154,7 @@ struct Simulator::Impl {
   bool grow_regularization(bool interior, graphsolve::FactorOptions& factor_options) const;
   void zero_joint_impulses(Eigen::VectorXd& u) const;
   double largest_joint_impulse() const;
+  double net_joint_impulse();
   static constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
   void centring_direction(double target);
   double boundary_fraction(const detail::Complementarity& comp) const;
@@ -418,6 +420,26 @@ double Simulator::Impl::largest_joint_impulse() const {
   return largest;
 }
 
+// Sum over the bodies of the max-norm of the impulse the joints apply to
+// each, (G^T L)_b: the size of what the impulses do. `rhs` is free scratch
+// without inequalities.
+double Simulator::Impl::net_joint_impulse() {
+  rhs.head(6 * nb).setZero();
+  for (int j = 0; j < nj; ++j) {
+    const int row = joint_row[j];
+    if (row < 0) continue;
+    const Joint& joint = model.joint(j);
+    const int m = joint.num_constraints();
+    Eigen::Matrix<double, 6, 1> impulse = Eigen::Matrix<double, 6, 1>::Zero();
+    impulse.head(m) = s.segment(row, m);
+    rhs.segment<6>(6 * joint.child).noalias() += joint_now[j].child.transpose() * impulse;
+    if (joint.parent != kWorld) rhs.segment<6>(6 * joint.parent).noalias() += joint_now[j].parent.transpose() * impulse;
+  }
+  double sum = 0.0;
+  for (int b = 0; b < nb; ++b) sum += rhs.segment<6>(6 * b).lpNorm<Eigen::Infinity>();
+  return sum;
+}
+
 // StepOptions::max_regularization: the joint regularization grows 100-fold,
 // the last time to the bound itself (equality constraints only: the
 // interior-point method has its own shift for degenerate pivots).
@@ -552,7 +574,7 @@ StepResult Simulator::Impl::solve(State& state) {
   // Chord steps (equality constraints only): `lu` may hold the factorization
   // of an earlier point, and accepted points carry no joint Jacobians until
   // the system is assembled there.
-  bool reuse_next = false, jacobians_at_s = true, impulses_restarted = false;
+  bool reuse_next = false, jacobians_at_s = true, impulses_restarted = false, restarted_converged = false;
   // Restarts the Newton iteration from zero joint impulses at the current
   // velocities. The regularized solve divides the part of g that no velocity
   // change removes (redundant rows, to second order) by the regularization:
@@ -575,10 +597,14 @@ StepResult Simulator::Impl::solve(State& state) {
     // Newton correction leaves an error quadratic in it.
     if (converged() && !(extrapolated && result.iterations == 0)) {
       // Converged, but with impulses whose round-off comes within 1% of the
-      // tolerance: almost surely a component along a redundancy.
-      if (interior || impulses_restarted || result.iterations == options.max_iterations ||
-          largest_joint_impulse() * kEpsilon <= 0.01 * tol)
-        break;
+      // tolerance and that are 1000 times all the net impulse they apply to
+      // the bodies (physical ones, as in a heavy mechanism, are of its size):
+      // a component along a redundancy.
+      if (interior || impulses_restarted || result.iterations == options.max_iterations) break;
+      const double largest = largest_joint_impulse();
+      if (largest * kEpsilon <= 0.01 * tol || largest <= 1e3 * net_joint_impulse()) break;
+      converged_point = s;
+      restarted_converged = true;
       restart_impulses();
       continue;
     }
@@ -680,6 +706,13 @@ StepResult Simulator::Impl::solve(State& state) {
     squares = trial_squares;
     errors = trial_errors;
     comp = ineq.complementarity(s, aux);
+  }
+  if (restarted_converged && result.status != StepStatus::Success) {
+    // The restart did not converge again: keep the solution it started from.
+    s.swap(converged_point);
+    predict(s, next);
+    evaluate(s, aux, next, residual, joint_next, ineq_next, errors, false);
+    result.status = StepStatus::Success;
   }
   result.residual = errors.dynamics;
   result.constraint_residual = errors.constraint;
