@@ -32,8 +32,11 @@ struct State {
   // rows of its graphsolve system) and, newest first, the solutions of the
   // steps before it: the next step starts from a polynomial extrapolation of
   // their velocities while the state's velocities are still the last
-  // solution's. Empty
-  // vectors end the history; clearing it only costs iterations.
+  // solution's. Empty vectors end the history; clearing it only costs
+  // iterations. Impulses along redundant joint rows (a planar loop in 3D)
+  // are not unique: they are whatever Newton's method left there, recomputed
+  // from zero when their round-off nears the tolerance while they are far
+  // beyond the net impulses on the bodies (docs/dynamics.md, impulse restart).
   static constexpr int kEarlierSolutions = 4;
   Eigen::VectorXd multipliers;
   std::array<Eigen::VectorXd, kEarlierSolutions> previous_multipliers;
