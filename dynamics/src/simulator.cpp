@@ -713,6 +713,7 @@ StepResult Simulator::Impl::solve(State& state) {
     predict(s, next);
     evaluate(s, aux, next, residual, joint_next, ineq_next, errors, false);
     result.status = StepStatus::Success;
+    result.failed_body = result.failed_joint = -1;
   }
   result.residual = errors.dynamics;
   result.constraint_residual = errors.constraint;
