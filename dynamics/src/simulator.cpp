@@ -155,6 +155,7 @@ struct Simulator::Impl {
   void zero_joint_impulses(Eigen::VectorXd& u) const;
   double largest_joint_impulse() const;
   double net_joint_impulse();
+  void add_joint_impulse(int j, const Eigen::VectorXd& u, double sign, Eigen::VectorXd& r) const;
   static constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
   void centring_direction(double target);
   double boundary_fraction(const detail::Complementarity& comp) const;
@@ -278,12 +279,7 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd
     if (row < 0) continue;
     const Joint& joint = model.joint(j);
     const int m = joint.num_constraints();
-    // Jacobian rows past m are zero, so a zero-padded impulse keeps the product fixed-size.
-    Eigen::Matrix<double, 6, 1> impulse = Eigen::Matrix<double, 6, 1>::Zero();
-    impulse.head(m) = u.segment(row, m);
-    const JointEvaluation& e = joint_now[j];
-    r.segment<6>(6 * joint.child).noalias() -= e.child.transpose() * impulse;
-    if (joint.parent != kWorld) r.segment<6>(6 * joint.parent).noalias() -= e.parent.transpose() * impulse;
+    add_joint_impulse(j, u, -1.0, r);
     JointEvaluation& f = joints[j];
     detail::evaluate_joint(joint, mg.axes[j], pose(poses, joint.parent), pose(poses, joint.child), jacobians, f);
     r.segment(row, m) = f.value.head(m) / h;
@@ -420,21 +416,26 @@ double Simulator::Impl::largest_joint_impulse() const {
   return largest;
 }
 
+// Adds sign * G_j(z_k)^T L_j to the body rows of r, L_j being joint j's
+// impulse in u (the joint must have rows).
+void Simulator::Impl::add_joint_impulse(int j, const Eigen::VectorXd& u, double sign, Eigen::VectorXd& r) const {
+  const Joint& joint = model.joint(j);
+  const int m = joint.num_constraints();
+  // Jacobian rows past m are zero, so a zero-padded impulse keeps the product fixed-size.
+  Eigen::Matrix<double, 6, 1> impulse = Eigen::Matrix<double, 6, 1>::Zero();
+  impulse.head(m) = sign * u.segment(joint_row[j], m);
+  const JointEvaluation& e = joint_now[j];
+  r.segment<6>(6 * joint.child).noalias() += e.child.transpose() * impulse;
+  if (joint.parent != kWorld) r.segment<6>(6 * joint.parent).noalias() += e.parent.transpose() * impulse;
+}
+
 // Sum over the bodies of the max-norm of the impulse the joints apply to
 // each, (G^T L)_b: the size of what the impulses do. `rhs` is free scratch
 // without inequalities.
 double Simulator::Impl::net_joint_impulse() {
   rhs.head(6 * nb).setZero();
-  for (int j = 0; j < nj; ++j) {
-    const int row = joint_row[j];
-    if (row < 0) continue;
-    const Joint& joint = model.joint(j);
-    const int m = joint.num_constraints();
-    Eigen::Matrix<double, 6, 1> impulse = Eigen::Matrix<double, 6, 1>::Zero();
-    impulse.head(m) = s.segment(row, m);
-    rhs.segment<6>(6 * joint.child).noalias() += joint_now[j].child.transpose() * impulse;
-    if (joint.parent != kWorld) rhs.segment<6>(6 * joint.parent).noalias() += joint_now[j].parent.transpose() * impulse;
-  }
+  for (int j = 0; j < nj; ++j)
+    if (joint_row[j] >= 0) add_joint_impulse(j, s, 1.0, rhs);
   double sum = 0.0;
   for (int b = 0; b < nb; ++b) sum += rhs.segment<6>(6 * b).lpNorm<Eigen::Infinity>();
   return sum;
