@@ -496,7 +496,7 @@ bool Simulator::Impl::warm_start(const State& state, bool interior) {
   // Joint impulses start at zero: the step equations are linear in them, so
   // their start does not change Newton's error, and a start from the last
   // impulses lets the components along redundant joint rows, which no
-  // residual sees, pile up over the steps (see extrapolate()).
+  // residual sees, pile up over the steps.
   zero_joint_impulses(s);
   const Eigen::VectorXd& last = state.multipliers;
   bool continues = !interior && last.size() == dim;
@@ -514,12 +514,10 @@ bool Simulator::Impl::warm_start(const State& state, bool interior) {
 // Newton's backward-difference formula one step ahead, from the last solution's
 // velocities u_k (already in `s`) and the earlier ones in the state:
 //   u_k+1 ~ u_k + D u_k + D^2 u_k + ...,   D u_k = u_k - u_k-1.
-// Only the velocities: the step equations are linear in the impulses, so
-// their start does not change the Newton error; and with redundant joint
-// rows, impulses along the redundancy are invisible to the residual, so an
-// extrapolation would feed back on them step after step (random mechanisms
-// with loops reached 1e6 N s, where round-off in G^T L kept the residual
-// above the tolerance).
+// Only the velocities; the impulses start at zero (see warm_start()):
+// extrapolated, their components along redundant joint rows, which no
+// residual sees, fed back on themselves (random loops reached 1e6 N s, where
+// round-off in G^T L kept the residual above the tolerance).
 // The linear term is always taken (the start is then O(dt^2) from the answer
 // instead of O(dt)); each higher difference only while it is smaller than the
 // one before, as in the order selection of multistep codes: on smooth motion

@@ -8,15 +8,15 @@
 namespace {
 
 // CLI11's PositiveNumber reports its whole double range; these say what is wrong.
-CLI::Validator number_above_zero(bool allow_zero) {
+CLI::Validator positive_number(bool or_zero) {
   return CLI::Validator(
-      [allow_zero](std::string& text) -> std::string {
+      [or_zero](std::string& text) -> std::string {
         double value = 0.0;
         if (!CLI::detail::lexical_cast(text, value)) return "'" + text + "' is not a number";
-        if (value > 0.0 || (allow_zero && value == 0.0)) return {};
-        return std::string("must be ") + (allow_zero ? "zero or positive" : "positive") + ", got " + text;
+        if (value > 0.0 || (or_zero && value == 0.0)) return {};
+        return std::string("must be ") + (or_zero ? "zero or positive" : "positive") + ", got " + text;
       },
-      allow_zero ? "NONNEGATIVE" : "POSITIVE");
+      or_zero ? "NONNEGATIVE" : "POSITIVE");
 }
 
 }  // namespace
@@ -34,18 +34,18 @@ int main(int argc, char** argv) {
   auto* sim = app.add_subcommand("simulate", "simulate a built-in model or a URDF file");
   sim->add_option("MODEL", o.model, "built-in model name (see `dynamics models`) or a .urdf file")->required();
   sim->add_option("--param", o.params, "model parameter key=value (built-in models), repeatable");
-  sim->add_option("--dt", o.dt, "time step, s (default 0.01)")->check(number_above_zero(false));
-  sim->add_option("--steps", o.steps, "number of steps (default 1000)")->check(number_above_zero(true));
+  sim->add_option("--dt", o.dt, "time step, s (default 0.01)")->check(positive_number(false));
+  sim->add_option("--steps", o.steps, "number of steps (default 1000)")->check(positive_number(true));
   sim->add_option("--tol", o.tolerance,
                   "equation tolerance of the step (default 1e-10; 1e-8 for models with contacts or limits)")
-      ->check(number_above_zero(false));
+      ->check(positive_number(false));
   sim->add_option("--max-iterations", o.max_iterations, "Newton iterations per step (default 50)")
-      ->check(number_above_zero(false));
+      ->check(positive_number(false));
   sim->add_option("--gravity", o.gravity, "gravity vector x,y,z (default: the model's, 0,0,-9.81)");
   sim->add_option("--ground", o.ground, "ground half-space of every contact nx,ny,nz[,offset] (default 0,0,1,0)");
   sim->add_option("--friction", o.friction,
                   "friction coefficient of every contact (URDF: where no <contact_coefficients mu> is given)")
-      ->check(number_above_zero(true));
+      ->check(positive_number(true));
   sim->add_option("--q0", o.q0, "initial joint coordinates joint=v[:v...],...");
   sim->add_option("--v0", o.v0, "initial joint rates joint=v[:v...],...");
   sim->add_option("--out", o.out, "trajectory CSV, one row per step including step 0");
