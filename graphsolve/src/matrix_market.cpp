@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -25,7 +26,24 @@ struct Header {
 class Reader {
  public:
   explicit Reader(const std::string& path) : path_(path), in_(path) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error)) fail_plain("is a directory, expected a Matrix Market file");
     if (!in_) fail_plain("cannot open file");
+    if (std::filesystem::is_regular_file(path, error)) {
+      const auto size = std::filesystem::file_size(path, error);
+      if (!error) file_bytes_ = static_cast<long>(size);
+    }
+  }
+
+  // Rejects a size line that announces more data lines than the file has
+  // bytes for (each line takes at least `bytes_per_line` characters, the last
+  // one may lack its newline), before anything is allocated for them. Pipes
+  // and other files of unknown size are not checked.
+  void check_room_for(long lines, long bytes_per_line, const char* what) const {
+    if (file_bytes_ < 0 || lines == 0) return;
+    if (lines > (file_bytes_ + 1) / bytes_per_line)
+      fail("the size line announces " + std::to_string(lines) + " " + what + ", more than the " +
+           std::to_string(file_bytes_) + "-byte file can hold");
   }
 
   [[noreturn]] void fail(const std::string& what) const {
@@ -110,16 +128,27 @@ class Reader {
   std::string line_;
   const char* cursor_ = "";
   int line_number_ = 0;
+  long file_bytes_ = -1;  // unknown
 };
 
-void read_size(Reader& r, bool coordinate, long& rows, long& cols, long& entries) {
+// Reads the size line; `entries` is the number of data lines that follow
+// (for arrays: every value, or one triangle of a symmetric matrix).
+void read_size(Reader& r, const Header& h, long& rows, long& cols, long& entries) {
   if (!r.next_data_line()) r.fail("missing the size line");
   rows = r.integer("for the number of rows");
   cols = r.integer("for the number of columns");
-  entries = coordinate ? r.integer("for the number of entries") : rows * cols;
+  entries = h.coordinate ? r.integer("for the number of entries") : 0;
   r.end_of_line();
   if (rows < 0 || cols < 0 || entries < 0) r.fail("negative size");
   if (rows > 2147483647L || cols > 2147483647L) r.fail("matrix too large");
+  if (h.symmetry != Symmetry::General && rows != cols) r.fail("a symmetric matrix must be square");
+  if (!h.coordinate) {
+    if (h.symmetry == Symmetry::General)
+      entries = rows * cols;
+    else
+      entries = rows * (rows + (h.symmetry == Symmetry::Symmetric ? 1 : -1)) / 2;
+  }
+  r.check_room_for(entries, h.coordinate ? 6 : 2, h.coordinate ? "entries" : "array values");  // "i j v\n", "v\n"
 }
 
 template <class Sink>
@@ -146,8 +175,7 @@ SparseTriplets read_matrix_market_sparse(const std::string& path) {
   const Header h = r.header();
   if (!h.coordinate) r.fail("expected a sparse matrix in coordinate format, found array format");
   long rows, cols, entries;
-  read_size(r, true, rows, cols, entries);
-  if (h.symmetry != Symmetry::General && rows != cols) r.fail("a symmetric matrix must be square");
+  read_size(r, h, rows, cols, entries);
   SparseTriplets result;
   result.rows = static_cast<int>(rows);
   result.cols = static_cast<int>(cols);
@@ -166,8 +194,7 @@ Eigen::MatrixXd read_matrix_market_dense(const std::string& path) {
   Reader r(path);
   const Header h = r.header();
   long rows, cols, entries;
-  read_size(r, h.coordinate, rows, cols, entries);
-  if (h.symmetry != Symmetry::General && rows != cols) r.fail("a symmetric matrix must be square");
+  read_size(r, h, rows, cols, entries);
   if (rows * cols > (1L << 31)) r.fail("dense matrix too large");
   Eigen::MatrixXd m = Eigen::MatrixXd::Zero(rows, cols);
   const double mirror = h.symmetry == Symmetry::SkewSymmetric ? -1.0 : 1.0;
@@ -181,7 +208,7 @@ Eigen::MatrixXd read_matrix_market_dense(const std::string& path) {
   // Array format: column-major; symmetric arrays list the lower triangle only.
   for (long j = 0; j < cols; ++j)
     for (long i = h.symmetry == Symmetry::General ? 0 : j + (h.symmetry == Symmetry::SkewSymmetric); i < rows; ++i) {
-      if (!r.next_data_line()) r.fail("file ends before all " + std::to_string(rows * cols) + " array values were read");
+      if (!r.next_data_line()) r.fail("file ends before all " + std::to_string(entries) + " array values were read");
       const double v = r.real("for an array value");
       r.end_of_line();
       m(i, j) = v;

@@ -40,6 +40,20 @@ std::vector<int> read_block_sizes(const std::string& path, int dimension) {
   return sizes;
 }
 
+void check_no_empty_lines(const SparseTriplets& a, const std::string& path) {
+  const auto stored = static_cast<long>(a.entries.size());
+  if (stored < a.rows)
+    throw UserError(path + ": A is " + std::to_string(a.rows) + "x" + std::to_string(a.cols) + " but stores only " +
+                    std::to_string(stored) + " entries, so some row has none and A is singular");
+  std::vector<char> row_used(a.rows, 0), column_used(a.cols, 0);
+  for (const Triplet& t : a.entries) row_used[t.row] = column_used[t.col] = 1;
+  for (int i = 0; i < a.rows; ++i)
+    if (!row_used[i]) throw UserError(path + ": row " + std::to_string(i + 1) + " of A stores no entry, so A is singular");
+  for (int j = 0; j < a.cols; ++j)
+    if (!column_used[j])
+      throw UserError(path + ": column " + std::to_string(j + 1) + " of A stores no entry, so A is singular");
+}
+
 BlockSystem make_block_system(const SparseTriplets& a, const std::vector<int>& sizes) {
   Graph graph;
   std::vector<int> node_of_row;

@@ -25,6 +25,11 @@ struct BlockSystem {
   std::unique_ptr<BlockMatrix> matrix;
 };
 
+// Throws if a row or column of A stores no entry (A is then singular). Checks
+// the entry count first, so that a huge announced dimension with few entries
+// fails before anything of that dimension is allocated.
+void check_no_empty_lines(const SparseTriplets& a, const std::string& path);
+
 // Nodes whose diagonal block stores no nonzero are marked ZeroDiagonal.
 BlockSystem make_block_system(const SparseTriplets& a, const std::vector<int>& sizes);
 

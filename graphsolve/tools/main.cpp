@@ -1,5 +1,6 @@
 // graphsolve: solve or analyse block-sparse systems given as Matrix Market files.
 #include <iostream>
+#include <new>
 
 #include <CLI/CLI.hpp>
 
@@ -72,6 +73,9 @@ int main(int argc, char** argv) {
     }
     if (info_cmd->parsed()) return cli::run_info(info);
     return cli::run_demo(demo_json);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "graphsolve: error: out of memory: the system (or its factor) does not fit in this machine's memory\n";
+    return 1;
   } catch (const std::exception& error) {
     std::cerr << "graphsolve: error: " << error.what() << "\n";
     return 1;

@@ -54,6 +54,7 @@ SparseTriplets read_square(const std::string& path) {
 
 BlockSystem load_system(const std::string& path, const BlockOptions& blocks) {
   const SparseTriplets a = read_square(path);
+  check_no_empty_lines(a, path);
   return make_block_system(a, block_sizes(blocks, a.rows));
 }
 

@@ -128,7 +128,11 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
   write("rect.mtx", "%%MatrixMarket matrix coordinate real general\n3 2 1\n1 1 4\n");
   write("bad.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 4\n2 x 5\n");
   write("nan.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 NaN\n");
-  write("sing.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 1\n1 2 1\n2 1 1\n2 2 1\n");
+  write("sing.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 5\n1 1 1\n1 2 1\n2 1 1\n2 2 1\n3 3 1\n");
+  write("empty_row.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n2 2 1\n2 3 1\n");
+  write("empty_col.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n2 2 1\n3 2 1\n");
+  // Two billion rows but one entry: rejected before any per-row storage exists.
+  write("huge.mtx", "%%MatrixMarket matrix coordinate real general\n2000000000 2000000000 1\n1 1 1\n");
   write("blocks.txt", "1 1\n");
   write("blocks_bad.txt", "1 two\n");
   struct Case {
@@ -148,6 +152,10 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_bad.txt", "block size #2 is 'two'", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --blocks nowhere.txt", "nowhere.txt: cannot open", 1},
       {"solve sing.mtx --rhs b.mtx --out x.mtx --ordering dfs", "singular pivot block at node", 1},
+      {"solve empty_row.mtx --rhs b.mtx --out x.mtx", "empty_row.mtx: row 3 of A stores no entry", 1},
+      {"solve empty_col.mtx --rhs b.mtx --out x.mtx", "empty_col.mtx: column 3 of A stores no entry", 1},
+      {"solve huge.mtx --rhs b.mtx --out x.mtx", "stores only 1 entries, so some row has none", 1},
+      {"info huge.mtx", "stores only 1 entries, so some row has none", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --method llt", "needs a symmetric matrix: A(1,2) = 1 but A(2,1) = 0", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --ordering best", "'best' is not one of auto|dfs|amd|nd", 2},
       {"solve A.mtx --rhs b.mtx --out x.mtx --refine -1", "--refine must be >= 0", 1},

@@ -114,6 +114,9 @@ TEST_F(MatrixMarket, MalformedFilesNameTheFileAndLine) {
       {h + "2 2 1\n1 1 1 9\n", ":3: unexpected text '9'"},
       {h + "2 2 1\n1.5 1 1\n", ":3: expected an integer for the row index"},
       {"%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n", "a symmetric matrix must be square"},
+      // A size line that announces more entries than the file's bytes can
+      // hold fails before anything is allocated for them.
+      {h + "2 2 99999999\n1 1 1\n", ":2: the size line announces 99999999 entries, more than the"},
   };
   for (const Bad& c : cases) {
     const std::string message = error_of_sparse(c.text);
@@ -125,6 +128,27 @@ TEST_F(MatrixMarket, MalformedFilesNameTheFileAndLine) {
     FAIL() << "no error for a missing file";
   } catch (const gs::MatrixMarketError& e) {
     EXPECT_NE(std::string(e.what()).find("missing.mtx: cannot open file"), std::string::npos);
+  }
+  try {
+    gs::read_matrix_market_dense(write("lie.mtx", "%%MatrixMarket matrix array real general\n2000000000 2\n1\n"));
+    FAIL() << "no error for an array size the file cannot hold";
+  } catch (const gs::MatrixMarketError& e) {
+    EXPECT_NE(std::string(e.what()).find("lie.mtx:2: the size line announces 4000000000 array values"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    gs::read_matrix_market_sparse(dir_.string());
+    FAIL() << "no error for a directory";
+  } catch (const gs::MatrixMarketError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
+  try {
+    gs::read_matrix_market_dense(write("symshort.mtx", "%%MatrixMarket matrix array real symmetric\n3 3\n1\n2\n3\n"));
+    FAIL() << "no error for a short symmetric array";
+  } catch (const gs::MatrixMarketError& e) {  // a 3x3 symmetric array lists 6 values
+    EXPECT_NE(std::string(e.what()).find("file ends before all 6 array values were read"), std::string::npos)
+        << e.what();
   }
   try {
     gs::read_matrix_market_dense(write("short.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n"));
