@@ -157,6 +157,9 @@ struct Simulator::Impl {
   double net_joint_impulse();
   void add_joint_impulse(int j, const Eigen::VectorXd& u, double sign, Eigen::VectorXd& r) const;
   static constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+  static constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  // The rotation update needs |w| dt < 2 (false for NaN; no dt^2 to overflow).
+  bool turns_within_a_step(const Vector3& w) const { return w.norm() * dt() < 2.0; }
   void centring_direction(double target);
   double boundary_fraction(const detail::Complementarity& comp) const;
   bool line_search(double alpha, double target, double squares, double& trial_squares, Errors& trial_errors,
@@ -247,10 +250,9 @@ void Simulator::Impl::add_joint_forces(const State& state) {
 }
 
 bool Simulator::Impl::predict(const Eigen::VectorXd& u, std::vector<Pose>& poses) const {
-  const double limit = 4.0 / (dt() * dt());
   for (int b = 0; b < nb; ++b) {
     const Vector3 w = u.segment<3>(6 * b + 3);
-    if (!(w.squaredNorm() < limit)) return false;  // also rejects NaN
+    if (!turns_within_a_step(w)) return false;
     poses[b].position = now[b].position + dt() * u.segment<3>(6 * b);
     poses[b].orientation = integrate_orientation(now[b].orientation, w, dt());
   }
@@ -283,7 +285,9 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd
     JointEvaluation& f = joints[j];
     detail::evaluate_joint(joint, mg.axes[j], pose(poses, joint.parent), pose(poses, joint.child), jacobians, f);
     r.segment(row, m) = f.value.head(m) / h;
-    errors.constraint = std::max(errors.constraint, f.value.head(m).lpNorm<Eigen::Infinity>());
+    // Not std::max: a NaN (an overflowed configuration) must show, not be skipped.
+    const double violation = f.value.head(m).lpNorm<Eigen::Infinity>();
+    if (!(violation <= errors.constraint)) errors.constraint = violation;
   }
   double squares = 0.0;
   if (!ineq.empty()) {
@@ -292,7 +296,10 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd
     squares += point.eq.squaredNorm();
   }
   errors.dynamics = r.head(6 * nb).lpNorm<Eigen::Infinity>();
-  return squares + r.squaredNorm();
+  squares += r.squaredNorm();
+  // The max norm may skip NaNs; a step that diverges reports which part did.
+  if (!std::isfinite(squares) && !r.head(6 * nb).allFinite()) errors.dynamics = kInfinity;
+  return squares;
 }
 
 // The joint Jacobians at a point whose residual was evaluated without them.
@@ -553,8 +560,11 @@ StepResult Simulator::Impl::solve(State& state) {
   StepResult result;
   const bool interior = !ineq.empty();
   const double tol = interior ? options.interior_tolerance : options.tolerance;
-  if (!warm_start(state, interior)) {
+  if (!warm_start(state, interior)) {  // a body spins past |w| = 2/dt: no pose to start from
     result.status = StepStatus::Diverged;
+    result.residual = kInfinity;
+    for (int b = 0; b < nb && result.failed_body < 0; ++b)
+      if (!turns_within_a_step(state.angular_velocity[b])) result.failed_body = b;
     return result;
   }
   if (interior) ineq.initialize(s, aux, next);  // inequality multipliers and slacks start inside

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -22,6 +23,19 @@ Model load_model(const SimulateOptions& o) {
     return load_urdf(o.model, options);
   }
   return make_builtin(o.model, parse_params(o.params));
+}
+
+// The discrete rotation update turns a body by less than half a turn per
+// step (|w| < 2/dt); initial velocities beyond that cannot be stepped.
+void check_initial_spin(const Model& model, const State& state, double dt) {
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    const double spin = state.angular_velocity[b].stableNorm();
+    if (spin < 2.0 / dt) continue;
+    std::ostringstream message;
+    message << "initial state: body '" << model.body(b).name << "' turns at " << spin << " rad/s, but a step of --dt "
+            << dt << " s carries at most 2/dt = " << 2.0 / dt << " rad/s; lower --dt or --v0";
+    throw std::invalid_argument(message.str());
+  }
 }
 
 class TrajectoryCsv {
@@ -122,6 +136,7 @@ int run_simulate(const SimulateOptions& o) {
   const InitialState init =
       initial_state(model, parse_joint_values(o.q0, "--q0"), parse_joint_values(o.v0, "--v0"));
   State state = init.state;
+  check_initial_spin(model, state, o.dt);
   Simulator sim(model, step_options);
   TrajectoryCsv csv(o.out, model);
   double lowest = min_signed_distance(model, state);

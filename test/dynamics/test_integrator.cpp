@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
@@ -521,19 +522,25 @@ TEST(StepFailure, SpinPastTheRotationUpdateLimitDiverges) {
   const StepResult r = sim.step(s);
   EXPECT_EQ(r.status, StepStatus::Diverged);
   EXPECT_STREQ(to_string(r.status), "diverged");
+  EXPECT_EQ(r.failed_body, 0);  // the spinning handle, named
+  EXPECT_EQ(r.residual, std::numeric_limits<double>::infinity());
   EXPECT_EQ(s.orientation[0].coeffs(), before.orientation[0].coeffs());
   EXPECT_EQ(s.steps, 0);
 }
 
 TEST(StepFailure, OverflowingEquationsDiverge) {
-  const Model model = pendulum();
-  State s = make_state(model);
-  StepOptions o;
-  o.dt = 1e300;  // dt * gravity overflows the squared residual
-  Simulator sim(model, o);
-  const StepResult r = sim.step(s);
-  EXPECT_EQ(r.status, StepStatus::Diverged);
-  EXPECT_EQ(s.steps, 0);
+  for (const double dt : {1e160, 1e300}) {  // dt * gravity overflows the squared residual
+    const Model model = pendulum();
+    State s = make_state(model);
+    StepOptions o;
+    o.dt = dt;
+    Simulator sim(model, o);
+    const StepResult r = sim.step(s);
+    EXPECT_EQ(r.status, StepStatus::Diverged) << dt;
+    EXPECT_EQ(r.failed_body, -1) << "a body at rest is not spinning too fast, dt " << dt;
+    EXPECT_GT(r.residual, 1e100) << "the reported residual shows the overflow, dt " << dt;
+    EXPECT_EQ(s.steps, 0);
+  }
 }
 
 }  // namespace

@@ -82,7 +82,8 @@ struct StepResult {
   int factorizations = 0;         // Newton systems factorized (<= iterations)
   double residual = 0.0;          // final max-norm of the dynamics residual
   double constraint_residual = 0.0;  // final max |g(z_k+1)|
-  int failed_body = -1;           // body or joint whose pivot failed (SolverFailure)
+  int failed_body = -1;           // body or joint whose pivot failed (SolverFailure); the body
+                                  // spinning past |w| = 2/dt (Diverged at the start of a step)
   int failed_joint = -1;
   int failed_contact = -1;
   int failed_collider_a = -1;     // the two colliders of a failed contact between bodies
