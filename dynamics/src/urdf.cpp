@@ -3,6 +3,7 @@
 // elements.
 #include "dynamics/urdf.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -89,6 +90,16 @@ void add_shape(const urdf::GeometrySharedPtr& geometry, const urdf::Pose& origin
   if (to_shape(geometry, origin, link_in_body, s)) body.shapes.push_back(s);
 }
 
+std::string geometry_name(const urdf::Geometry& geometry) {
+  switch (geometry.type) {
+    case urdf::Geometry::BOX: return "box";
+    case urdf::Geometry::SPHERE: return "sphere";
+    case urdf::Geometry::CYLINDER: return "cylinder";
+    case urdf::Geometry::MESH: return "mesh '" + static_cast<const urdf::Mesh&>(geometry).filename + "'";
+    default: return "geometry";
+  }
+}
+
 // mu of a <contact_coefficients> child of `e`, or `fallback`.
 double contact_mu(const TiXmlElement* e, double fallback, const UrdfError& fail) {
   const TiXmlElement* c = e ? e->FirstChildElement("contact_coefficients") : nullptr;
@@ -105,7 +116,7 @@ double contact_mu(const TiXmlElement* e, double fallback, const UrdfError& fail)
 // Ground contacts of a link's collision spheres and boxes.
 void add_collision_contacts(Model& model, int body, const urdf::Link& link, const Transform& link_in_body,
                             const TiXmlElement* link_element, const ContactOptions& defaults,
-                            const UrdfError& fail) {
+                            const UrdfError& fail, std::vector<std::string>& ignored) {
   const double link_mu = contact_mu(link_element, defaults.friction_coefficient, fail);
   const TiXmlElement* collision = link_element ? link_element->FirstChildElement("collision") : nullptr;
   for (const auto& c : link.collision_array) {
@@ -113,8 +124,13 @@ void add_collision_contacts(Model& model, int body, const urdf::Link& link, cons
     options.friction_coefficient = contact_mu(collision, link_mu, fail);
     if (collision) collision = collision->NextSiblingElement("collision");
     Shape shape;
-    if (!c->geometry || !to_shape(c->geometry, c->origin, link_in_body, shape)) continue;
-    if (shape.kind != Shape::Kind::Sphere && shape.kind != Shape::Kind::Box) continue;
+    const bool kept = c->geometry && to_shape(c->geometry, c->origin, link_in_body, shape);
+    if (!kept || (shape.kind != Shape::Kind::Sphere && shape.kind != Shape::Kind::Box)) {
+      if (c->geometry)
+        ignored.push_back("link '" + link.name + "': <collision> " + geometry_name(*c->geometry) +
+                          " gets no contacts (only spheres and boxes do)");
+      continue;
+    }
     for (Contact& contact : shape_contacts(body, shape, options)) model.add_contact(std::move(contact));
   }
 }
@@ -161,8 +177,10 @@ JointType loop_joint_type(const std::string& type, const std::string& who, const
 
 }  // namespace
 
-Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOptions& options) {
+Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOptions& options,
+                 std::vector<std::string>* ignored_out) {
   const UrdfError fail(source);
+  std::vector<std::string> ignored;
   TiXmlDocument doc;
   doc.Parse(xml.c_str());
   if (doc.Error())
@@ -218,7 +236,39 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     }
   }
 
-  const urdf::ModelInterfaceSharedPtr parsed = urdf::parseURDF(xml);
+  // Every root link but 'world' floats (below). urdfdom accepts one root
+  // only, so it is shown a copy in which the other roots hang from a 'world'
+  // by floating joints that the model never reads.
+  std::string one_tree = xml;
+  std::vector<std::string> roots;
+  for (const std::string& name : link_names)
+    if (!parent_of.count(name)) roots.push_back(name);
+  if (roots.size() > 1) {
+    TiXmlElement* root = doc.RootElement();
+    if (!line_of_link.count("world")) {
+      TiXmlElement world("link");
+      world.SetAttribute("name", "world");
+      root->InsertEndChild(world);
+    }
+    for (const std::string& name : roots) {
+      if (name == "world") continue;
+      TiXmlElement joint("joint"), parent("parent"), child("child");
+      std::string joint_name = "floating root " + name;
+      while (std::find(joint_names.begin(), joint_names.end(), joint_name) != joint_names.end()) joint_name += "'";
+      joint.SetAttribute("name", joint_name);
+      joint.SetAttribute("type", "floating");
+      parent.SetAttribute("link", "world");
+      child.SetAttribute("link", name);
+      joint.InsertEndChild(parent);
+      joint.InsertEndChild(child);
+      root->InsertEndChild(joint);
+    }
+    TiXmlPrinter printer;
+    doc.Accept(&printer);
+    one_tree = printer.CStr();
+  }
+
+  const urdf::ModelInterfaceSharedPtr parsed = urdf::parseURDF(one_tree);
   if (!parsed) fail("urdfdom rejected the robot description (its message is printed above)");
 
   Model model;
@@ -242,7 +292,7 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     if (options.collision_contacts) {
       try {
         add_collision_contacts(model, body_of[name], *link, link_in_body[name], link_element[name], options.contacts,
-                               fail);
+                               fail, ignored);
       } catch (const std::invalid_argument& e) {
         const std::string what = e.what();
         if (what.rfind(source, 0) == 0) throw;
@@ -280,6 +330,8 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
         fail(who + ": <dynamics damping> must be a number >= 0, got " + std::to_string(damping));
       j.damping = damping;
     }
+    if (uj->dynamics && uj->dynamics->friction != 0.0 && j.num_coordinates() > 0)
+      ignored.push_back(who + ": <dynamics friction> (Coulomb friction) is not modelled");
     try {
       model.add_joint(j);
     } catch (const std::invalid_argument& e) {
@@ -334,15 +386,16 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
       fail(who + ": " + ex.what());
     }
   }
+  if (ignored_out) *ignored_out = std::move(ignored);
   return model;
 }
 
-Model load_urdf(const std::string& path, const UrdfOptions& options) {
+Model load_urdf(const std::string& path, const UrdfOptions& options, std::vector<std::string>* ignored) {
   std::ifstream in(path);
   if (!in) throw std::invalid_argument(path + ": cannot open the file");
   std::stringstream text;
   text << in.rdbuf();
-  return parse_urdf(text.str(), path, options);
+  return parse_urdf(text.str(), path, options, ignored);
 }
 
 }  // namespace dynamics

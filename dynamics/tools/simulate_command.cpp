@@ -20,7 +20,10 @@ Model load_model(const SimulateOptions& o) {
     if (!o.params.empty()) throw std::invalid_argument("--param applies to built-in models only, not to URDF files");
     UrdfOptions options;
     if (o.friction >= 0.0) options.contacts.friction_coefficient = o.friction;
-    return load_urdf(o.model, options);
+    std::vector<std::string> ignored;
+    Model model = load_urdf(o.model, options, &ignored);
+    for (const std::string& line : ignored) std::cerr << "dynamics: warning: " << o.model << ": " << line << '\n';
+    return model;
   }
   return make_builtin(o.model, parse_params(o.params));
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "dynamics/dynamics.hpp"
 
@@ -103,6 +104,36 @@ TEST(Urdf, RootLinkWithoutWorldJointFloats) {
   EXPECT_NEAR(s.position[m.find_body("base")].z(), 1.5, 1e-14);  // centre of mass half a metre below
 }
 
+// urdfdom takes a single tree; every root but 'world' floats all the same,
+// with or without a 'world' link in the file.
+TEST(Urdf, EveryRootLinkButTheWorldFloats) {
+  const std::string pendulum = hinge("pivot", "world", "bob", "0 0 0");
+  for (const std::string& world : {std::string("<link name='world'/>"), std::string()}) {
+    const std::string xml = "<robot name='r'>" + world + rod("crate") + rod("base") + rod("arm") +
+                            hinge("elbow", "base", "arm", "0 0 -1") + (world.empty() ? "" : rod("bob") + pendulum) +
+                            "</robot>";
+    const Model m = parse_urdf(xml, "r.urdf");
+    ASSERT_EQ(m.num_bodies(), world.empty() ? 3 : 4);
+    ASSERT_EQ(m.num_joints(), world.empty() ? 3 : 4);  // elbow, (pivot,) and a floating joint per free root
+    for (const char* root : {"crate", "base"}) {
+      const int j = m.find_joint(root);
+      ASSERT_GE(j, 0) << root;
+      EXPECT_EQ(m.joint(j).num_coordinates(), 6) << root;
+      EXPECT_EQ(m.joint(j).parent, kWorld) << root;
+    }
+    // The free crate falls freely while the arm swings on its floating base.
+    State s = make_state(m);
+    s.velocity[m.find_body("crate")] = Vector3(1.0, 0.0, 2.0);
+    Simulator sim(m);
+    for (int k = 0; k < 50; ++k) ASSERT_TRUE(sim.step(s).ok()) << k;
+    const Vector3 fall = s.position[m.find_body("crate")] - Vector3(0, 0, -0.5);
+    // Symplectic Euler: x_n = x_0 + n dt v_0 + dt^2 g n (n + 1) / 2.
+    const double t = 0.5, dt = 0.01;
+    EXPECT_NEAR(fall.x(), t, 1e-12);
+    EXPECT_NEAR(fall.z(), 2.0 * t - 9.81 * dt * dt * 50 * 51 / 2, 1e-12);
+  }
+}
+
 void expect_error(const std::string& xml, const std::string& needle) {
   try {
     parse_urdf(xml, "robot.urdf");
@@ -157,6 +188,34 @@ TEST(Urdf, CollisionSpheresAndBoxesBecomeGroundContacts) {
       }());
   ASSERT_EQ(plain.num_contacts(), 1);
   EXPECT_DOUBLE_EQ(plain.contact(0).friction_coefficient, 0.9);
+}
+
+TEST(Urdf, ElementsLeftOutOfTheModelAreListed) {
+  std::vector<std::string> ignored;
+  const std::string robot =
+      "<robot name='r'><link name='world'/>"
+      "<link name='hull'><inertial><mass value='1'/><inertia ixx='1' iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/>"
+      "</inertial><collision><geometry><mesh filename='hull.stl'/></geometry></collision>"
+      "<collision><geometry><sphere radius='0.1'/></geometry></collision></link>" +
+      rod("arm") +
+      "<joint name='pivot' type='continuous'><parent link='world'/><child link='arm'/><axis xyz='0 1 0'/>"
+      "<dynamics damping='0.1' friction='0.5'/></joint>"
+      "<joint name='hull_free' type='floating'><parent link='world'/><child link='hull'/></joint></robot>";
+  const Model m = parse_urdf(kContacts, "c.urdf", {}, &ignored);
+  ASSERT_EQ(ignored.size(), 1u);
+  EXPECT_EQ(ignored[0], "link 'crate': <collision> cylinder gets no contacts (only spheres and boxes do)");
+  const Model r = parse_urdf(robot, "r.urdf", {}, &ignored);
+  EXPECT_EQ(r.num_contacts(), 1);  // the sphere's
+  ASSERT_EQ(ignored.size(), 2u);
+  EXPECT_EQ(ignored[0], "link 'hull': <collision> mesh 'hull.stl' gets no contacts (only spheres and boxes do)");
+  EXPECT_EQ(ignored[1], "joint 'pivot': <dynamics friction> (Coulomb friction) is not modelled");
+  UrdfOptions no_contacts;
+  no_contacts.collision_contacts = false;  // asked for: not reported
+  parse_urdf(robot, "r.urdf", no_contacts, &ignored);
+  ASSERT_EQ(ignored.size(), 1u);
+  EXPECT_NE(ignored[0].find("friction"), std::string::npos);
+  parse_urdf(kDoublePendulum, "dp.urdf", {}, &ignored);
+  EXPECT_TRUE(ignored.empty());
 }
 
 TEST(Urdf, RevoluteLimitsAreKept) {

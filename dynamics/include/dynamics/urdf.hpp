@@ -7,9 +7,9 @@
 //   </loop_joint>
 // Links become bodies whose frame is the link's inertial frame (centre of
 // mass, principal-axes rotation of <inertial><origin>); a link named "world"
-// is the fixed world frame. A root link not attached to the world gets a
+// is the fixed world frame. Every root link not attached to the world gets a
 // floating joint named after it, whose coordinates are the link frame's
-// position and rotation vector. Joint types: fixed, revolute and continuous
+// position and rotation vector (several trees per file are fine). Joint types: fixed, revolute and continuous
 // (revolute), prismatic, floating, planar (planar-axis, normal = axis).
 // Box, sphere and cylinder visual and collision shapes are kept (meshes are
 // skipped). Revolute and prismatic <limit lower upper> become joint limits
@@ -22,6 +22,7 @@
 // the file and element.
 
 #include <string>
+#include <vector>
 
 #include "dynamics/model.hpp"
 
@@ -34,7 +35,11 @@ struct UrdfOptions {
   bool joint_damping = true;       // <dynamics damping> as joint dampers
 };
 
-Model load_urdf(const std::string& path, const UrdfOptions& options = {});
-Model parse_urdf(const std::string& xml, const std::string& source_name = "<string>", const UrdfOptions& options = {});
+// `ignored`, if given, receives one line per element that the model leaves
+// out although it would change the motion: collision meshes and cylinders
+// (no contacts) and joint <dynamics friction>. The CLI prints them as warnings.
+Model load_urdf(const std::string& path, const UrdfOptions& options = {}, std::vector<std::string>* ignored = nullptr);
+Model parse_urdf(const std::string& xml, const std::string& source_name = "<string>", const UrdfOptions& options = {},
+                 std::vector<std::string>* ignored = nullptr);
 
 }  // namespace dynamics
