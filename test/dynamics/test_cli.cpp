@@ -104,6 +104,19 @@ TEST_F(DynamicsCli, UrdfModelsRunWithFloatingRoots) {
   EXPECT_EQ(v[8], 0.0);           // no interior-point iterations
   EXPECT_NEAR(v[9], 0.1, 1e-12);  // x after 0.1 s at 1 m/s
   EXPECT_NEAR(v[11], 1.0 - 9.81 * 0.01 * 0.01 * 10 * 11 / 2, 1e-12);
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+}
+
+TEST_F(DynamicsCli, UrdfElementsLeftOutAreWarnedAbout) {
+  write("meshy.urdf",
+        "<robot name='r'><link name='base'><inertial><mass value='2'/>"
+        "<inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial>"
+        "<collision><geometry><mesh filename='base.stl'/></geometry></collision></link></robot>");
+  const CliResult r = run("simulate meshy.urdf --steps 2");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("dynamics: warning: meshy.urdf: link 'base': <collision> mesh 'base.stl' gets no contacts"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST_F(DynamicsCli, ContactModelsReportDistanceAndInteriorPointIterations) {
