@@ -175,6 +175,35 @@ JointType loop_joint_type(const std::string& type, const std::string& who, const
   fail(who + ": type must be continuous, revolute, prismatic, fixed or spherical, got '" + type + "'");
 }
 
+// Every root link but 'world' floats (see parse_urdf). urdfdom accepts one
+// root only, so it is shown this copy of the document, in which the other
+// roots hang from a 'world' link by floating joints that the model never reads.
+std::string as_one_tree(TiXmlDocument& doc, const std::vector<std::string>& roots, bool has_world,
+                        const std::vector<std::string>& joint_names) {
+  TiXmlElement* robot = doc.RootElement();
+  if (!has_world) {
+    TiXmlElement world("link");
+    world.SetAttribute("name", "world");
+    robot->InsertEndChild(world);
+  }
+  for (const std::string& name : roots) {
+    if (name == "world") continue;
+    std::string joint_name = "floating root " + name;
+    while (std::find(joint_names.begin(), joint_names.end(), joint_name) != joint_names.end()) joint_name += "'";
+    TiXmlElement joint("joint"), parent("parent"), child("child");
+    joint.SetAttribute("name", joint_name);
+    joint.SetAttribute("type", "floating");
+    parent.SetAttribute("link", "world");
+    child.SetAttribute("link", name);
+    joint.InsertEndChild(parent);
+    joint.InsertEndChild(child);
+    robot->InsertEndChild(joint);
+  }
+  TiXmlPrinter printer;
+  doc.Accept(&printer);
+  return printer.CStr();
+}
+
 }  // namespace
 
 Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOptions& options,
@@ -236,37 +265,10 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     }
   }
 
-  // Every root link but 'world' floats (below). urdfdom accepts one root
-  // only, so it is shown a copy in which the other roots hang from a 'world'
-  // by floating joints that the model never reads.
-  std::string one_tree = xml;
   std::vector<std::string> roots;
   for (const std::string& name : link_names)
     if (!parent_of.count(name)) roots.push_back(name);
-  if (roots.size() > 1) {
-    TiXmlElement* root = doc.RootElement();
-    if (!line_of_link.count("world")) {
-      TiXmlElement world("link");
-      world.SetAttribute("name", "world");
-      root->InsertEndChild(world);
-    }
-    for (const std::string& name : roots) {
-      if (name == "world") continue;
-      TiXmlElement joint("joint"), parent("parent"), child("child");
-      std::string joint_name = "floating root " + name;
-      while (std::find(joint_names.begin(), joint_names.end(), joint_name) != joint_names.end()) joint_name += "'";
-      joint.SetAttribute("name", joint_name);
-      joint.SetAttribute("type", "floating");
-      parent.SetAttribute("link", "world");
-      child.SetAttribute("link", name);
-      joint.InsertEndChild(parent);
-      joint.InsertEndChild(child);
-      root->InsertEndChild(joint);
-    }
-    TiXmlPrinter printer;
-    doc.Accept(&printer);
-    one_tree = printer.CStr();
-  }
+  const std::string one_tree = roots.size() > 1 ? as_one_tree(doc, roots, line_of_link.count("world") > 0, joint_names) : xml;
 
   const urdf::ModelInterfaceSharedPtr parsed = urdf::parseURDF(one_tree);
   if (!parsed) fail("urdfdom rejected the robot description (its message is printed above)");
