@@ -190,11 +190,13 @@ SparseTriplets read_matrix_market_sparse(const std::string& path) {
   return result;
 }
 
-Eigen::MatrixXd read_matrix_market_dense(const std::string& path) {
+Eigen::MatrixXd read_matrix_market_dense(const std::string& path, long expected_rows) {
   Reader r(path);
   const Header h = r.header();
   long rows, cols, entries;
   read_size(r, h, rows, cols, entries);
+  if (expected_rows >= 0 && rows != expected_rows)
+    r.fail("the matrix has " + std::to_string(rows) + " rows, expected " + std::to_string(expected_rows));
   if (rows * cols > (1L << 31)) r.fail("dense matrix too large");
   Eigen::MatrixXd m = Eigen::MatrixXd::Zero(rows, cols);
   const double mirror = h.symmetry == Symmetry::SkewSymmetric ? -1.0 : 1.0;

@@ -44,7 +44,7 @@ void check_no_empty_lines(const SparseTriplets& a, const std::string& path) {
   const auto stored = static_cast<long>(a.entries.size());
   if (stored < a.rows)
     throw UserError(path + ": A is " + std::to_string(a.rows) + "x" + std::to_string(a.cols) + " but stores only " +
-                    std::to_string(stored) + " entries, so some row has none and A is singular");
+                    std::to_string(stored) + (stored == 1 ? " entry" : " entries") + ", so some row has none and A is singular");
   std::vector<char> row_used(a.rows, 0), column_used(a.cols, 0);
   for (const Triplet& t : a.entries) row_used[t.row] = column_used[t.col] = 1;
   for (int i = 0; i < a.rows; ++i)

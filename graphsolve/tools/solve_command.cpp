@@ -66,9 +66,7 @@ int run_solve(const SolveOptions& o) {
   if (!std::isfinite(o.shift)) throw UserError("--shift must be a finite number");
   const BlockSystem system = load_system(o.matrix, o.blocks);
   const BlockMatrix& a = *system.matrix;
-  const Eigen::MatrixXd b = read_matrix_market_dense(o.rhs);
-  if (b.rows() != a.rows())
-    throw UserError(o.rhs + ": b has " + std::to_string(b.rows()) + " rows but A has " + std::to_string(a.rows()));
+  const Eigen::MatrixXd b = read_matrix_market_dense(o.rhs, a.rows());  // fails before allocating a wrong size
   if (o.method != Method::LDU)
     if (const std::string where = asymmetry(a); !where.empty())
       throw UserError(o.matrix + ": --method " + to_string(o.method) + " needs a symmetric matrix: " + where +

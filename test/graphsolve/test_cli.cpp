@@ -124,6 +124,7 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
   write("A.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 4\n2 2 5\n3 3 6\n1 2 1\n");
   write("b.mtx", "%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n");
   write("b2.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n2\n");
+  write("bhuge.mtx", "%%MatrixMarket matrix coordinate real general\n2000000000 1 1\n1 1 1\n");
   write("bnan.mtx", "%%MatrixMarket matrix array real general\n3 1\n1\nnan\n3\n");
   write("rect.mtx", "%%MatrixMarket matrix coordinate real general\n3 2 1\n1 1 4\n");
   write("bad.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 4\n2 x 5\n");
@@ -144,7 +145,9 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       {"solve bad.mtx --rhs b.mtx --out x.mtx", "bad.mtx:4: expected an integer for the column index", 1},
       {"solve nan.mtx --rhs b.mtx --out x.mtx", "nan.mtx:3: non-finite value", 1},
       {"solve rect.mtx --rhs b.mtx --out x.mtx", "A is 3x2, expected a square matrix", 1},
-      {"solve A.mtx --rhs b2.mtx --out x.mtx", "b2.mtx: b has 2 rows but A has 3", 1},
+      {"solve A.mtx --rhs b2.mtx --out x.mtx", "b2.mtx:2: the matrix has 2 rows, expected 3", 1},
+      // Checked at the size line: two billion rows with one entry are never allocated.
+      {"solve A.mtx --rhs bhuge.mtx --out x.mtx", "bhuge.mtx:2: the matrix has 2000000000 rows, expected 3", 1},
       {"solve A.mtx --rhs bnan.mtx --out x.mtx", "bnan.mtx:4: non-finite value", 1},
       {"solve A.mtx --rhs missing.mtx --out x.mtx", "missing.mtx: cannot open file", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --block-size 2", "--block-size 2 does not divide the dimension 3", 1},
@@ -154,8 +157,8 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       {"solve sing.mtx --rhs b.mtx --out x.mtx --ordering dfs", "singular pivot block at node", 1},
       {"solve empty_row.mtx --rhs b.mtx --out x.mtx", "empty_row.mtx: row 3 of A stores no entry", 1},
       {"solve empty_col.mtx --rhs b.mtx --out x.mtx", "empty_col.mtx: column 3 of A stores no entry", 1},
-      {"solve huge.mtx --rhs b.mtx --out x.mtx", "stores only 1 entries, so some row has none", 1},
-      {"info huge.mtx", "stores only 1 entries, so some row has none", 1},
+      {"solve huge.mtx --rhs b.mtx --out x.mtx", "stores only 1 entry, so some row has none", 1},
+      {"info huge.mtx", "stores only 1 entry, so some row has none", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --method llt", "needs a symmetric matrix: A(1,2) = 1 but A(2,1) = 0", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --ordering best", "'best' is not one of auto|dfs|amd|nd", 2},
       {"solve A.mtx --rhs b.mtx --out x.mtx --refine -1", "--refine must be >= 0", 1},

@@ -137,6 +137,16 @@ TEST_F(MatrixMarket, MalformedFilesNameTheFileAndLine) {
               std::string::npos)
         << e.what();
   }
+  try {  // the caller's expected shape is checked at the size line
+    gs::read_matrix_market_dense(write("rows.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n2\n"), 3);
+    FAIL() << "no error for the wrong number of rows";
+  } catch (const gs::MatrixMarketError& e) {
+    EXPECT_NE(std::string(e.what()).find("rows.mtx:2: the matrix has 2 rows, expected 3"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(gs::read_matrix_market_dense(write("ok.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n2\n"), 2)
+                .rows(),
+            2);
   try {
     gs::read_matrix_market_sparse(dir_.string());
     FAIL() << "no error for a directory";

@@ -33,7 +33,9 @@ struct SparseTriplets {
 // Coordinate format, real or integer, general or symmetric.
 SparseTriplets read_matrix_market_sparse(const std::string& path);
 // Array or coordinate format, real or integer, general: a dense matrix.
-Eigen::MatrixXd read_matrix_market_dense(const std::string& path);
+// With `expected_rows` >= 0, a file announcing another row count fails at
+// its size line, before the matrix is allocated.
+Eigen::MatrixXd read_matrix_market_dense(const std::string& path, long expected_rows = -1);
 // Array format with every digit (%.17g). Throws MatrixMarketError if the file
 // cannot be written.
 void write_matrix_market_dense(const std::string& path, const Eigen::MatrixXd& matrix);
