@@ -39,7 +39,7 @@ void check_step_size(const Model& model, const State& s, double dt, const char* 
   if (!(dt >= 0.0) || !std::isfinite(dt)) fail("dt must be finite and >= 0, got " + number(dt));
   if (dt == 0.0) return;
   for (int b = 0; b < model.num_bodies(); ++b)
-    if (!(s.angular_velocity[b].norm() < 2.0 / dt))
+    if (!turns_within_a_step(s.angular_velocity[b], dt))
       fail("body '" + model.body(b).name + "' turns at " + number(s.angular_velocity[b].norm()) +
            " rad/s, more than a step of dt = " + number(dt) + " s can carry (|w| < 2/dt)");
 }

@@ -158,8 +158,6 @@ struct Simulator::Impl {
   void add_joint_impulse(int j, const Eigen::VectorXd& u, double sign, Eigen::VectorXd& r) const;
   static constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
   static constexpr double kInfinity = std::numeric_limits<double>::infinity();
-  // The rotation update needs |w| dt < 2 (false for NaN; no dt^2 to overflow).
-  bool turns_within_a_step(const Vector3& w) const { return w.norm() * dt() < 2.0; }
   void centring_direction(double target);
   double boundary_fraction(const detail::Complementarity& comp) const;
   bool line_search(double alpha, double target, double squares, double& trial_squares, Errors& trial_errors,
@@ -252,7 +250,7 @@ void Simulator::Impl::add_joint_forces(const State& state) {
 bool Simulator::Impl::predict(const Eigen::VectorXd& u, std::vector<Pose>& poses) const {
   for (int b = 0; b < nb; ++b) {
     const Vector3 w = u.segment<3>(6 * b + 3);
-    if (!turns_within_a_step(w)) return false;
+    if (!turns_within_a_step(w, dt())) return false;
     poses[b].position = now[b].position + dt() * u.segment<3>(6 * b);
     poses[b].orientation = integrate_orientation(now[b].orientation, w, dt());
   }
@@ -564,7 +562,7 @@ StepResult Simulator::Impl::solve(State& state) {
     result.status = StepStatus::Diverged;
     result.residual = kInfinity;
     for (int b = 0; b < nb && result.failed_body < 0; ++b)
-      if (!turns_within_a_step(state.angular_velocity[b])) result.failed_body = b;
+      if (!turns_within_a_step(state.angular_velocity[b], dt())) result.failed_body = b;
     return result;
   }
   if (interior) ineq.initialize(s, aux, next);  // inequality multipliers and slacks start inside

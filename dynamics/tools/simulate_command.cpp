@@ -28,14 +28,14 @@ Model load_model(const SimulateOptions& o) {
   return make_builtin(o.model, parse_params(o.params));
 }
 
-// The discrete rotation update turns a body by less than half a turn per
-// step (|w| < 2/dt); initial velocities beyond that cannot be stepped.
+// Initial rates that the rotation update cannot carry through one step
+// (|w| >= 2/dt) are bad input, named before anything else uses them.
 void check_initial_spin(const Model& model, const State& state, double dt) {
   for (int b = 0; b < model.num_bodies(); ++b) {
-    const double spin = state.angular_velocity[b].stableNorm();
-    if (spin < 2.0 / dt) continue;
+    if (turns_within_a_step(state.angular_velocity[b], dt)) continue;
     std::ostringstream message;
-    message << "initial state: body '" << model.body(b).name << "' turns at " << spin << " rad/s, but a step of --dt "
+    message << "initial state: body '" << model.body(b).name << "' turns at " << state.angular_velocity[b].stableNorm()
+            << " rad/s, but a step of --dt "
             << dt << " s carries at most 2/dt = " << 2.0 / dt << " rad/s; lower --dt or --v0";
     throw std::invalid_argument(message.str());
   }

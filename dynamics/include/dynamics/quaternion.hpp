@@ -90,6 +90,10 @@ inline double discrete_velocity_scalar(const Vector3& omega, double dt) {
   return std::sqrt(4.0 / (dt * dt) - omega.squaredNorm());
 }
 
+// Whether the update can carry a body turning at omega through one step of
+// dt: |w| dt < 2 (false for NaN; no dt^2 that could overflow).
+inline bool turns_within_a_step(const Vector3& omega, double dt) { return omega.norm() * dt < 2.0; }
+
 inline Quaternion integrate_orientation(const Quaternion& q, const Vector3& omega, double dt) {
   const double s = discrete_velocity_scalar(omega, dt);
   const Quaternion step(0.5 * dt * s, 0.5 * dt * omega.x(), 0.5 * dt * omega.y(), 0.5 * dt * omega.z());
