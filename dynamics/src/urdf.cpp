@@ -14,31 +14,15 @@
 #include <tinyxml.h>
 #include <urdf_parser/urdf_parser.h>
 
+#include "urdf_frames.hpp"
+
 namespace dynamics {
 namespace {
 
-struct Transform {
-  Vector3 position = Vector3::Zero();
-  Quaternion rotation = Quaternion::Identity();
-  Transform inverse() const { return {-(rotation.conjugate() * position), rotation.conjugate()}; }
-  Transform operator*(const Transform& o) const { return {position + rotation * o.position, rotation * o.rotation}; }
-};
-
-class UrdfError {
- public:
-  explicit UrdfError(std::string source) : source_(std::move(source)) {}
-  [[noreturn]] void operator()(const std::string& what) const {
-    throw std::invalid_argument(source_ + ": " + what);
-  }
-
- private:
-  std::string source_;
-};
-
-Transform from_urdf(const urdf::Pose& p) {
-  return {Vector3(p.position.x, p.position.y, p.position.z),
-          Quaternion(p.rotation.w, p.rotation.x, p.rotation.y, p.rotation.z).normalized()};
-}
+using urdf_detail::from_urdf;
+using urdf_detail::LinkPlacement;
+using urdf_detail::Transform;
+using urdf_detail::UrdfError;
 
 Vector3 parse_vector(const char* text, const Vector3& fallback, const std::string& where, const UrdfError& fail) {
   if (!text) return fallback;
@@ -53,11 +37,6 @@ Vector3 parse_vector(const char* text, const Vector3& fallback, const std::strin
 std::string attribute(const TiXmlElement* e, const char* name) {
   const char* v = e->Attribute(name);
   return v ? v : "";
-}
-
-// Body frame of a link: its inertial frame.
-Transform inertial_frame(const urdf::Link& link) {
-  return link.inertial ? from_urdf(link.inertial->origin) : Transform{};
 }
 
 // The shape of a URDF geometry in the body frame; false for meshes.
@@ -135,9 +114,11 @@ void add_collision_contacts(Model& model, int body, const urdf::Link& link, cons
   }
 }
 
-Body make_body(const urdf::Link& link, const UrdfError& fail) {
+// The body of a link with mass, carrying the shapes of every link placed on
+// it (itself and the massless links welded to it), each with its frame in the body.
+Body make_body(const urdf::Link& link, const std::vector<std::pair<const urdf::Link*, Transform>>& carried,
+               const UrdfError& fail) {
   const std::string who = "link '" + link.name + "'";
-  if (!link.inertial) fail(who + ": missing <inertial> (every link but 'world' needs a mass and inertia)");
   const urdf::Inertial& in = *link.inertial;
   if (!(in.mass > 0.0) || !std::isfinite(in.mass))
     fail(who + ": mass must be positive, got " + std::to_string(in.mass) + " (missing <mass value=...>?)");
@@ -145,12 +126,13 @@ Body make_body(const urdf::Link& link, const UrdfError& fail) {
   body.name = link.name;
   body.mass = in.mass;
   body.inertia << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
-  const Transform link_in_body = inertial_frame(link).inverse();
-  try {
-    for (const auto& v : link.visual_array) add_shape(v->geometry, v->origin, link_in_body, body);
-    for (const auto& c : link.collision_array) add_shape(c->geometry, c->origin, link_in_body, body);
-  } catch (const std::invalid_argument& e) {
-    fail(who + ": bad geometry: " + e.what());
+  for (const auto& [l, link_in_body] : carried) {
+    try {
+      for (const auto& v : l->visual_array) add_shape(v->geometry, v->origin, link_in_body, body);
+      for (const auto& c : l->collision_array) add_shape(c->geometry, c->origin, link_in_body, body);
+    } catch (const std::invalid_argument& e) {
+      fail("link '" + l->name + "': bad geometry: " + e.what());
+    }
   }
   return body;
 }
@@ -246,6 +228,7 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     // The joints must form a tree; urdfdom would reject these too, but it
     // leaks the links it has wired together.
     if (ends[0] == ends[1]) fail(where + ": parent and child are the same link '" + ends[0] + "'");
+    if (ends[1] == "world") fail(where + ": the world cannot be a child link");
     if (parent_of.count(ends[1]))
       fail(where + ": link '" + ends[1] + "' is already the child of joint '" + joint_to[ends[1]] +
            "' (close loops with <loop_joint>)");
@@ -273,39 +256,55 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
   const urdf::ModelInterfaceSharedPtr parsed = urdf::parseURDF(one_tree);
   if (!parsed) fail("urdfdom rejected the robot description (its message is printed above)");
 
+  // Links with mass become bodies (document order); massless links ride on
+  // the body (or world) they are welded to.
+  const std::map<std::string, LinkPlacement> placed = urdf_detail::place_links(*parsed, {link_names, parent_of, joint_to}, fail);
+  std::map<std::string, std::vector<std::pair<const urdf::Link*, Transform>>> carried;  // anchor -> links on it
+  for (const std::string& name : link_names)
+    carried[placed.at(name).anchor].emplace_back(parsed->getLink(name).get(), placed.at(name).link_in_body);
   Model model;
   std::map<std::string, int> body_of;  // link name -> body index (world: kWorld)
   std::map<std::string, Transform> link_in_body;
   for (const std::string& name : link_names) {
-    const urdf::LinkConstSharedPtr link = parsed->getLink(name);
-    if (name == "world") {
-      body_of[name] = kWorld;
-      link_in_body[name] = Transform{};
-      continue;
-    }
+    if (name == "world" || placed.at(name).anchor != name) continue;
     try {
-      body_of[name] = model.add_body(make_body(*link, fail));
+      body_of[name] = model.add_body(make_body(*parsed->getLink(name), carried[name], fail));
     } catch (const std::invalid_argument& e) {
       const std::string what = e.what();
       if (what.rfind(source, 0) == 0) throw;
       fail("link '" + name + "' (line " + std::to_string(line_of_link[name]) + "): " + what);
     }
-    link_in_body[name] = inertial_frame(*link).inverse();
-    if (options.collision_contacts) {
-      try {
-        add_collision_contacts(model, body_of[name], *link, link_in_body[name], link_element[name], options.contacts,
-                               fail, ignored);
-      } catch (const std::invalid_argument& e) {
-        const std::string what = e.what();
-        if (what.rfind(source, 0) == 0) throw;
-        fail("link '" + name + "': " + what);
-      }
+  }
+  if (model.num_bodies() == 0)
+    fail("no link has mass apart from what is welded to 'world': there is nothing to simulate");
+  for (const std::string& name : link_names) {
+    const LinkPlacement& p = placed.at(name);
+    body_of[name] = p.anchor == "world" ? kWorld : body_of.at(p.anchor);
+    link_in_body[name] = p.link_in_body;
+    const urdf::Link& link = *parsed->getLink(name);
+    if (body_of[name] == kWorld) {
+      for (const auto& c : link.collision_array)
+        if (c->geometry)
+          ignored.push_back("link '" + name + "': <collision> " + geometry_name(*c->geometry) +
+                            " is fixed in the world and gets no contacts (only moving bodies touch the ground)");
+      continue;
+    }
+    if (!options.collision_contacts) continue;
+    try {
+      add_collision_contacts(model, body_of[name], link, link_in_body[name], link_element[name], options.contacts, fail,
+                             ignored);
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      if (what.rfind(source, 0) == 0) throw;
+      fail("link '" + name + "': " + what);
     }
   }
 
   for (const std::string& name : joint_names) {
     const urdf::JointConstSharedPtr uj = parsed->getJoint(name);
     const std::string who = "joint '" + name + "'";
+    // A weld inside one body: a massless link and the body it rides on.
+    if (body_of.at(uj->parent_link_name) == body_of.at(uj->child_link_name) && uj->type == urdf::Joint::FIXED) continue;
     Joint j = Joint::make(joint_type(uj->type, who, fail), name, body_of.at(uj->parent_link_name),
                           body_of.at(uj->child_link_name));
     if (j.child == kWorld) fail(who + ": the world cannot be a child link");

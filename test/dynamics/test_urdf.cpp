@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -134,6 +135,101 @@ TEST(Urdf, EveryRootLinkButTheWorldFloats) {
   }
 }
 
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+// The double pendulum again, its joints hung on massless frames (links
+// without <inertial>): a mount welded to the world, an elbow frame welded to
+// link1, a wrist that is the child of the moving joint2 and is welded to
+// link2, and a tool and camera welded to link2's tip. The yawed wrist frame
+// and its offset along the hinge axis cancel in the weld below it.
+std::string double_pendulum_on_frames() {
+  const double yaw = 0.5;
+  const Vector3 axis(std::sin(yaw), std::cos(yaw), 0.0);                 // world y in the wrist frame
+  const Vector3 back = rotation_from_rpy(Vector3(0, 0, -yaw)) * Vector3(0, -0.2, 0);  // undo the offset
+  auto fixed = [](const std::string& name, const std::string& parent, const std::string& child,
+                  const std::string& origin) {
+    return "<joint name='" + name + "' type='fixed'><parent link='" + parent + "'/><child link='" + child + "'/>" +
+           origin + "</joint>";
+  };
+  return "<robot name='dp'><link name='world'/>"
+         "<link name='mount'><collision><geometry><box size='0.1 0.1 0.1'/></geometry></collision></link>" +
+         fixed("mount_weld", "world", "mount", "<origin xyz='0 0 0.3' rpy='0 0 0.4'/>") + rod("link1") +
+         "<joint name='joint1' type='continuous'><parent link='mount'/><child link='link1'/>"
+         "<origin xyz='0 0 -0.3' rpy='0 0 -0.4'/><axis xyz='0 1 0'/></joint>"
+         "<link name='elbow_frame'/>" +
+         fixed("elbow_weld", "link1", "elbow_frame", "<origin xyz='0 0 -1'/>") + "<link name='wrist'/>" +
+         "<joint name='joint2' type='continuous'><parent link='elbow_frame'/><child link='wrist'/>"
+         "<origin xyz='0 0.2 0' rpy='0 0 " + number(yaw) + "'/><axis xyz='" + number(axis.x()) + " " +
+         number(axis.y()) + " 0'/></joint>" + rod("link2") +
+         fixed("wrist_weld", "wrist", "link2",
+               "<origin xyz='" + number(back.x()) + " " + number(back.y()) + " 0' rpy='0 0 " + number(-yaw) + "'/>") +
+         "<link name='tool'><inertial><mass value='0'/><inertia ixx='0' iyy='0' izz='0' ixy='0' ixz='0' iyz='0'/>"
+         "</inertial><collision><geometry><sphere radius='0.05'/></geometry></collision></link>" +
+         fixed("tool_weld", "link2", "tool", "<origin xyz='0 0 -1'/>") +
+         "<link name='camera'><visual><geometry><box size='0.02 0.02 0.02'/></geometry></visual></link>" +
+         fixed("camera_weld", "tool", "camera", "<origin xyz='0.1 0 0'/>") + "</robot>";
+}
+
+TEST(Urdf, MasslessFramesRideOnTheBodyTheyAreWeldedTo) {
+  UrdfOptions no_contacts;
+  no_contacts.collision_contacts = false;
+  std::vector<std::string> ignored;
+  const Model m = parse_urdf(double_pendulum_on_frames(), "dp.urdf", no_contacts, &ignored);
+  ASSERT_EQ(m.num_bodies(), 2);
+  ASSERT_EQ(m.num_joints(), 2);  // the welds are gone: joint1 and joint2
+  EXPECT_GE(m.find_joint("joint2"), 0);
+  EXPECT_LT(m.find_joint("tool_weld"), 0);
+  EXPECT_LT(m.find_body("tool"), 0);
+  // link2 carries its cylinder, the tool's sphere at its tip and the camera beside it (body frame: centre of mass).
+  const Body& link2 = m.body(m.find_body("link2"));
+  ASSERT_EQ(link2.shapes.size(), 3u);
+  EXPECT_LT((link2.shapes[1].position - Vector3(0, 0, -0.5)).norm(), 1e-15);
+  EXPECT_LT((link2.shapes[2].position - Vector3(0.1, 0, -0.5)).norm(), 1e-15);
+  // The mount rides on the world: its collision box cannot touch anything.
+  ASSERT_EQ(ignored.size(), 1u);
+  EXPECT_NE(ignored[0].find("link 'mount': <collision> box is fixed in the world"), std::string::npos) << ignored[0];
+  EXPECT_LT(max_position_difference(m, double_pendulum(1.0, 1.0, 0.0, 0.0), Eigen::Vector2d(1.0, -0.5), 300), 1e-9);
+  // With contacts, the tool's sphere touches the ground for link2.
+  const Model with_contacts = parse_urdf(double_pendulum_on_frames());
+  ASSERT_EQ(with_contacts.num_contacts(), 1);
+  EXPECT_EQ(with_contacts.contact(0).body, with_contacts.find_body("link2"));
+}
+
+// A mobile base written the usual way: a massless footprint at the root, the
+// base welded above it. The floating joint keeps the root's name and places
+// the footprint frame.
+TEST(Urdf, MasslessRootTakesTheBodyWeldedBelowIt) {
+  const std::string arm = rod("arm") + hinge("elbow", "base_link", "arm", "0 0 -1");
+  const Model m = parse_urdf("<robot name='r'><link name='base_footprint'/>"
+                             "<joint name='lift' type='fixed'><parent link='base_footprint'/><child link='base_link'/>"
+                             "<origin xyz='0 0 0.3'/></joint>" + rod("base_link") + arm + "</robot>");
+  const Model plain = parse_urdf("<robot name='r'>" + rod("base_link") + arm + "</robot>");
+  ASSERT_EQ(m.num_bodies(), 2);
+  const int root = m.find_joint("base_footprint");
+  ASSERT_GE(root, 0);
+  EXPECT_EQ(m.joint(root).num_coordinates(), 6);
+  EXPECT_LT(m.find_joint("base_link"), 0);
+  // Footprint at z = 2: the base's link frame 0.3 above it, its centre of mass 0.5 below that.
+  State s = make_state(m), p = make_state(plain);
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(m.num_coordinates()), qp = q;
+  q(m.coordinate_offset(root) + 2) = 2.0;
+  qp(plain.coordinate_offset(plain.find_joint("base_link")) + 2) = 2.3;
+  q(m.coordinate_offset(m.find_joint("elbow"))) = qp(plain.coordinate_offset(plain.find_joint("elbow"))) = 0.7;
+  set_joint_positions(m, s, q);
+  set_joint_positions(plain, p, qp);
+  EXPECT_NEAR(s.position[m.find_body("base_link")].z(), 1.8, 1e-14);
+  Simulator sim(m), sim_plain(plain);
+  for (int k = 0; k < 100; ++k) {
+    ASSERT_TRUE(sim.step(s).ok());
+    ASSERT_TRUE(sim_plain.step(p).ok());
+  }
+  for (int i = 0; i < 2; ++i) EXPECT_LT((s.position[i] - p.position[i]).norm(), 1e-12) << i;
+}
+
 void expect_error(const std::string& xml, const std::string& needle) {
   try {
     parse_urdf(xml, "robot.urdf");
@@ -253,9 +349,27 @@ TEST(UrdfErrors, UnknownLinkInJoint) {
                "joint 'j': unknown child link 'ghost'");
 }
 
-TEST(UrdfErrors, MissingInertial) {
+TEST(UrdfErrors, MissingInertialOnAMovingLink) {
   expect_error("<robot name='r'><link name='world'/><link name='a'/>" + hinge("j", "world", "a", "0 0 0") + "</robot>",
-               "link 'a': missing <inertial>");
+               "link 'a' has no mass (no <inertial>, or zero mass and inertia), but joint 'j' lets it move");
+  // The massless cross of a universal joint written as two hinges.
+  expect_error("<robot name='r'><link name='world'/><link name='cross'/>" + rod("arm") +
+                   hinge("pitch", "world", "cross", "0 0 0") + hinge("roll", "cross", "arm", "0 0 0") + "</robot>",
+               "link 'cross' has no mass (no <inertial>, or zero mass and inertia), but joint 'pitch' lets it move");
+  // A massless root with nothing of mass welded to it would float without inertia.
+  expect_error("<robot name='r'><link name='hub'/>" + rod("arm") + hinge("j", "hub", "arm", "0 0 0") + "</robot>",
+               "link 'hub' has no mass (no <inertial>, or zero mass and inertia) and is not welded");
+  // Zero mass with an inertia is a mistake, not a frame.
+  expect_error("<robot name='r'><link name='a'><inertial><mass value='0'/><inertia ixx='1' iyy='1' izz='1' ixy='0' "
+               "ixz='0' iyz='0'/></inertial></link></robot>",
+               "link 'a': mass must be positive, got 0");
+}
+
+TEST(UrdfErrors, NothingToSimulate) {
+  expect_error("<robot name='r'><link name='world'/></robot>", "there is nothing to simulate");
+  expect_error("<robot name='r'><link name='world'/><link name='frame'/><joint name='w' type='fixed'><parent "
+               "link='world'/><child link='frame'/></joint></robot>",
+               "there is nothing to simulate");
 }
 
 TEST(UrdfErrors, MissingMass) {

@@ -7,7 +7,11 @@
 //   </loop_joint>
 // Links become bodies whose frame is the link's inertial frame (centre of
 // mass, principal-axes rotation of <inertial><origin>); a link named "world"
-// is the fixed world frame. Every root link not attached to the world gets a
+// is the fixed world frame. A massless link (no <inertial>, or zero mass and
+// inertia) is a frame on the body or world it is welded to by fixed joints:
+// its parent's when its own joint is fixed, else (a root, or the child of a
+// moving joint) the nearest link with mass welded below it; one with nothing
+// of mass welded to it is an error. Every root link not attached to the world gets a
 // floating joint named after it, whose coordinates are the link frame's
 // position and rotation vector (several trees per file are fine). Joint types: fixed, revolute and continuous
 // (revolute), prismatic, floating, planar (planar-axis, normal = axis).

@@ -1,0 +1,64 @@
+#pragma once
+// Rigid transforms and error reporting shared by the URDF loader's parts, and
+// where each link lives: its own body, or, for a massless link (a frame such
+// as a tool flange, a sensor mount or a footprint), the body or world it is
+// welded to by fixed joints.
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <urdf_model/model.h>
+
+#include "dynamics/quaternion.hpp"
+
+namespace dynamics::urdf_detail {
+
+struct Transform {
+  Vector3 position = Vector3::Zero();
+  Quaternion rotation = Quaternion::Identity();
+  Transform inverse() const { return {-(rotation.conjugate() * position), rotation.conjugate()}; }
+  Transform operator*(const Transform& o) const { return {position + rotation * o.position, rotation * o.rotation}; }
+};
+
+class UrdfError {
+ public:
+  explicit UrdfError(std::string source) : source_(std::move(source)) {}
+  [[noreturn]] void operator()(const std::string& what) const { throw std::invalid_argument(source_ + ": " + what); }
+
+ private:
+  std::string source_;
+};
+
+inline Transform from_urdf(const urdf::Pose& p) {
+  return {Vector3(p.position.x, p.position.y, p.position.z),
+          Quaternion(p.rotation.w, p.rotation.x, p.rotation.y, p.rotation.z).normalized()};
+}
+
+// No <inertial>, or one with zero mass and zero inertia: a frame, not a body.
+bool is_massless(const urdf::Link& link);
+
+// The link tree as written (the joints of the document, not urdfdom's
+// single-tree copy): child link -> parent link, child link -> its joint.
+struct LinkTree {
+  std::vector<std::string> links;  // document order
+  std::map<std::string, std::string> parent_of, joint_to;
+};
+
+// A link's frame in the body that carries it. `anchor` is the link with mass
+// whose body that is, or "world".
+struct LinkPlacement {
+  std::string anchor;
+  Transform link_in_body;
+};
+
+// Every link with mass (and `world`) anchors itself, its body frame being its
+// inertial frame. A massless link joins the body of its parent when its joint
+// is fixed; otherwise (a root, or a moving joint) the first link with mass
+// welded below it by fixed joints, if any. Any other massless link would be a
+// body without inertia: an error naming it (and its joint).
+std::map<std::string, LinkPlacement> place_links(const urdf::ModelInterface& parsed, const LinkTree& tree,
+                                                 const UrdfError& fail);
+
+}  // namespace dynamics::urdf_detail
