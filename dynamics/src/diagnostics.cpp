@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "contact_site.hpp"
+#include "format_number.hpp"
 #include "joint_constraint.hpp"
 #include "joint_kinematics.hpp"
 #include "mechanism_graph.hpp"
@@ -31,11 +31,7 @@ namespace {
 // body by more than the discrete quaternion update can (|w| < 2 / dt).
 void check_step_size(const Model& model, const State& s, double dt, const char* who) {
   const auto fail = [&](const std::string& why) { throw std::invalid_argument(std::string(who) + ": " + why); };
-  const auto number = [](double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", v);
-    return std::string(text);
-  };
+  const auto number = detail::format_number;
   if (!(dt >= 0.0) || !std::isfinite(dt)) fail("dt must be finite and >= 0, got " + number(dt));
   if (dt == 0.0) return;
   for (int b = 0; b < model.num_bodies(); ++b)

@@ -9,6 +9,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "body_pair.hpp"
+#include "format_number.hpp"
 
 namespace dynamics {
 namespace {
@@ -27,7 +28,7 @@ void check_inertia(const Body& body) {
     fail(who + ": inertia is not symmetric");
   const Vector3 eig = Eigen::SelfAdjointEigenSolver<Matrix3>(body.inertia, Eigen::EigenvaluesOnly).eigenvalues();
   if (!(eig.minCoeff() > 0.0)) fail(who + ": inertia is not positive definite (smallest eigenvalue " +
-                                    std::to_string(eig.minCoeff()) + ")");
+                                    detail::format_number(eig.minCoeff()) + ")");
   // A rigid body's principal moments obey the triangle inequality.
   if (eig(0) + eig(1) < eig(2) * (1.0 - 1e-9))
     fail(who + ": principal moments violate the triangle inequality (no rigid body has them)");
@@ -57,8 +58,8 @@ void check_limits(const Joint& joint, const std::string& who) {
     const double hi = joint.upper.empty() ? inf : joint.upper[i];
     const std::string coordinate = who + " coordinate " + std::to_string(i);
     if (lo == inf || hi == -inf) fail(coordinate + ": a limit is infinite on the wrong side");
-    if (!(lo < hi)) fail(coordinate + ": lower limit " + std::to_string(lo) + " is not below upper limit " +
-                         std::to_string(hi));
+    if (!(lo < hi)) fail(coordinate + ": lower limit " + detail::format_number(lo) + " is not below upper limit " +
+                         detail::format_number(hi));
     const bool angle = joint.freedom.rotational == 1 && i == joint.freedom.translational;
     if (angle && ((std::isfinite(lo) && lo < -kPi) || (std::isfinite(hi) && hi > kPi)))
       fail(coordinate + ": angle limits must lie in [-pi, pi]");
@@ -67,7 +68,7 @@ void check_limits(const Joint& joint, const std::string& who) {
 
 void check_friction(const std::string& who, FrictionModel model, double coefficient, int directions) {
   if (!(coefficient >= 0.0) || !std::isfinite(coefficient))
-    fail(who + ": friction coefficient must be >= 0 and finite, got " + std::to_string(coefficient));
+    fail(who + ": friction coefficient must be >= 0 and finite, got " + detail::format_number(coefficient));
   switch (model) {
     case FrictionModel::None:
     case FrictionModel::Cone: break;
@@ -94,7 +95,7 @@ int Model::add_body(Body body) {
   if (body.name.empty()) fail("body " + std::to_string(bodies_.size()) + " has no name");
   if (find_body(body.name) >= 0) fail("duplicate body name '" + body.name + "'");
   if (!(body.mass > 0.0) || !std::isfinite(body.mass))
-    fail("body '" + body.name + "': mass must be positive and finite, got " + std::to_string(body.mass));
+    fail("body '" + body.name + "': mass must be positive and finite, got " + detail::format_number(body.mass));
   check_inertia(body);
   check_frame(Frame{body.position, body.orientation}, "body '" + body.name + "'");
   body.orientation.normalize();
@@ -171,7 +172,7 @@ void Model::set_ground(const HalfSpace& ground) {
 
 void Model::set_friction_coefficient(double coefficient) {
   if (!(coefficient >= 0.0) || !std::isfinite(coefficient))
-    fail("friction coefficient must be >= 0 and finite, got " + std::to_string(coefficient));
+    fail("friction coefficient must be >= 0 and finite, got " + detail::format_number(coefficient));
   for (Contact& c : contacts_) c.friction_coefficient = coefficient;
   collision_options_.friction_coefficient = coefficient;
 }
@@ -239,7 +240,7 @@ void Model::exclude_collision(int body_a, int body_b) {
 
 void Model::set_collision_options(const CollisionOptions& options) {
   if (!(options.margin >= 0.0) || !std::isfinite(options.margin))
-    fail("collision options: margin must be >= 0 and finite, got " + std::to_string(options.margin));
+    fail("collision options: margin must be >= 0 and finite, got " + detail::format_number(options.margin));
   check_friction("collision options", options.friction, options.friction_coefficient, options.friction_directions);
   collision_options_ = options;
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "dynamics/coordinates.hpp"
+#include "format_number.hpp"
 #include "mechanism_graph.hpp"
 
 namespace dynamics {
@@ -58,6 +59,16 @@ class ConstraintSystem {
     options.constraint_shift = -regularization;
     if (factor_.factorize(matrix_, options) != graphsolve::Status::Success) return false;
     return factor_.solve_in_place(rhs) == graphsolve::Status::Success && rhs.allFinite();
+  }
+
+  // Why the last solve failed: graphsolve's status and the body or joint of the failed pivot.
+  std::string failure() const {
+    std::string text = graphsolve::to_string(factor_.status());
+    const int node = factor_.failed_node();
+    if (node >= 0 && node < model_.num_bodies()) return text + " at body '" + model_.body(node).name + "'";
+    for (int j = 0; j < model_.num_joints(); ++j)
+      if (mg_.joint_node[j] == node && node >= 0) return text + " at joint '" + model_.joint(j).name + "'";
+    return text;
   }
 
   const graphsolve::BlockMatrix& matrix() const { return matrix_; }
@@ -126,7 +137,7 @@ std::string describe_violation(const Model& model, const ProjectionResult& resul
     text += (i ? ", '" : "'") + model.joint(joints[i]).name + "'";
   text += joints.size() == 1 ? " is" : " are";
   text += " still violated (largest: '" + model.joint(result.worst_joint).name + "', " +
-          std::to_string(result.violation) + ") after " + std::to_string(result.iterations) +
+          detail::format_number(result.violation) + ") after " + std::to_string(result.iterations) +
           " projection iterations";
   return text;
 }
@@ -145,7 +156,11 @@ double project_velocities(const Model& model, State& state) {
     rhs.segment<6>(6 * b) = detail::mass_matrix(model.body(b)) * v;
   }
   if (!system.solve(rhs, 1e-10))
-    throw std::invalid_argument("dynamics::project_velocities: the constraint system is singular");
+    throw std::invalid_argument("dynamics::project_velocities: the constraint system cannot be solved (" +
+                                system.failure() +
+                                "): joints that lock each other beyond what the regularization absorbs, or a body "
+                                "whose inertia (kg m^2) is below about 1e-13 times its mass (kg), which the pivot "
+                                "test cannot tell from a singular block");
   double change = 0.0;
   for (int b = 0; b < model.num_bodies(); ++b) {
     change = std::max(change, (rhs.segment<3>(6 * b) - state.velocity[b]).lpNorm<Eigen::Infinity>());

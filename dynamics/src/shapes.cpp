@@ -4,13 +4,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "format_number.hpp"
+
 namespace dynamics {
 namespace {
 
 void require_positive(double value, const char* what, const char* where) {
   if (!(value > 0.0) || !std::isfinite(value))
     throw std::invalid_argument(std::string("dynamics::") + where + ": " + what + " must be positive and finite, got " +
-                                std::to_string(value));
+                                detail::format_number(value));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "broad_phase.hpp"
+#include "format_number.hpp"
 #include "inequalities.hpp"
 #include "joint_kinematics.hpp"
 #include "mechanism_graph.hpp"
@@ -763,15 +764,15 @@ void Simulator::Impl::report_failed_node(int node, StepResult& result) const {
 Simulator::Simulator(const Model& model, const StepOptions& options) {
   if (model.num_bodies() == 0) throw std::invalid_argument("dynamics::Simulator: the model has no bodies");
   if (!(options.dt > 0.0) || !std::isfinite(options.dt))
-    throw std::invalid_argument("dynamics::Simulator: dt must be positive, got " + std::to_string(options.dt));
+    throw std::invalid_argument("dynamics::Simulator: dt must be positive, got " + detail::format_number(options.dt));
   if (!(options.tolerance > 0.0))
     throw std::invalid_argument("dynamics::Simulator: tolerance must be positive, got " +
-                                std::to_string(options.tolerance));
+                                detail::format_number(options.tolerance));
   if (options.max_iterations < 1) throw std::invalid_argument("dynamics::Simulator: max_iterations must be >= 1");
   if (options.max_line_search < 0) throw std::invalid_argument("dynamics::Simulator: max_line_search must be >= 0");
   if (!(options.reuse_factorization_below >= 0.0 && options.reuse_factorization_below <= 0.5))
     throw std::invalid_argument("dynamics::Simulator: reuse_factorization_below must lie in [0, 0.5], got " +
-                                std::to_string(options.reuse_factorization_below));
+                                detail::format_number(options.reuse_factorization_below));
   if (!(options.regularization >= 0.0))
     throw std::invalid_argument("dynamics::Simulator: regularization must be >= 0");
   if (!(options.max_regularization >= options.regularization) || !std::isfinite(options.max_regularization))
@@ -780,7 +781,7 @@ Simulator::Simulator(const Model& model, const StepOptions& options) {
     throw std::invalid_argument("dynamics::Simulator: interior and complementarity tolerances must be positive");
   if (!(options.fraction_to_boundary > 0.0 && options.fraction_to_boundary < 1.0))
     throw std::invalid_argument("dynamics::Simulator: fraction_to_boundary must lie in (0, 1), got " +
-                                std::to_string(options.fraction_to_boundary));
+                                detail::format_number(options.fraction_to_boundary));
   impl_ = std::make_unique<Impl>(model, options);
 }
 

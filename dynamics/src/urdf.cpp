@@ -14,6 +14,7 @@
 #include <tinyxml.h>
 #include <urdf_parser/urdf_parser.h>
 
+#include "format_number.hpp"
 #include "urdf_frames.hpp"
 
 namespace dynamics {
@@ -121,7 +122,7 @@ Body make_body(const urdf::Link& link, const std::vector<std::pair<const urdf::L
   const std::string who = "link '" + link.name + "'";
   const urdf::Inertial& in = *link.inertial;
   if (!(in.mass > 0.0) || !std::isfinite(in.mass))
-    fail(who + ": mass must be positive, got " + std::to_string(in.mass) + " (missing <mass value=...>?)");
+    fail(who + ": mass must be positive, got " + detail::format_number(in.mass) + " (missing <mass value=...>?)");
   Body body;
   body.name = link.name;
   body.mass = in.mass;
@@ -328,7 +329,7 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     if (uj->dynamics && options.joint_damping && j.num_coordinates() > 0) {
       const double damping = uj->dynamics->damping;
       if (!(damping >= 0.0) || !std::isfinite(damping))
-        fail(who + ": <dynamics damping> must be a number >= 0, got " + std::to_string(damping));
+        fail(who + ": <dynamics damping> must be a number >= 0, got " + detail::format_number(damping));
       j.damping = damping;
     }
     if (uj->dynamics && uj->dynamics->friction != 0.0 && j.num_coordinates() > 0)

@@ -35,7 +35,8 @@ std::map<std::string, std::string> parse_params(const std::vector<std::string>& 
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
       throw std::invalid_argument("--param: expected key=value, got '" + item + "'");
-    out[item.substr(0, eq)] = item.substr(eq + 1);
+    if (!out.emplace(item.substr(0, eq), item.substr(eq + 1)).second)
+      throw std::invalid_argument("--param: '" + item.substr(0, eq) + "' is given twice");
   }
   return out;
 }
@@ -58,7 +59,8 @@ std::map<std::string, std::vector<double>> parse_joint_values(const std::vector<
       std::vector<double> values;
       for (const std::string& v : split(entry.substr(eq + 1), ':'))
         values.push_back(parse_number(v, std::string(option) + " " + entry.substr(0, eq)));
-      out[entry.substr(0, eq)] = values;
+      if (!out.emplace(entry.substr(0, eq), values).second)
+        throw std::invalid_argument(std::string(option) + ": joint '" + entry.substr(0, eq) + "' is given twice");
     }
   }
   return out;

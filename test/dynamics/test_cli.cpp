@@ -196,6 +196,8 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate pendulum --q0 elbow=1", "unknown joint 'elbow'", 1},
            {"simulate pendulum --q0 joint1=1:2", "has 1 coordinates, got 2", 1},
            {"simulate pendulum --q0 joint1", "expected joint=value", 1},
+           {"simulate pendulum --q0 joint1=1 --q0 joint1=2", "--q0: joint 'joint1' is given twice", 1},
+           {"simulate pendulum --param length=1 --param length=2", "--param: 'length' is given twice", 1},
            {"simulate pendulum --v0 joint1=250", "initial state: body 'link1' turns at 250 rad/s, but a step of --dt 0.01 s carries at most 2/dt = 200 rad/s", 1},
            {"simulate four-bar --q0 joint4=0.1", "closes a loop", 1},
            {"simulate pendulum --gravity 0,9", "expected x,y,z", 1},

@@ -37,6 +37,9 @@ TEST(ModelErrors, BadBodies) {
   b = body("flat");
   b.inertia = Vector3(1, 1, 0).asDiagonal();
   expect_error([&] { m.add_body(b); }, "body 'flat': inertia is not positive definite");
+  // Small numbers are printed as such (std::to_string would say -0.000000).
+  b.inertia = Vector3(1, 1, -1e-9).asDiagonal();
+  expect_error([&] { m.add_body(b); }, "smallest eigenvalue -1e-09");
   b.inertia = Vector3(1, 1, 3).asDiagonal();
   expect_error([&] { m.add_body(b); }, "triangle inequality");
   b.inertia(0, 1) = 0.5;
@@ -89,8 +92,8 @@ TEST(ModelErrors, BadStatesAndOptions) {
   o.dt = 0;
   expect_error([&] { Simulator bad(m, o); }, "dt must be positive");
   o = StepOptions{};
-  o.tolerance = -1;
-  expect_error([&] { Simulator bad(m, o); }, "tolerance must be positive");
+  o.tolerance = -1e-12;
+  expect_error([&] { Simulator bad(m, o); }, "tolerance must be positive, got -1e-12");
   for (const double reuse : {-0.1, 0.6, std::nan("")}) {
     o = StepOptions{};
     o.reuse_factorization_below = reuse;
@@ -105,6 +108,14 @@ TEST(ModelErrors, BadStatesAndOptions) {
   State t = make_state(m);
   expect_error([&] { set_joint_positions(m, t, Eigen::VectorXd::Zero(3)); }, "got 3 values, the model has 1");
   expect_error([&] { set_joint_position(m, t, 0, Eigen::VectorXd::Zero(2)); }, "has 1 coordinates, got 2");
+}
+
+// A 0.1 um pendulum (inertia 1e-15 times its mass in SI units): the
+// projection cannot factorize its system and names the body instead of
+// calling the mechanism singular.
+TEST(ModelErrors, BadlyScaledBodyIsNamed) {
+  const Model tiny = scaled_pendulum(3e-4);
+  expect_error([&] { make_state(tiny); }, "cannot be solved (singular pivot block at body 'link1')");
 }
 
 TEST(Inertia, HelpersMatchTextbookFormulas) {
