@@ -88,6 +88,17 @@ TEST(Urdf, FourBarWithLoopJointMatchesTheCppModel) {
   const Model cpp = four_bar(1.0, 1.0, 0.5);
   ASSERT_EQ(from_urdf.num_joints(), 4);
   EXPECT_LT(max_position_difference(from_urdf, cpp, Eigen::Vector4d(0.5, -0.5 * kPi - 0.5, 0.5, 0.0), 500), 1e-9);
+  // The loop closed on a massless frame welded to link3's tip moves the same way.
+  const std::string on_frame =
+      "<robot name='fb'><link name='world'/>" + rod("link1") + rod("link2") + rod("link3") +
+      hinge("joint1", "world", "link1", "0 0 0") + hinge("joint2", "link1", "link2", "0 0 -1") +
+      hinge("joint3", "world", "link3", "1 0 0") +
+      "<link name='pin'/><joint name='pin_weld' type='fixed'><parent link='link3'/><child link='pin'/>"
+      "<origin xyz='0 0 -1'/></joint><loop_joint name='joint4' type='continuous'><axis xyz='0 1 0'/>"
+      "<link1 link='link2' xyz='0 0 -1'/><link2 link='pin'/></loop_joint></robot>";
+  const Model framed = parse_urdf(on_frame);
+  ASSERT_EQ(framed.num_bodies(), 3);
+  EXPECT_LT(max_position_difference(framed, cpp, Eigen::Vector4d(0.5, -0.5 * kPi - 0.5, 0.5, 0.0), 500), 1e-9);
 }
 
 TEST(Urdf, RootLinkWithoutWorldJointFloats) {
