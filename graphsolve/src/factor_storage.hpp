@@ -108,6 +108,7 @@ struct Factorization::Impl {
   std::vector<double> scratch;   // max_panel: a copy of the panel being scaled
   Eigen::MatrixXd rhs_scratch;   // max_size x kRhsChunk
   Eigen::VectorXd residual;      // dimension, for refinement
+  Eigen::VectorXd correction;    // dimension: the last refinement round, to undo it
   Status status = Status::NotFactorized;
   NodeId failed = -1;
   double min_ratio = 1.0;

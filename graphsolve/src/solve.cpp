@@ -78,13 +78,27 @@ Status Factorization::solve_refined(const BlockMatrix& matrix, const Eigen::Ref<
   Impl& m = *impl_;
   if (!matrix.pattern().same_as(*m.d->pattern)) return Status::DimensionMismatch;
   if (const Status s = solve(rhs, x); s != Status::Success) return s;
-  for (int step = 0; step < steps; ++step)
-    for (Eigen::Index c = 0; c < x.cols(); ++c) {
+  // As LAPACK's refinement does: stop once a round no longer halves the
+  // residual, and undo a round that did not lower it at all (a factorization
+  // of a shifted singular matrix can push x along A's null space forever).
+  // A single round, the Newton solvers' case, is taken unchecked.
+  for (Eigen::Index c = 0; c < x.cols(); ++c) {
+    double last = 0.0;
+    for (int step = 0; step < steps; ++step) {
       matrix.multiply(x.col(c), m.residual);
       m.residual = rhs.col(c) - m.residual;
+      const double norm = m.residual.norm();
+      if (step > 0 && !(norm < last)) {
+        x.col(c) -= m.correction;
+        break;
+      }
+      if (norm == 0.0 || (step > 0 && norm > 0.5 * last)) break;
+      last = norm;
       m.solve_columns(m.residual);
       x.col(c) += m.residual;
+      if (steps > 1) m.correction = m.residual;
     }
+  }
   return Status::Success;
 }
 

@@ -45,8 +45,10 @@ class Factorization {
   // Solves A X = B in place for one or several columns.
   Status solve_in_place(Eigen::Ref<Eigen::MatrixXd> rhs);
   Status solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x);
-  // Solves and then improves x by `steps` rounds of iterative refinement
-  // against A (which must be the matrix that was factorized).
+  // Solves and then improves x by at most `steps` rounds of iterative
+  // refinement against A (the matrix that was factorized, without the
+  // factorization's shifts). From the second round on it stops once a round no
+  // longer halves the residual's 2-norm, undoing a round that did not lower it.
   Status solve_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
                        Eigen::Ref<Eigen::MatrixXd> x, int steps);
 
