@@ -87,7 +87,7 @@ Status Factorization::solve_refined(const BlockMatrix& matrix, const Eigen::Ref<
     for (int step = 0; step < steps; ++step) {
       matrix.multiply(x.col(c), m.residual);
       m.residual = rhs.col(c) - m.residual;
-      const double norm = m.residual.norm();
+      const double norm = steps > 1 ? m.residual.norm() : 1.0;
       if (step > 0 && !(norm < last)) {
         x.col(c) -= m.correction;
         break;
