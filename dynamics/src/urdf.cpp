@@ -259,7 +259,8 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
 
   // Links with mass become bodies (document order); massless links ride on
   // the body (or world) they are welded to.
-  const std::map<std::string, LinkPlacement> placed = urdf_detail::place_links(*parsed, {link_names, parent_of, joint_to}, fail);
+  const std::map<std::string, LinkPlacement> placed =
+      urdf_detail::place_links(*parsed, {link_names, parent_of, joint_to}, fail);
   std::map<std::string, std::vector<std::pair<const urdf::Link*, Transform>>> carried;  // anchor -> links on it
   for (const std::string& name : link_names)
     carried[placed.at(name).anchor].emplace_back(parsed->getLink(name).get(), placed.at(name).link_in_body);

@@ -18,7 +18,8 @@ class Placer {
   Placer(const urdf::ModelInterface& parsed, const LinkTree& tree, const UrdfError& fail)
       : parsed_(parsed), tree_(tree), fail_(fail) {
     for (const std::string& link : tree.links)  // document order: the first welded link with mass wins
-      if (auto parent = tree.parent_of.find(link); parent != tree.parent_of.end()) children_[parent->second].push_back(link);
+      if (auto parent = tree.parent_of.find(link); parent != tree.parent_of.end())
+        children_[parent->second].push_back(link);
   }
 
   const LinkPlacement& place(const std::string& name) {
@@ -29,7 +30,9 @@ class Placer {
  private:
   const urdf::Joint& joint_of(const std::string& child) const { return *parsed_.getJoint(tree_.joint_to.at(child)); }
   bool welded(const std::string& child) const { return joint_of(child).type == urdf::Joint::FIXED; }
-  Transform origin(const std::string& child) const { return from_urdf(joint_of(child).parent_to_joint_origin_transform); }
+  Transform origin(const std::string& child) const {
+    return from_urdf(joint_of(child).parent_to_joint_origin_transform);
+  }
 
   LinkPlacement compute(const std::string& name) {
     if (name == "world") return {name, Transform{}};
