@@ -63,6 +63,7 @@ class ConstraintSystem {
 
   // Why the last solve failed: graphsolve's status and the body or joint of the failed pivot.
   std::string failure() const {
+    if (factor_.status() == graphsolve::Status::Success) return "the solution is not finite";
     std::string text = graphsolve::to_string(factor_.status());
     const int node = factor_.failed_node();
     if (node >= 0 && node < model_.num_bodies()) return text + " at body '" + model_.body(node).name + "'";
