@@ -47,6 +47,14 @@ int contact_node_size(FrictionModel friction, int directions);
 MechanismGraph build_mechanism_graph(const Model& model, bool with_inequalities = false,
                                      const std::vector<ContactSite>& sites = {});
 
+// The joint whose constraint or limit rows are graph node `node`, or -1.
+inline int joint_of_node(const MechanismGraph& mg, int node) {
+  if (node < 0) return -1;
+  for (int j = 0; j < static_cast<int>(mg.joint_node.size()); ++j)
+    if (mg.joint_node[j] == node || mg.limit_node[j] == node) return j;
+  return -1;
+}
+
 inline Pose body_pose(const State& state, int body) {
   if (body == kWorld) return Pose{};
   return Pose{state.position[body], state.orientation[body]};

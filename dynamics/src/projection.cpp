@@ -67,9 +67,8 @@ class ConstraintSystem {
     std::string text = graphsolve::to_string(factor_.status());
     const int node = factor_.failed_node();
     if (node >= 0 && node < model_.num_bodies()) return text + " at body '" + model_.body(node).name + "'";
-    for (int j = 0; j < model_.num_joints(); ++j)
-      if (mg_.joint_node[j] == node && node >= 0) return text + " at joint '" + model_.joint(j).name + "'";
-    return text;
+    const int joint = detail::joint_of_node(mg_, node);
+    return joint >= 0 ? text + " at joint '" + model_.joint(joint).name + "'" : text;
   }
 
   const graphsolve::BlockMatrix& matrix() const { return matrix_; }

@@ -751,8 +751,7 @@ StepResult Simulator::Impl::solve(State& state) {
 
 void Simulator::Impl::report_failed_node(int node, StepResult& result) const {
   if (node >= 0 && node < nb) result.failed_body = node;
-  for (int j = 0; j < nj && node >= nb; ++j)
-    if (mg.joint_node[j] == node || mg.limit_node[j] == node) result.failed_joint = j;
+  if (node >= nb) result.failed_joint = detail::joint_of_node(mg, node);
   const int site = ineq.site_of_node(node);
   if (site >= 0 && site < ground_sites) result.failed_contact = site;
   if (site >= ground_sites) {
