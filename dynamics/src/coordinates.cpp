@@ -120,6 +120,17 @@ void check_vector(const Model& model, const Eigen::VectorXd& v, const char* what
   if (!v.allFinite()) throw std::invalid_argument(std::string("dynamics::") + what + ": non-finite value");
 }
 
+// Followers of joint couplings take ratio * leader + offset (rates: ratio *
+// leader rate) in `values`; a pass per coupling resolves chains of them.
+Eigen::VectorXd with_followers(const Model& model, const Eigen::VectorXd& values, bool rates) {
+  Eigen::VectorXd out = values;
+  for (int pass = 0; pass < model.num_couplings(); ++pass)
+    for (const JointCoupling& c : model.couplings())
+      out(model.coordinate_offset(c.follower)) =
+          c.ratio * out(model.coordinate_offset(c.leader)) + (rates ? 0.0 : c.offset);
+  return out;
+}
+
 int check_settable(const Model& model, int joint, const Eigen::VectorXd& values, const char* what) {
   const Joint& j = model.joint(joint);
   if (values.size() != j.num_coordinates())
@@ -129,6 +140,11 @@ int check_settable(const Model& model, int joint, const Eigen::VectorXd& values,
   if (compute_topology(model).closes_loop[joint])
     throw std::invalid_argument(std::string("dynamics::") + what + ": joint '" + j.name +
                                 "' closes a loop; its coordinates follow from the other joints");
+  const int coupling = model.coupling_of_follower(joint);
+  if (coupling >= 0)
+    throw std::invalid_argument(std::string("dynamics::") + what + ": joint '" + j.name + "' follows joint '" +
+                                model.joint(model.coupling(coupling).leader).name + "' (coupling '" +
+                                model.coupling(coupling).name + "'); set the leader");
   return model.coordinate_offset(joint);
 }
 
@@ -158,18 +174,20 @@ Eigen::VectorXd joint_velocities(const Model& model, const State& state) {
 void set_joint_positions(const Model& model, State& state, const Eigen::VectorXd& positions) {
   check_state(model, state);
   check_vector(model, positions, "set_joint_positions");
+  const Eigen::VectorXd all = with_followers(model, positions, false);
   for (int j : compute_topology(model).tree_joints) {
     const Joint& joint = model.joint(j);
-    place_child(joint, detail::joint_axes(joint), state, positions.data() + model.coordinate_offset(j));
+    place_child(joint, detail::joint_axes(joint), state, all.data() + model.coordinate_offset(j));
   }
 }
 
 void set_joint_velocities(const Model& model, State& state, const Eigen::VectorXd& velocities) {
   check_state(model, state);
   check_vector(model, velocities, "set_joint_velocities");
+  const Eigen::VectorXd all = with_followers(model, velocities, true);
   for (int j : compute_topology(model).tree_joints) {
     const Joint& joint = model.joint(j);
-    move_child(joint, detail::joint_axes(joint), state, velocities.data() + model.coordinate_offset(j));
+    move_child(joint, detail::joint_axes(joint), state, all.data() + model.coordinate_offset(j));
   }
 }
 

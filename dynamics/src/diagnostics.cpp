@@ -126,6 +126,16 @@ double constraint_violation(const Model& model, const State& s) {
                            detail::body_pose(s, joint.child), false, e);
     v = std::max(v, e.value.head(m).lpNorm<Eigen::Infinity>());
   }
+  if (model.num_couplings() == 0) return v;
+  std::vector<detail::Pose> poses(model.num_bodies());
+  for (int b = 0; b < model.num_bodies(); ++b) poses[b] = detail::body_pose(s, b);
+  std::vector<detail::JointAxes> axes;
+  for (const Joint& joint : model.joints()) axes.push_back(detail::joint_axes(joint));
+  detail::CouplingEvaluation f;
+  for (const JointCoupling& c : model.couplings()) {
+    detail::evaluate_coupling(model, axes, c, detail::coupling_bodies(model, c), poses, f);
+    v = std::max(v, std::abs(f.value));
+  }
   return v;
 }
 

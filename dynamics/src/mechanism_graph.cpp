@@ -46,6 +46,13 @@ MechanismGraph build_mechanism_graph(const Model& model, bool with_inequalities,
       if (joint.parent != kWorld) mg.graph.add_edge(node, joint.parent);
     }
   }
+  for (const JointCoupling& coupling : model.couplings()) {
+    const CouplingBodies bodies = coupling_bodies(model, coupling);
+    const int node = mg.graph.add_node(1, graphsolve::NodeKind::ZeroDiagonal);
+    mg.coupling_node.push_back(node);
+    mg.coupling_bodies.push_back(bodies);
+    for (int i = 0; i < bodies.count; ++i) mg.graph.add_edge(node, bodies.body[i]);
+  }
   if (with_inequalities) {
     for (const ContactSite& site : sites) {
       const int node = mg.graph.add_node(contact_node_size(site.friction, site.friction_directions));

@@ -2,7 +2,8 @@
 // The graphsolve graph of a mechanism (internal): one 6x6 node per body and
 // one zero-diagonal node per joint with constraints (its constraint count),
 // an edge from each joint node to each of its bodies. Floating joints have no
-// node. With inequalities, a joint with finite limits gets a second node with
+// node. Each joint coupling is a zero-diagonal node of one row attached to
+// the bodies of its two joints (a cycle through the joint nodes). With inequalities, a joint with finite limits gets a second node with
 // one row per limit, attached to the same bodies (a short cycle: at most one
 // fill block per limited joint), and every contact site is one more node:
 // attached only to its body for a ground contact (a leaf), to both bodies for
@@ -17,6 +18,7 @@
 #include "dynamics/state.hpp"
 #include "contact_site.hpp"
 #include "joint_constraint.hpp"
+#include "joint_coupling.hpp"
 
 namespace dynamics::detail {
 
@@ -37,6 +39,8 @@ struct MechanismGraph {
   std::vector<int> joint_limit_count;
   std::vector<int> limit_node;           // per joint: graph node of its limit rows, -1 without
   std::vector<int> contact_node;         // per contact site
+  std::vector<int> coupling_node;        // per joint coupling
+  std::vector<CouplingBodies> coupling_bodies;
 };
 
 // Contacts per friction model: the size of a contact node.
@@ -46,6 +50,14 @@ int contact_node_size(FrictionModel friction, int directions);
 // one node per contact site (ground contacts first, then pair features).
 MechanismGraph build_mechanism_graph(const Model& model, bool with_inequalities = false,
                                      const std::vector<ContactSite>& sites = {});
+
+// The joint coupling whose row is graph node `node`, or -1.
+inline int coupling_of_node(const MechanismGraph& mg, int node) {
+  if (node < 0) return -1;
+  for (int c = 0; c < static_cast<int>(mg.coupling_node.size()); ++c)
+    if (mg.coupling_node[c] == node) return c;
+  return -1;
+}
 
 // The joint whose constraint or limit rows are graph node `node`, or -1.
 inline int joint_of_node(const MechanismGraph& mg, int node) {

@@ -80,6 +80,15 @@ void check_friction(const std::string& who, FrictionModel model, double coeffici
   }
 }
 
+// A revolute angle without limits on both sides: read in (-pi, pi], it jumps
+// by 2 pi when the joint passes pi.
+bool unlimited_angle(const Joint& joint) {
+  if (joint.freedom.rotational != 1 || joint.freedom.translational != 0) return false;
+  const bool lower = !joint.lower.empty() && std::isfinite(joint.lower[0]);
+  const bool upper = !joint.upper.empty() && std::isfinite(joint.upper[0]);
+  return !(lower && upper);
+}
+
 }  // namespace
 
 Body Body::solid(std::string name, double mass, const Shape& shape) {
@@ -161,6 +170,48 @@ int Model::add_contact(Contact contact) {
   check_friction(who, contact.friction, contact.friction_coefficient, contact.friction_directions);
   contacts_.push_back(std::move(contact));
   return num_contacts() - 1;
+}
+
+int Model::add_coupling(JointCoupling coupling) {
+  if (coupling.name.empty()) fail("coupling " + std::to_string(couplings_.size()) + " has no name");
+  for (const JointCoupling& c : couplings_)
+    if (c.name == coupling.name) fail("duplicate coupling name '" + coupling.name + "'");
+  const std::string who = "coupling '" + coupling.name + "'";
+  for (const auto& [index, role] : {std::pair{coupling.leader, "leader"}, std::pair{coupling.follower, "follower"}}) {
+    if (index < 0 || index >= num_joints())
+      fail(who + ": " + role + " joint index " + std::to_string(index) + " does not exist");
+    const Joint& joint = joints_[index];
+    if (joint.num_coordinates() != 1)
+      fail(who + ": " + role + " joint '" + joint.name + "' is " + joint_type_name(joint.freedom) + " with " +
+           std::to_string(joint.num_coordinates()) +
+           " coordinates; a coupling needs joints of one coordinate (revolute or prismatic)");
+  }
+  if (coupling.leader == coupling.follower)
+    fail(who + ": joint '" + joints_[coupling.leader].name + "' is both leader and follower");
+  if (!std::isfinite(coupling.ratio)) fail(who + ": ratio is not finite");
+  if (!std::isfinite(coupling.offset)) fail(who + ": offset is not finite");
+  const Joint& leader = joints_[coupling.leader];
+  const Joint& follower = joints_[coupling.follower];
+  const bool angular_follower = follower.freedom.rotational == 1;
+  if (unlimited_angle(leader) && (!angular_follower || coupling.ratio != std::round(coupling.ratio)))
+    fail(who + ": leader joint '" + leader.name +
+         "' turns without limits and its angle is read in (-pi, pi], so following it with ratio " +
+         detail::format_number(coupling.ratio) + (angular_follower ? "" : " on a prismatic joint") +
+         " would jump when it passes pi: give the leader lower and upper limits, or use an integer ratio with a "
+         "revolute follower");
+  couplings_.push_back(std::move(coupling));
+  return num_couplings() - 1;
+}
+
+const JointCoupling& Model::coupling(int index) const {
+  if (index < 0 || index >= num_couplings()) fail("coupling index " + std::to_string(index) + " does not exist");
+  return couplings_[index];
+}
+
+int Model::coupling_of_follower(int joint) const {
+  for (int c = 0; c < num_couplings(); ++c)
+    if (couplings_[c].follower == joint) return c;
+  return -1;
 }
 
 void Model::set_ground(const HalfSpace& ground) {

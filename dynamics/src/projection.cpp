@@ -22,7 +22,8 @@ class ConstraintSystem {
         mg_(detail::build_mechanism_graph(model)),
         symbolic_(graphsolve::analyze(mg_.graph)),
         matrix_(symbolic_),
-        factor_(symbolic_) {}
+        factor_(symbolic_),
+        poses_(model.num_bodies()) {}
 
   // Fill the matrix at the state's configuration; returns max |g| and stores g
   // (and, if asked, which joints are violated beyond `tolerance`).
@@ -51,6 +52,27 @@ class ConstraintSystem {
       if (report && v > tolerance) report->violated_joints.push_back(j);
       violation = std::max(violation, v);
     }
+    if (model_.num_couplings() == 0) return violation;
+    for (int b = 0; b < model_.num_bodies(); ++b) poses_[b] = detail::body_pose(state, b);
+    detail::CouplingEvaluation f;
+    for (int c = 0; c < model_.num_couplings(); ++c) {
+      const int node = mg_.coupling_node[c];
+      const detail::CouplingBodies& bodies = mg_.coupling_bodies[c];
+      detail::evaluate_coupling(model_, mg_.axes, model_.coupling(c), bodies, poses_, f);
+      matrix_.diag(node).setZero();
+      for (int i = 0; i < bodies.count; ++i) {
+        matrix_.block(node, bodies.body[i]) = f.row[i];
+        matrix_.block(bodies.body[i], node) = f.row[i].transpose();
+      }
+      g_rows(symbolic_.pattern().offset[node]) = f.value;
+      const double v = std::abs(f.value);
+      if (report && v > violation) {
+        report->worst_joint = -1;
+        report->worst_coupling = c;
+      }
+      if (report && v > tolerance) report->violated_couplings.push_back(c);
+      violation = std::max(violation, v);
+    }
     return violation;
   }
 
@@ -68,7 +90,9 @@ class ConstraintSystem {
     const int node = factor_.failed_node();
     if (node >= 0 && node < model_.num_bodies()) return text + " at body '" + model_.body(node).name + "'";
     const int joint = detail::joint_of_node(mg_, node);
-    return joint >= 0 ? text + " at joint '" + model_.joint(joint).name + "'" : text;
+    if (joint >= 0) return text + " at joint '" + model_.joint(joint).name + "'";
+    const int coupling = detail::coupling_of_node(mg_, node);
+    return coupling >= 0 ? text + " at coupling '" + model_.coupling(coupling).name + "'" : text;
   }
 
   const graphsolve::BlockMatrix& matrix() const { return matrix_; }
@@ -80,6 +104,7 @@ class ConstraintSystem {
   graphsolve::Symbolic symbolic_;
   graphsolve::BlockMatrix matrix_;
   graphsolve::Factorization factor_;
+  std::vector<detail::Pose> poses_;  // the state's, for the couplings
 };
 
 void displace(State& s, const Eigen::VectorXd& delta, double alpha, int bodies) {
@@ -131,20 +156,30 @@ ProjectionResult project_positions(const Model& model, State& state, const Proje
 
 std::string describe_violation(const Model& model, const ProjectionResult& result) {
   const std::vector<int>& joints = result.violated_joints;
-  if (joints.empty() || result.worst_joint < 0) return "no joint is violated";
-  std::string text = joints.size() == 1 ? "joint " : "joints ";
-  for (std::size_t i = 0; i < joints.size(); ++i)
-    text += (i ? ", '" : "'") + model.joint(joints[i]).name + "'";
-  text += joints.size() == 1 ? " is" : " are";
-  text += " still violated (largest: '" + model.joint(result.worst_joint).name + "', " +
-          detail::format_number(result.violation) + ") after " + std::to_string(result.iterations) +
-          " projection iterations";
+  const std::vector<int>& couplings = result.violated_couplings;
+  if (joints.empty() && couplings.empty()) return "no joint is violated";
+  // "joint 'a'", "joints 'a', 'b'", "coupling 'c'", ... joined by "and".
+  const auto list = [](const char* kind, const std::vector<int>& items, auto name_of) {
+    std::string text = std::string(kind) + (items.size() == 1 ? " " : "s ");
+    for (std::size_t i = 0; i < items.size(); ++i) text += (i ? ", '" : "'") + name_of(items[i]) + "'";
+    return text;
+  };
+  std::string text;
+  if (!joints.empty()) text = list("joint", joints, [&](int j) { return model.joint(j).name; });
+  if (!couplings.empty())
+    text += (text.empty() ? "" : " and ") + list("coupling", couplings, [&](int c) { return model.coupling(c).name; });
+  text += joints.size() + couplings.size() == 1 ? " is" : " are";
+  const std::string worst = result.worst_coupling >= 0 ? model.coupling(result.worst_coupling).name
+                            : result.worst_joint >= 0  ? model.joint(result.worst_joint).name
+                                                       : std::string("?");
+  text += " still violated (largest: '" + worst + "', " + detail::format_number(result.violation) + ") after " +
+          std::to_string(result.iterations) + " projection iterations";
   return text;
 }
 
 double project_velocities(const Model& model, State& state) {
   check_state(model, state);
-  if (model.num_bodies() == 0 || model.num_joints() == 0) return 0.0;
+  if (model.num_bodies() == 0 || model.num_joints() == 0) return 0.0;  // couplings need joints
   ConstraintSystem system(model);
   Eigen::VectorXd g;
   system.assemble(state, g);

@@ -55,6 +55,14 @@ struct Simulator::Impl {
     double *child_joint = nullptr, *joint_child = nullptr, *parent_joint = nullptr, *joint_parent = nullptr;
   };
   std::vector<CouplingBlocks> couplings;
+  // The same for each joint coupling: the row of its impulse, and its blocks
+  // with each of its bodies (mg.coupling_bodies order).
+  int nc;
+  std::vector<int> coupling_row;
+  struct CoupledBodyBlocks {
+    std::array<double*, 4> body_coupling{}, coupling_body{};
+  };
+  std::vector<CoupledBodyBlocks> coupled_blocks;
   std::vector<Matrix3> turn_rate;  // per body: d(q_k+1)/dw as a body-frame rotation, over dt
   detail::Inequalities ineq;   // contacts and joint limits
 
@@ -64,6 +72,7 @@ struct Simulator::Impl {
   std::vector<JointEvaluation> joint_now;
   // Joint values and Jacobians at z_k+1 of the accepted and of the trial unknowns.
   std::vector<JointEvaluation> joint_next, trial_joint_next;
+  std::vector<detail::CouplingEvaluation> coupling_now, coupling_next, trial_coupling_next;  // likewise
   // Per iteration: unknowns, trial unknowns, configuration z_k+1 they give.
   Eigen::VectorXd s, trial, residual, trial_residual, step, rhs;
   std::vector<Pose> next, trial_next;
@@ -89,6 +98,7 @@ struct Simulator::Impl {
         nb(m.num_bodies()),
         nj(m.num_joints()),
         dim(matrix.rows()),
+        nc(m.num_couplings()),
         ineq(m, mg, sites, symbolic.pattern(), o.dt) {
     now.resize(nb);
     next.resize(nb);
@@ -98,6 +108,9 @@ struct Simulator::Impl {
     joint_now.resize(nj);
     joint_next.resize(nj);
     trial_joint_next.resize(nj);
+    coupling_now.resize(nc);
+    coupling_next.resize(nc);
+    trial_coupling_next.resize(nc);
     coordinates.setZero(m.num_coordinates());
     rates.setZero(m.num_coordinates());
     size_workspace();
@@ -123,6 +136,17 @@ struct Simulator::Impl {
         c.joint_parent = matrix.block(node, joint.parent).data();
       }
     }
+    coupling_row.assign(nc, -1);
+    coupled_blocks.assign(nc, CoupledBodyBlocks{});
+    for (int c = 0; c < nc; ++c) {
+      const int node = mg.coupling_node[c];
+      coupling_row[c] = symbolic.pattern().offset[node];
+      const detail::CouplingBodies& bodies = mg.coupling_bodies[c];
+      for (int i = 0; i < bodies.count; ++i) {
+        coupled_blocks[c].body_coupling[i] = matrix.block(bodies.body[i], node).data();
+        coupled_blocks[c].coupling_body[i] = matrix.block(node, bodies.body[i]).data();
+      }
+    }
     for (Eigen::VectorXd* v : {&s, &trial, &residual, &trial_residual, &step, &step_affine, &rhs, &saved_step, &converged_point})
       v->setZero(dim);
     for (Eigen::VectorXd& v : differences) v.setZero(dim);
@@ -144,8 +168,9 @@ struct Simulator::Impl {
     double dynamics = 0.0, constraint = 0.0, inequality = 0.0;  // max-norms
   };
   double evaluate(const Eigen::VectorXd& unknowns, const Eigen::VectorXd& slack, const std::vector<Pose>& poses,
-                  Eigen::VectorXd& r, std::vector<JointEvaluation>& joints, detail::InequalityPoint& point,
-                  Errors& errors, bool jacobians);
+                  Eigen::VectorXd& r, std::vector<JointEvaluation>& joints,
+                  std::vector<detail::CouplingEvaluation>& coupled, detail::InequalityPoint& point, Errors& errors,
+                  bool jacobians);
   void joint_jacobians(const std::vector<Pose>& poses, std::vector<JointEvaluation>& joints);
   void assemble(const Eigen::VectorXd& unknowns);
   bool try_point(double alpha);
@@ -157,6 +182,7 @@ struct Simulator::Impl {
   double largest_joint_impulse() const;
   double net_joint_impulse();
   void add_joint_impulse(int j, const Eigen::VectorXd& u, double sign, Eigen::VectorXd& r) const;
+  void add_coupling_impulse(int c, const Eigen::VectorXd& u, double sign, Eigen::VectorXd& r) const;
   static constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
   static constexpr double kInfinity = std::numeric_limits<double>::infinity();
   void centring_direction(double target);
@@ -208,6 +234,8 @@ void Simulator::Impl::prepare(const State& state) {
     const Joint& joint = model.joint(j);
     detail::evaluate_joint(joint, mg.axes[j], pose(now, joint.parent), pose(now, joint.child), true, joint_now[j]);
   }
+  for (int c = 0; c < nc; ++c)
+    detail::evaluate_coupling(model, mg.axes, model.coupling(c), mg.coupling_bodies[c], now, coupling_now[c]);
   if (!ineq.empty()) ineq.prepare(now);
 }
 
@@ -264,7 +292,8 @@ bool Simulator::Impl::predict(const Eigen::VectorXd& u, std::vector<Pose>& poses
 // their Jacobians, so that assemble() can use them if this point is accepted.
 double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& slack,
                                  const std::vector<Pose>& poses, Eigen::VectorXd& r,
-                                 std::vector<JointEvaluation>& joints, detail::InequalityPoint& point,
+                                 std::vector<JointEvaluation>& joints,
+                                 std::vector<detail::CouplingEvaluation>& coupled, detail::InequalityPoint& point,
                                  Errors& errors, bool jacobians) {
   const double h = dt();
   for (int b = 0; b < nb; ++b) {
@@ -286,6 +315,15 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd
     r.segment(row, m) = f.value.head(m) / h;
     // Not std::max: a NaN (an overflowed configuration) must show, not be skipped.
     const double violation = f.value.head(m).lpNorm<Eigen::Infinity>();
+    if (!(violation <= errors.constraint)) errors.constraint = violation;
+  }
+  // Couplings are few: their Jacobian rows come with every evaluation.
+  for (int c = 0; c < nc; ++c) {
+    add_coupling_impulse(c, u, -1.0, r);
+    detail::CouplingEvaluation& f = coupled[c];
+    detail::evaluate_coupling(model, mg.axes, model.coupling(c), mg.coupling_bodies[c], poses, f);
+    r(coupling_row[c]) = f.value / h;
+    const double violation = std::abs(f.value);
     if (!(violation <= errors.constraint)) errors.constraint = violation;
   }
   double squares = 0.0;
@@ -346,6 +384,18 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     const CouplingBlocks& c = couplings[j];
     write(joint.child, c.child_joint, c.joint_child, joint_now[j].child, f.child);
     if (joint.parent != kWorld) write(joint.parent, c.parent_joint, c.joint_parent, joint_now[j].parent, f.parent);
+  }
+  for (int c = 0; c < nc; ++c) {
+    matrix.diag(mg.coupling_node[c]).setZero();
+    const detail::CouplingBodies& bodies = mg.coupling_bodies[c];
+    for (int i = 0; i < bodies.count; ++i) {
+      const detail::Row6& now_row = coupling_now[c].row[i];
+      const detail::Row6& next_row = coupling_next[c].row[i];
+      Eigen::Map<Eigen::Matrix<double, 6, 1>>(coupled_blocks[c].body_coupling[i]) = -now_row.transpose();
+      Eigen::Map<detail::Row6> row(coupled_blocks[c].coupling_body[i]);
+      row.head<3>() = next_row.head<3>();
+      row.tail<3>() = next_row.tail<3>() * turn_rate[bodies.body[i]];
+    }
   }
   if (!ineq.empty()) ineq.assemble(u, aux, ineq_next, matrix);
 }
@@ -411,6 +461,7 @@ void Simulator::Impl::zero_joint_impulses(Eigen::VectorXd& u) const {
     const int row = joint_row[j];
     if (row >= 0) u.segment(row, model.joint(j).num_constraints()).setZero();
   }
+  for (int c = 0; c < nc; ++c) u(coupling_row[c]) = 0.0;
 }
 
 double Simulator::Impl::largest_joint_impulse() const {
@@ -419,6 +470,7 @@ double Simulator::Impl::largest_joint_impulse() const {
     const int row = joint_row[j];
     if (row >= 0) largest = std::max(largest, s.segment(row, model.joint(j).num_constraints()).lpNorm<Eigen::Infinity>());
   }
+  for (int c = 0; c < nc; ++c) largest = std::max(largest, std::abs(s(coupling_row[c])));
   return largest;
 }
 
@@ -435,6 +487,14 @@ void Simulator::Impl::add_joint_impulse(int j, const Eigen::VectorXd& u, double 
   if (joint.parent != kWorld) r.segment<6>(6 * joint.parent).noalias() += e.parent.transpose() * impulse;
 }
 
+// The same for joint coupling c: sign * c_z(z_k)^T L_c.
+void Simulator::Impl::add_coupling_impulse(int c, const Eigen::VectorXd& u, double sign, Eigen::VectorXd& r) const {
+  const double impulse = sign * u(coupling_row[c]);
+  const detail::CouplingBodies& bodies = mg.coupling_bodies[c];
+  for (int i = 0; i < bodies.count; ++i)
+    r.segment<6>(6 * bodies.body[i]) += impulse * coupling_now[c].row[i].transpose();
+}
+
 // Sum over the bodies of the max-norm of the impulse the joints apply to
 // each, (G^T L)_b: the size of what the impulses do. `rhs` is free scratch
 // without inequalities.
@@ -442,6 +502,7 @@ double Simulator::Impl::net_joint_impulse() {
   rhs.head(6 * nb).setZero();
   for (int j = 0; j < nj; ++j)
     if (joint_row[j] >= 0) add_joint_impulse(j, s, 1.0, rhs);
+  for (int c = 0; c < nc; ++c) add_coupling_impulse(c, s, 1.0, rhs);
   double sum = 0.0;
   for (int b = 0; b < nb; ++b) sum += rhs.segment<6>(6 * b).lpNorm<Eigen::Infinity>();
   return sum;
@@ -479,8 +540,8 @@ bool Simulator::Impl::line_search(double alpha, double target, double squares, d
   for (int k = 0; k <= options.max_line_search; ++k, alpha *= 0.5) {
     evaluated = try_point(alpha);
     if (!evaluated) continue;
-    trial_squares = evaluate(trial, trial_aux, trial_next, trial_residual, trial_joint_next, trial_ineq_next,
-                             trial_errors, jacobians);
+    trial_squares = evaluate(trial, trial_aux, trial_next, trial_residual, trial_joint_next, trial_coupling_next,
+                             trial_ineq_next, trial_errors, jacobians);
     trial_merit = std::sqrt(trial_squares + ineq.complementarity_gap(trial, trial_aux, target));
     taken = alpha;
     if (trial_merit < (1.0 - 1e-4 * alpha) * merit) return true;
@@ -568,7 +629,7 @@ StepResult Simulator::Impl::solve(State& state) {
   }
   if (interior) ineq.initialize(s, aux, next);  // inequality multipliers and slacks start inside
   Errors errors, trial_errors;
-  double squares = evaluate(s, aux, next, residual, joint_next, ineq_next, errors, true);
+  double squares = evaluate(s, aux, next, residual, joint_next, coupling_next, ineq_next, errors, true);
   detail::Complementarity comp = ineq.complementarity(s, aux);
   graphsolve::FactorOptions factor_options;
   factor_options.constraint_shift = -options.regularization;
@@ -592,7 +653,7 @@ StepResult Simulator::Impl::solve(State& state) {
   // in the impulses, one Newton step from zero recomputes them of physical size.
   const auto restart_impulses = [&] {
     zero_joint_impulses(s);
-    squares = evaluate(s, aux, next, residual, joint_next, ineq_next, errors, true);
+    squares = evaluate(s, aux, next, residual, joint_next, coupling_next, ineq_next, errors, true);
     impulses_restarted = true;
     jacobians_at_s = true;
     reuse_next = false;
@@ -684,8 +745,8 @@ StepResult Simulator::Impl::solve(State& state) {
         daux.swap(saved_daux);
         target = corrected_target;
         accepted = try_point(corrected_taken);
-        trial_squares = evaluate(trial, trial_aux, trial_next, trial_residual, trial_joint_next, trial_ineq_next,
-                                 trial_errors, true);
+        trial_squares = evaluate(trial, trial_aux, trial_next, trial_residual, trial_joint_next,
+                                 trial_coupling_next, trial_ineq_next, trial_errors, true);
       }
     }
     if (!accepted && converged()) break;  // the correction of an extrapolated start found nothing to lower
@@ -710,6 +771,7 @@ StepResult Simulator::Impl::solve(State& state) {
     residual.swap(trial_residual);
     next.swap(trial_next);
     joint_next.swap(trial_joint_next);
+    coupling_next.swap(trial_coupling_next);
     std::swap(ineq_next, trial_ineq_next);
     squares = trial_squares;
     errors = trial_errors;
@@ -719,9 +781,9 @@ StepResult Simulator::Impl::solve(State& state) {
     // The restart did not converge again: keep the solution it started from.
     s.swap(converged_point);
     predict(s, next);
-    evaluate(s, aux, next, residual, joint_next, ineq_next, errors, false);
+    evaluate(s, aux, next, residual, joint_next, coupling_next, ineq_next, errors, false);
     result.status = StepStatus::Success;
-    result.failed_body = result.failed_joint = -1;
+    result.failed_body = result.failed_joint = result.failed_coupling = -1;
   }
   result.residual = errors.dynamics;
   result.constraint_residual = errors.constraint;
@@ -752,6 +814,7 @@ StepResult Simulator::Impl::solve(State& state) {
 void Simulator::Impl::report_failed_node(int node, StepResult& result) const {
   if (node >= 0 && node < nb) result.failed_body = node;
   if (node >= nb) result.failed_joint = detail::joint_of_node(mg, node);
+  result.failed_coupling = detail::coupling_of_node(mg, node);
   const int site = ineq.site_of_node(node);
   if (site >= 0 && site < ground_sites) result.failed_contact = site;
   if (site >= ground_sites) {

@@ -324,9 +324,6 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
       j.lower = {uj->limits->lower};
       j.upper = {uj->limits->upper};
     }
-    if (uj->mimic)
-      fail(who + ": <mimic> couplings are not supported (without it the joint would move freely: remove it to "
-                 "simulate the joint as independent)");
     if (uj->dynamics && options.joint_damping && j.num_coordinates() > 0) {
       const double damping = uj->dynamics->damping;
       if (!(damping >= 0.0) || !std::isfinite(damping))
@@ -387,6 +384,21 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
       model.add_joint(j);
     } catch (const std::invalid_argument& ex) {
       fail(who + ": " + ex.what());
+    }
+  }
+  // <mimic>: a coupling named after its follower, once every joint exists.
+  for (const std::string& name : joint_names) {
+    const urdf::JointConstSharedPtr uj = parsed->getJoint(name);
+    if (!uj->mimic) continue;
+    const std::string who = "joint '" + name + "' <mimic joint=\"" + uj->mimic->joint_name + "\">";
+    const int leader = model.find_joint(uj->mimic->joint_name);
+    if (leader < 0)
+      fail(who + ": " + (parsed->getJoint(uj->mimic->joint_name) ? "a fixed joint inside one body cannot lead"
+                                                                  : "no joint has that name"));
+    try {
+      model.add_coupling(JointCoupling{name, leader, model.find_joint(name), uj->mimic->multiplier, uj->mimic->offset});
+    } catch (const std::invalid_argument& e) {
+      fail(who + ": " + e.what());
     }
   }
   if (ignored_out) *ignored_out = std::move(ignored);

@@ -97,6 +97,11 @@ void apply(const Model& model, const Topology& topology, const std::map<std::str
     if (topology.closes_loop[j])
       throw std::invalid_argument(std::string(option) + ": joint '" + name +
                                   "' closes a loop; its coordinates follow from the other joints");
+    const int coupling = model.coupling_of_follower(j);
+    if (coupling >= 0)
+      throw std::invalid_argument(std::string(option) + ": joint '" + name + "' follows joint '" +
+                                  model.joint(model.coupling(coupling).leader).name +
+                                  "' (coupling '" + model.coupling(coupling).name + "'); give the leader's value");
     for (std::size_t i = 0; i < values.size(); ++i) all(model.coordinate_offset(j) + static_cast<int>(i)) = values[i];
   }
 }

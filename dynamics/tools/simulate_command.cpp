@@ -158,6 +158,7 @@ int run_simulate(const SimulateOptions& o) {
       std::string where;
       if (r.failed_body >= 0) where = ", body '" + model.body(r.failed_body).name + "'";
       if (r.failed_joint >= 0) where = ", joint '" + model.joint(r.failed_joint).name + "'";
+      if (r.failed_coupling >= 0) where = ", coupling '" + model.coupling(r.failed_coupling).name + "'";
       if (r.failed_contact >= 0) where = ", contact '" + model.contact(r.failed_contact).name + "'";
       if (r.failed_collider_a >= 0)
         where = ", contact between colliders '" + model.collider(r.failed_collider_a).name + "' and '" +

@@ -107,6 +107,40 @@ TEST_F(DynamicsCli, UrdfModelsRunWithFloatingRoots) {
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 }
 
+// A gripper-like URDF: the second finger mimics the first. --q0 gives the
+// leader; the follower takes its place without a projection.
+TEST_F(DynamicsCli, UrdfMimicJointsFollowTheirLeader) {
+  const std::string finger =
+      "<inertial><mass value='0.1'/><inertia ixx='1e-4' iyy='1e-4' izz='1e-4' ixy='0' ixz='0' iyz='0'/></inertial>";
+  write("gripper.urdf",
+        "<robot name='g'><link name='world'/><link name='f1'>" + finger + "</link><link name='f2'>" + finger +
+            "</link><joint name='s1' type='prismatic'><parent link='world'/><child link='f1'/><axis xyz='0 0 1'/>"
+            "<limit lower='-1' upper='1' effort='1' velocity='1'/></joint>"
+            "<joint name='s2' type='prismatic'><parent link='world'/><child link='f2'/><origin xyz='0.1 0 0'/>"
+            "<axis xyz='0 0 1'/><limit lower='-1' upper='1' effort='1' velocity='1'/>"
+            "<mimic joint='s1' multiplier='-1'/></joint></robot>");
+  CliResult r = run("simulate gripper.urdf --steps 20 --q0 s1=0.2 --json --out t.csv");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto s = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(s["projection"]["applied"].get<bool>());
+  EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-8);
+  std::ifstream csv(dir_ / "t.csv");
+  std::string header, first;
+  std::getline(csv, header);
+  std::getline(csv, first);
+  std::stringstream fields(first);
+  std::vector<double> v;
+  for (std::string f; std::getline(fields, f, ',');) v.push_back(std::stod(f));
+  ASSERT_EQ(v.size(), 9u + 2u * 13u);
+  EXPECT_NEAR(v[9 + 2], 0.2, 1e-12);        // f1.z
+  EXPECT_NEAR(v[9 + 13 + 2], -0.2, 1e-12);  // f2.z: mimics with multiplier -1
+  r = run("simulate gripper.urdf --steps 2 --q0 s2=0.1");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--q0: joint 's2' follows joint 's1' (coupling 's2'); give the leader's value"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST_F(DynamicsCli, UrdfElementsLeftOutAreWarnedAbout) {
   write("meshy.urdf",
         "<robot name='r'><link name='base'><inertial><mass value='2'/>"

@@ -7,8 +7,15 @@
 namespace dynamics {
 namespace {
 
+Model geared_double_pendulum() {
+  Model model = double_pendulum(1.0, 1.0, 0.4, 0.0);
+  model.add_coupling(JointCoupling{"gear", 0, 1, -2.0, 0.0});
+  return model;
+}
+
 TEST(NoAllocation, StepNeverAllocates) {
   for (const Model& model : {n_link_pendulum(10, ChainJoint::Spherical), four_link_chain(3), double_four_bar(),
+                             geared_double_pendulum(),
                              t_handle(), pendulum(1.0, 1.0, 0.5, 0.3), box_drop(0.5, 1.0, 0.01),
                              sliding_box(2.0, {FrictionModel::Cone, 0.2, 4}), quadruped(),
                              cylinder_contacts(10, 1.0, {FrictionModel::Linearized, 0.2, 8})}) {

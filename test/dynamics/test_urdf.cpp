@@ -71,6 +71,28 @@ std::string damped_pendulum_urdf(const std::string& dynamics) {
          dynamics + "</joint></robot>";
 }
 
+// <mimic joint multiplier offset>: the elbow turns -2 times the shoulder, plus 0.1 rad.
+TEST(Urdf, MimicJointBecomesACouplingThatMatchesTheCppModel) {
+  const std::string xml = "<robot name='dp'><link name='world'/>" + rod("link1") + rod("link2") +
+                          hinge("joint1", "world", "link1", "0 0 0") +
+                          "<joint name='joint2' type='continuous'><parent link='link1'/><child link='link2'/>"
+                          "<origin xyz='0 0 -1'/><axis xyz='0 1 0'/>"
+                          "<mimic joint='joint1' multiplier='-2' offset='0.1'/></joint></robot>";
+  const Model from_urdf = parse_urdf(xml);
+  ASSERT_EQ(from_urdf.num_couplings(), 1);
+  const JointCoupling& c = from_urdf.coupling(0);
+  EXPECT_EQ(c.name, "joint2");
+  EXPECT_EQ(from_urdf.joint(c.leader).name, "joint1");
+  EXPECT_EQ(from_urdf.joint(c.follower).name, "joint2");
+  EXPECT_EQ(c.ratio, -2.0);
+  EXPECT_EQ(c.offset, 0.1);
+  Model cpp = double_pendulum(1.0, 1.0, 0.0, 0.0);
+  cpp.add_coupling(JointCoupling{"gear", 0, 1, -2.0, 0.1});
+  EXPECT_LT(max_position_difference(from_urdf, cpp, Eigen::Vector2d(0.8, 0.0), 500), 1e-9);
+  State s = make_state(from_urdf);
+  EXPECT_NEAR(joint_positions(from_urdf, s)(1), 0.1, 1e-12);
+}
+
 TEST(Urdf, JointDampingMatchesTheCppDampedPendulum) {
   const Model from_urdf = parse_urdf(damped_pendulum_urdf("<dynamics damping='0.5' friction='0.1'/>"));
   EXPECT_EQ(from_urdf.joint(0).damping, 0.5);
@@ -415,12 +437,32 @@ TEST(UrdfErrors, JointsThatDoNotFormATree) {
                "closes a cycle of <joint> elements");
 }
 
-TEST(UrdfErrors, NegativeDampingAndMimicJoints) {
+TEST(UrdfErrors, NegativeDamping) {
   expect_error(damped_pendulum_urdf("<dynamics damping='-1'/>"), "joint 'joint1': <dynamics damping> must be");
-  expect_error("<robot name='r'><link name='world'/>" + rod("a") + rod("b") + hinge("j1", "world", "a", "0 0 0") +
+}
+
+// A two-link robot whose second joint (of `type`) carries `mimic`.
+std::string mimicking(const std::string& type, const std::string& mimic) {
+  return "<robot name='r'><link name='world'/>" + rod("a") + rod("b") + hinge("j1", "world", "a", "0 0 0") +
+         "<joint name='j2' type='" + type + "'><parent link='a'/><child link='b'/><origin xyz='0 0 -1'/>"
+         "<axis xyz='0 1 0'/><limit lower='-1' upper='1' effort='1' velocity='1'/>" + mimic + "</joint></robot>";
+}
+
+TEST(UrdfErrors, BadMimicJoints) {
+  expect_error(mimicking("continuous", "<mimic joint='elbow'/>"),
+               "joint 'j2' <mimic joint=\"elbow\">: no joint has that name");
+  expect_error(mimicking("fixed", "<mimic joint='j1'/>"), "follower joint 'j2' is fixed with 0 coordinates");
+  // j1 is continuous: a half-speed follower would jump when j1 passes pi.
+  expect_error(mimicking("continuous", "<mimic joint='j1' multiplier='0.5'/>"),
+               "leader joint 'j1' turns without limits");
+  expect_error(mimicking("prismatic", "<mimic joint='j1' multiplier='0.5'/>"), "on a prismatic joint");
+  // A fixed joint welding a massless frame to its body is not in the model.
+  expect_error("<robot name='r'><link name='world'/>" + rod("a") + "<link name='tool'/>" +
+                   hinge("j1", "world", "a", "0 0 0") +
+                   "<joint name='weld' type='fixed'><parent link='a'/><child link='tool'/></joint>" + rod("b") +
                    "<joint name='j2' type='continuous'><parent link='a'/><child link='b'/><origin xyz='0 0 -1'/>"
-                   "<axis xyz='0 1 0'/><mimic joint='j1' multiplier='2'/></joint></robot>",
-               "joint 'j2': <mimic> couplings are not supported");
+                   "<axis xyz='0 1 0'/><mimic joint='weld'/></joint></robot>",
+               "<mimic joint=\"weld\">: a fixed joint inside one body cannot lead");
 }
 
 TEST(UrdfErrors, NotARobot) { expect_error("<model/>", "root element must be <robot>"); }

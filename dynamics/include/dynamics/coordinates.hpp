@@ -19,12 +19,15 @@ Eigen::VectorXd joint_velocities(const Model& model, const State& state);
 // Place the bodies by walking the joint tree from the world and the root
 // bodies. Entries of loop-closing joints are ignored (their coordinates follow
 // from the others); call project_positions afterwards to close the loops.
+// Entries of coupled followers are replaced by ratio * leader + offset (rates:
+// ratio * leader rate), so that the couplings hold as far as the tree allows.
 void set_joint_positions(const Model& model, State& state, const Eigen::VectorXd& positions);
 // Set body velocities from joint rates, walking the tree the same way.
 void set_joint_velocities(const Model& model, State& state, const Eigen::VectorXd& velocities);
 
 // One joint's coordinates, keeping the other joints' coordinates. Throws for
-// a loop-closing joint, whose coordinates follow from the rest.
+// a loop-closing joint, whose coordinates follow from the rest, and for the
+// follower of a coupling (set its leader).
 void set_joint_position(const Model& model, State& state, int joint, const Eigen::VectorXd& values);
 void set_joint_velocity(const Model& model, State& state, int joint, const Eigen::VectorXd& values);
 
@@ -38,19 +41,22 @@ struct ProjectionResult {
   bool converged = false;
   int iterations = 0;
   double violation = 0.0;         // max |g| after the projection
-  int worst_joint = -1;           // the joint with that violation (-1: none violated)
-  std::vector<int> violated_joints;  // every joint still violated beyond the tolerance
+  int worst_joint = -1;           // the joint with that violation (-1: none violated, or a coupling)
+  int worst_coupling = -1;        // the joint coupling with that violation, if it is one
+  std::vector<int> violated_joints;     // every joint still violated beyond the tolerance
+  std::vector<int> violated_couplings;  // every joint coupling likewise
   double translation = 0.0;       // largest body displacement made, metres
   double rotation = 0.0;          // largest body rotation made, radians
 };
 
 // Move the bodies the least (mass-weighted) so that every joint constraint
-// holds: Gauss-Newton on g(z) = 0 with the mass matrix as metric. Each linear
+// and joint coupling holds: Gauss-Newton on g(z) = 0 with the mass matrix as metric. Each linear
 // system is a graphsolve system on the mechanism graph.
 ProjectionResult project_positions(const Model& model, State& state, const ProjectionOptions& options = {});
 
-// What a failed projection left, naming the joints: "joints 'a', 'b' are
-// still violated (largest: 'b', 0.5) after 3 projection iterations".
+// What a failed projection left, naming the joints and couplings: "joints
+// 'a', 'b' are still violated (largest: 'b', 0.5) after 3 projection
+// iterations".
 std::string describe_violation(const Model& model, const ProjectionResult& result);
 
 // Make the velocities consistent with the constraints, G v = 0, changing the

@@ -35,7 +35,8 @@ Vector3 linear_momentum(const Model& model, const State& state);
 Vector3 angular_momentum(const Model& model, const State& state, double dt = 0.0);
 
 // Largest |g| over all joint constraints (metres for translations, quaternion
-// components, about half the angle in radians, for rotations).
+// components, about half the angle in radians, for rotations) and joint
+// couplings (the follower's error, metres or radians).
 double constraint_violation(const Model& model, const State& state);
 
 // Smallest signed distance (m) over the ground contacts and every pair of

@@ -87,4 +87,19 @@ struct Joint {
   static Joint make(JointType type, std::string name, int parent, int child, const Vector3& axis = Vector3::UnitZ());
 };
 
+// Two joints of one coordinate each (revolute or prismatic) moving together,
+// as URDF's <mimic> or a gear, belt or rack and pinion would make them:
+//   follower coordinate = ratio * leader coordinate + offset.
+// An ideal (workless) equality constraint of one row on the up to four bodies
+// of the two joints. When the follower is an angle, the equation holds modulo
+// 2 pi. A leader angle without limits is read in (-pi, pi] and jumps by 2 pi
+// when it passes pi, so it needs an angular follower and an integer ratio.
+struct JointCoupling {
+  std::string name;
+  int leader = -1;    // joint indices
+  int follower = -1;
+  double ratio = 1.0;
+  double offset = 0.0;
+};
+
 }  // namespace dynamics

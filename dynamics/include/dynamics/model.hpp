@@ -36,6 +36,8 @@ class Model {
   int add_body(Body body);
   int add_joint(Joint joint);
   int add_contact(Contact contact);
+  // Couples two joints added before it (see JointCoupling).
+  int add_coupling(JointCoupling coupling);
   // Every contact's ground, or friction coefficient (validated like
   // add_contact; the coefficient also goes to the collision options).
   void set_ground(const HalfSpace& ground);
@@ -56,12 +58,17 @@ class Model {
   int num_bodies() const { return static_cast<int>(bodies_.size()); }
   int num_joints() const { return static_cast<int>(joints_.size()); }
   int num_contacts() const { return static_cast<int>(contacts_.size()); }
+  int num_couplings() const { return static_cast<int>(couplings_.size()); }
   const Body& body(int index) const;
   const Joint& joint(int index) const;
   const Contact& contact(int index) const;
+  const JointCoupling& coupling(int index) const;
   const std::vector<Body>& bodies() const { return bodies_; }
   const std::vector<Joint>& joints() const { return joints_; }
   const std::vector<Contact>& contacts() const { return contacts_; }
+  const std::vector<JointCoupling>& couplings() const { return couplings_; }
+  // The coupling whose follower is `joint`, or -1 (the first, if several).
+  int coupling_of_follower(int joint) const;
   int num_colliders() const { return static_cast<int>(colliders_.size()); }
   const Collider& collider(int index) const;
   const std::vector<Collider>& colliders() const { return colliders_; }
@@ -86,6 +93,7 @@ class Model {
   std::vector<Body> bodies_;
   std::vector<Joint> joints_;
   std::vector<Contact> contacts_;
+  std::vector<JointCoupling> couplings_;
   std::vector<Collider> colliders_;
   std::vector<std::pair<int, int>> excluded_;  // (smaller, larger) body index, kWorld allowed
   CollisionOptions collision_options_;

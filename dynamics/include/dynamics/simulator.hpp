@@ -3,7 +3,7 @@
 // maximal coordinates). From z_k and the velocities that led to it, solve
 //   dynamics   M (v' - v) - dt (m g + f) - G_x(z_k)^T L = 0
 //              dt/2 (s' J w' + w' x J w') - dt/2 (s J w - w x J w) - dt tau - G_r(z_k)^T L = 0
-//   joints     g(z_k+1(v', w')) = 0
+//   joints     g(z_k+1(v', w')) = 0   (and joint couplings, c(z_k+1) = 0)
 // for the new velocities (v', w') and the joint impulses L by Newton's method,
 // then move to z_k+1 = (x + dt v', q * dt/2 [s'; w']) with s = sqrt(4/dt^2 - |w|^2).
 // Every Newton system is a graphsolve system on the mechanism graph (bodies and
@@ -68,7 +68,7 @@ struct StepOptions {
 enum class StepStatus {
   Success,
   NotConverged,   // max_iterations reached; the state is left unchanged
-  SolverFailure,  // a Newton system could not be factorized (see failed_joint / failed_body)
+  SolverFailure,  // a Newton system could not be factorized (see failed_body / _joint / _coupling)
   InvalidInput,   // a non-finite value in the state or inputs
   Diverged,       // the step equations overflow, or a body spins at |w| >= 2/dt where the
                   // rotation update breaks down: dt is too large for this motion
@@ -85,6 +85,7 @@ struct StepResult {
   int failed_body = -1;           // body or joint whose pivot failed (SolverFailure); the body
                                   // spinning past |w| = 2/dt (Diverged at the start of a step)
   int failed_joint = -1;
+  int failed_coupling = -1;       // joint coupling whose pivot failed
   int failed_contact = -1;
   int failed_collider_a = -1;     // the two colliders of a failed contact between bodies
   int failed_collider_b = -1;

@@ -18,8 +18,9 @@
 // Box, sphere and cylinder visual and collision shapes are kept (meshes are
 // skipped). Revolute and prismatic <limit lower upper> become joint limits
 // (when lower < upper); <dynamics damping> becomes the joint's damper (its
-// Coulomb `friction` is not modelled and is ignored); <mimic> couplings are
-// rejected (they are not a joint primitive). Collision spheres and boxes get ground contacts (a
+// Coulomb `friction` is not modelled and is ignored); <mimic joint multiplier
+// offset> becomes a JointCoupling named after the mimicking joint (the
+// follower). Collision spheres and boxes get ground contacts (a
 // sphere: its centre with its radius; a box: its corners), with the friction
 // coefficient of a <contact_coefficients mu="..."/> in the <collision> or the
 // <link>, else the options' default. Errors throw std::invalid_argument naming
