@@ -3,7 +3,8 @@
 // two bodies where they stand. Such loops are often over-constrained in ways
 // that change with the pose (redundant rows to first order only): every step
 // must still converge, with the constraints at tolerance and the impulses of
-// physical size rather than drifting along the redundancy.
+// physical size rather than drifting along the redundancy. Random trees tied
+// by joint couplings likewise.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -104,6 +105,66 @@ TEST(RandomMechanisms, LoopsConvergeWithBoundedImpulses) {
     // is 100 times below the tolerance (about 4.5e3 N s).
     EXPECT_LT(largest_impulse * std::numeric_limits<double>::epsilon(), 0.01 * options.tolerance) << "seed " << seed;
   }
+}
+
+// Random trees of revolute and prismatic joints with random frames and axes,
+// tied by random couplings (a chain of them when one follower leads the
+// next): every step converges with joints and couplings at tolerance, and
+// the coupling impulses, which do no work, keep the energy error bounded.
+Model random_coupled_tree(unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  const auto vector = [&] { return Vector3(uniform(rng), uniform(rng), uniform(rng)); };
+  const auto rotation = [&] {
+    return Quaternion(Eigen::Vector4d(uniform(rng), uniform(rng), uniform(rng), uniform(rng)).normalized());
+  };
+  Model model;
+  const int bodies = 3 + static_cast<int>(seed % 5);
+  for (int b = 0; b < bodies; ++b) {
+    const Vector3 size = Vector3::Constant(0.05) + 0.1 * vector().cwiseAbs();
+    model.add_body(Body::solid("b" + std::to_string(b), 0.5 + std::abs(uniform(rng)), Shape::box(size)));
+    const JointType type = rng() % 3 == 0 ? JointType::Prismatic : JointType::Revolute;
+    const int parent = b == 0 || rng() % 4 == 0 ? kWorld : static_cast<int>(rng() % b);
+    Joint j = Joint::make(type, "j" + std::to_string(b), parent, b, vector().normalized());
+    j.parent_frame = Frame{0.5 * vector(), rotation()};
+    j.child_frame = Frame{0.5 * vector(), rotation()};
+    j.initial_velocity = {uniform(rng)};
+    model.add_joint(j);
+  }
+  // Joint k + 1 follows joint k for a random stretch of joints; an
+  // unlimited leader angle takes an integer ratio and a revolute follower.
+  const int first = static_cast<int>(rng() % (bodies - 1));
+  const int last = first + 1 + static_cast<int>(rng() % (bodies - first - 1));
+  for (int k = first; k < last; ++k) {
+    const bool angle_leads = model.joint(k).freedom.rotational == 1;
+    if (angle_leads && model.joint(k + 1).freedom.rotational != 1) continue;
+    const double ratio = angle_leads ? double(1 + rng() % 2) * (rng() % 2 ? 1.0 : -1.0) : 2.0 * uniform(rng);
+    model.add_coupling(JointCoupling{"c" + std::to_string(k), k, k + 1, ratio, 0.3 * uniform(rng)});
+  }
+  return model;
+}
+
+TEST(RandomMechanisms, CoupledTreesConvergeAndKeepTheirEnergy) {
+  int coupled = 0;
+  for (unsigned seed = 0; seed < 24; ++seed) {
+    const Model model = random_coupled_tree(seed);
+    coupled += model.num_couplings() > 0;
+    State state = make_state(model);
+    const double dt = 0.001;
+    Simulator sim(model, StepOptions{dt});
+    ASSERT_TRUE(sim.step(state).ok()) << "seed " << seed;
+    const double e0 = total_energy(model, state, dt), scale = kinetic_energy(model, state) + 1.0;
+    double worst_violation = 0.0, worst_energy = 0.0;
+    for (int k = 0; k < 300; ++k) {
+      const StepResult r = sim.step(state);
+      ASSERT_TRUE(r.ok()) << "seed " << seed << " step " << k << ": " << to_string(r.status);
+      worst_violation = std::max(worst_violation, constraint_violation(model, state));
+      worst_energy = std::max(worst_energy, std::abs(total_energy(model, state, dt) - e0));
+    }
+    EXPECT_LT(worst_violation, 1e-9) << "seed " << seed;
+    EXPECT_LT(worst_energy, 1e-3 * scale) << "seed " << seed;
+  }
+  EXPECT_GE(coupled, 16);
 }
 
 }  // namespace
