@@ -187,6 +187,7 @@ int run_simulate(const SimulateOptions& o) {
     nlohmann::json j = {{"model", o.model},
                         {"bodies", model.num_bodies()},
                         {"joints", model.num_joints()},
+                        {"couplings", model.num_couplings()},
                         {"steps", o.steps},
                         {"dt", o.dt},
                         {"tolerance", model.has_inequalities() ? step_options.interior_tolerance

@@ -122,6 +122,7 @@ TEST_F(DynamicsCli, UrdfMimicJointsFollowTheirLeader) {
   CliResult r = run("simulate gripper.urdf --steps 20 --q0 s1=0.2 --json --out t.csv");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto s = nlohmann::json::parse(r.out);
+  EXPECT_EQ(s["couplings"], 1);
   EXPECT_FALSE(s["projection"]["applied"].get<bool>());
   EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-8);
   std::ifstream csv(dir_ / "t.csv");
