@@ -8,15 +8,12 @@
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
+#include "step_options.hpp"
 
 namespace dynamics {
 namespace {
 
-StepOptions with_dt(double dt) {
-  StepOptions o;
-  o.dt = dt;
-  return o;
-}
+using test::with_dt;
 
 // A pendulum of a thin rod (models.hpp's make_link) on a hinge about y at a
 // world point, starting at `angle`.

@@ -8,15 +8,12 @@
 #include <string>
 
 #include "dynamics/dynamics.hpp"
+#include "step_options.hpp"
 
 namespace dynamics {
 namespace {
 
-StepOptions with_dt(double dt) {
-  StepOptions o;
-  o.dt = dt;
-  return o;
-}
+using test::with_dt;
 
 // A rotational spring in zero gravity: one body on a revolute joint to the world.
 Model spring_pendulum(double stiffness) {

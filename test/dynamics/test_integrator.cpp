@@ -8,17 +8,13 @@
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
+#include "step_options.hpp"
 
 namespace dynamics {
 namespace {
 
 
-StepOptions with_dt(double dt, double tolerance = 1e-10) {
-  StepOptions o;
-  o.dt = dt;
-  o.tolerance = tolerance;
-  return o;
-}
+using test::with_dt;
 
 struct Trajectory {
   double max_violation = 0.0;
