@@ -16,53 +16,58 @@
 namespace dynamics {
 namespace {
 
+// Random numbers in [-1, 1], vectors of them and rotations from them.
+struct Draws {
+  std::mt19937 rng;
+  std::uniform_real_distribution<double> uniform{-1.0, 1.0};
+  explicit Draws(unsigned seed) : rng(seed) {}
+  double number() { return uniform(rng); }
+  Vector3 vector() { return Vector3(number(), number(), number()); }
+  Quaternion rotation() { return Quaternion(Eigen::Vector4d(number(), number(), number(), number()).normalized()); }
+};
+
 struct RandomMechanism {
   Model model;
   State state;
 };
 
 RandomMechanism random_loop_mechanism(unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  const auto vector = [&] { return Vector3(uniform(rng), uniform(rng), uniform(rng)); };
-  const auto rotation = [&] {
-    return Quaternion(Eigen::Vector4d(uniform(rng), uniform(rng), uniform(rng), uniform(rng)).normalized());
-  };
+  Draws draw(seed);
   Model tree;
   const int bodies = 3 + static_cast<int>(seed % 5);
   for (int b = 0; b < bodies; ++b) {
-    const Vector3 size = Vector3::Constant(0.05) + 0.1 * vector().cwiseAbs();
-    Body body = Body::solid("b" + std::to_string(b), 0.5 + std::abs(uniform(rng)), Shape::box(size));
-    body.position = 2.0 * vector();
-    body.orientation = rotation();
+    const Vector3 size = Vector3::Constant(0.05) + 0.1 * draw.vector().cwiseAbs();
+    Body body = Body::solid("b" + std::to_string(b), 0.5 + std::abs(draw.number()), Shape::box(size));
+    body.position = 2.0 * draw.vector();
+    body.orientation = draw.rotation();
     tree.add_body(body);
   }
   for (int b = 0; b < bodies; ++b) {
     Joint j;
     j.name = "j" + std::to_string(b);
-    j.parent = b == 0 || rng() % 4 == 0 ? kWorld : static_cast<int>(rng() % b);
+    j.parent = b == 0 || draw.rng() % 4 == 0 ? kWorld : static_cast<int>(draw.rng() % b);
     j.child = b;
-    j.freedom = JointFreedom{static_cast<int>(rng() % 4), static_cast<int>(rng() % 4)};
-    j.axis = vector().normalized();
-    j.parent_frame = Frame{0.5 * vector(), rotation()};
-    j.child_frame = Frame{0.5 * vector(), rotation()};
-    for (int i = 0; i < j.num_coordinates(); ++i) j.initial_velocity.push_back(uniform(rng));
+    j.freedom = JointFreedom{static_cast<int>(draw.rng() % 4), static_cast<int>(draw.rng() % 4)};
+    j.axis = draw.vector().normalized();
+    j.parent_frame = Frame{0.5 * draw.vector(), draw.rotation()};
+    j.child_frame = Frame{0.5 * draw.vector(), draw.rotation()};
+    for (int i = 0; i < j.num_coordinates(); ++i) j.initial_velocity.push_back(draw.number());
     tree.add_joint(j);
   }
   const State open = make_state(tree);
   // The loop joint: spherical, revolute or cylindrical, its frame placed
   // where both bodies stand now, so that it holds at the start.
   RandomMechanism m{tree, {}};
-  const int a = 1 + static_cast<int>(rng() % (bodies - 1)), c = static_cast<int>(rng() % a);
+  const int a = 1 + static_cast<int>(draw.rng() % (bodies - 1)), c = static_cast<int>(draw.rng() % a);
   const JointFreedom kinds[3] = {{0, 3}, {0, 1}, {1, 1}};
   Joint loop;
   loop.name = "loop";
   loop.parent = c;
   loop.child = a;
-  loop.freedom = kinds[rng() % 3];
-  loop.axis = vector().normalized();
-  const Vector3 point = 0.5 * (open.position[a] + open.position[c]) + 0.1 * vector();
-  const Quaternion frame = rotation();
+  loop.freedom = kinds[draw.rng() % 3];
+  loop.axis = draw.vector().normalized();
+  const Vector3 point = 0.5 * (open.position[a] + open.position[c]) + 0.1 * draw.vector();
+  const Quaternion frame = draw.rotation();
   loop.parent_frame = Frame{open.orientation[c].conjugate() * (point - open.position[c]),
                             open.orientation[c].conjugate() * frame};
   loop.child_frame = Frame{open.orientation[a].conjugate() * (point - open.position[a]),
@@ -112,34 +117,29 @@ TEST(RandomMechanisms, LoopsConvergeWithBoundedImpulses) {
 // next): every step converges with joints and couplings at tolerance, and
 // the coupling impulses, which do no work, keep the energy error bounded.
 Model random_coupled_tree(unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  const auto vector = [&] { return Vector3(uniform(rng), uniform(rng), uniform(rng)); };
-  const auto rotation = [&] {
-    return Quaternion(Eigen::Vector4d(uniform(rng), uniform(rng), uniform(rng), uniform(rng)).normalized());
-  };
+  Draws draw(seed);
   Model model;
   const int bodies = 3 + static_cast<int>(seed % 5);
   for (int b = 0; b < bodies; ++b) {
-    const Vector3 size = Vector3::Constant(0.05) + 0.1 * vector().cwiseAbs();
-    model.add_body(Body::solid("b" + std::to_string(b), 0.5 + std::abs(uniform(rng)), Shape::box(size)));
-    const JointType type = rng() % 3 == 0 ? JointType::Prismatic : JointType::Revolute;
-    const int parent = b == 0 || rng() % 4 == 0 ? kWorld : static_cast<int>(rng() % b);
-    Joint j = Joint::make(type, "j" + std::to_string(b), parent, b, vector().normalized());
-    j.parent_frame = Frame{0.5 * vector(), rotation()};
-    j.child_frame = Frame{0.5 * vector(), rotation()};
-    j.initial_velocity = {uniform(rng)};
+    const Vector3 size = Vector3::Constant(0.05) + 0.1 * draw.vector().cwiseAbs();
+    model.add_body(Body::solid("b" + std::to_string(b), 0.5 + std::abs(draw.number()), Shape::box(size)));
+    const JointType type = draw.rng() % 3 == 0 ? JointType::Prismatic : JointType::Revolute;
+    const int parent = b == 0 || draw.rng() % 4 == 0 ? kWorld : static_cast<int>(draw.rng() % b);
+    Joint j = Joint::make(type, "j" + std::to_string(b), parent, b, draw.vector().normalized());
+    j.parent_frame = Frame{0.5 * draw.vector(), draw.rotation()};
+    j.child_frame = Frame{0.5 * draw.vector(), draw.rotation()};
+    j.initial_velocity = {draw.number()};
     model.add_joint(j);
   }
   // Joint k + 1 follows joint k for a random stretch of joints; an
   // unlimited leader angle takes an integer ratio and a revolute follower.
-  const int first = static_cast<int>(rng() % (bodies - 1));
-  const int last = first + 1 + static_cast<int>(rng() % (bodies - first - 1));
+  const int first = static_cast<int>(draw.rng() % (bodies - 1));
+  const int last = first + 1 + static_cast<int>(draw.rng() % (bodies - first - 1));
   for (int k = first; k < last; ++k) {
     const bool angle_leads = model.joint(k).freedom.rotational == 1;
     if (angle_leads && model.joint(k + 1).freedom.rotational != 1) continue;
-    const double ratio = angle_leads ? double(1 + rng() % 2) * (rng() % 2 ? 1.0 : -1.0) : 2.0 * uniform(rng);
-    model.add_coupling(JointCoupling{"c" + std::to_string(k), k, k + 1, ratio, 0.3 * uniform(rng)});
+    const double ratio = angle_leads ? double(1 + draw.rng() % 2) * (draw.rng() % 2 ? 1.0 : -1.0) : 2.0 * draw.number();
+    model.add_coupling(JointCoupling{"c" + std::to_string(k), k, k + 1, ratio, 0.3 * draw.number()});
   }
   return model;
 }
