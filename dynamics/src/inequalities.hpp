@@ -52,6 +52,8 @@ class Inequalities {
 
   bool empty() const { return pairs_.empty() && cones_.empty(); }
   int aux_size() const { return aux_size_; }
+  // The step size of the equations (a simulator's sub-steps change it).
+  void set_dt(double dt) { dt_ = dt; }
   void resize(InequalityPoint& point) const;
 
   // A strictly interior start from the velocities in u (whose z_k+1 is

@@ -156,7 +156,13 @@ struct Simulator::Impl {
   }
 
   void update_contacts(const State& state);
-  double dt() const { return options.dt; }
+  // The step being solved: options.dt, or a sub-step of it (see substep()).
+  double step_size = options.dt;
+  double dt() const { return step_size; }
+  void set_step_size(double h) {
+    step_size = h;
+    ineq.set_dt(h);
+  }
 
   // Pose of a body or of the world in the current (k) or next (k+1) configuration.
   Pose pose(const std::vector<Pose>& poses, int body) const { return body == kWorld ? Pose{} : poses[body]; }
@@ -195,6 +201,7 @@ struct Simulator::Impl {
   bool extrapolated = false;  // this step starts from an extrapolation (at least one Newton iteration)
   bool extrapolate(const State& state);
   StepResult solve(State& state);
+  StepResult substep(State& state, const StepResult& failed);
 };
 
 // The broad phase at z_k; a new set of contacts between colliders means a new
@@ -811,6 +818,46 @@ StepResult Simulator::Impl::solve(State& state) {
   return result;
 }
 
+// A failed step retried as 2, 4, ... equal sub-steps (up to
+// options.max_substeps) from the state it started from. Every sub-step is a
+// step of the same integrator at dt / k; the warm-start history is cleared
+// before the first and after the last (extrapolating across step sizes would
+// mix their differences). The only allocation is the copy of the start.
+StepResult Simulator::Impl::substep(State& state, const StepResult& failed) {
+  const State start = state;
+  StepResult result = failed;
+  for (int pieces = 2; pieces <= options.max_substeps; pieces *= 2) {
+    state = start;
+    state.clear_history();
+    set_step_size(options.dt / pieces);
+    StepResult total;
+    total.iterations = result.iterations;
+    total.factorizations = result.factorizations;
+    bool ok = true;
+    for (int i = 0; i < pieces && ok; ++i) {
+      prepare(state);
+      const StepResult r = solve(state);
+      const int iterations = total.iterations + r.iterations, factorizations = total.factorizations + r.factorizations;
+      total = r;
+      total.iterations = iterations;
+      total.factorizations = factorizations;
+      ok = r.ok();
+    }
+    total.substeps = pieces;
+    result = total;
+    if (ok) break;
+  }
+  set_step_size(options.dt);
+  if (!result.ok()) {
+    state = start;
+    return result;
+  }
+  state.clear_history();
+  state.time = start.time + options.dt;
+  state.steps = start.steps + 1;
+  return result;
+}
+
 void Simulator::Impl::report_failed_node(int node, StepResult& result) const {
   if (node >= 0 && node < nb) result.failed_body = node;
   if (node >= nb) result.failed_joint = detail::joint_of_node(mg, node);
@@ -831,6 +878,7 @@ Simulator::Simulator(const Model& model, const StepOptions& options) {
     throw std::invalid_argument("dynamics::Simulator: tolerance must be positive, got " +
                                 detail::format_number(options.tolerance));
   if (options.max_iterations < 1) throw std::invalid_argument("dynamics::Simulator: max_iterations must be >= 1");
+  if (options.max_substeps < 1) throw std::invalid_argument("dynamics::Simulator: max_substeps must be >= 1");
   if (options.max_line_search < 0) throw std::invalid_argument("dynamics::Simulator: max_line_search must be >= 0");
   if (!(options.reuse_factorization_below >= 0.0 && options.reuse_factorization_below <= 0.5))
     throw std::invalid_argument("dynamics::Simulator: reuse_factorization_below must lie in [0, 0.5], got " +
@@ -868,7 +916,13 @@ StepResult Simulator::step(State& state) {
     return r;
   }
   impl_->prepare(state);
-  return impl_->solve(state);
+  const StepResult result = impl_->solve(state);
+  // Sub-steps can carry what one step cannot: a transient too fast for dt,
+  // a spin past 2/dt, a Newton system that does not factorize at this dt.
+  const bool retry = result.status == StepStatus::NotConverged || result.status == StepStatus::Diverged ||
+                     result.status == StepStatus::SolverFailure;
+  if (!retry || impl_->options.max_substeps < 2) return result;
+  return impl_->substep(state, result);
 }
 
 const Model& Simulator::model() const { return impl_->model; }

@@ -41,6 +41,9 @@ int main(int argc, char** argv) {
       ->check(positive_number(false));
   sim->add_option("--max-iterations", o.max_iterations, "Newton iterations per step (default 50)")
       ->check(positive_number(false));
+  sim->add_option("--max-substeps", o.max_substeps,
+                  "retry a failed step as 2, 4, ... equal sub-steps, up to this many (default 1: never)")
+      ->check(positive_number(false));
   sim->add_option("--gravity", o.gravity, "gravity vector x,y,z (default: the model's, 0,0,-9.81)");
   sim->add_option("--ground", o.ground, "ground half-space of every contact nx,ny,nz[,offset] (default 0,0,1,0)");
   sim->add_option("--friction", o.friction,

@@ -28,17 +28,33 @@ Model load_model(const SimulateOptions& o) {
   return make_builtin(o.model, parse_params(o.params));
 }
 
-// Initial rates that the rotation update cannot carry through one step
-// (|w| >= 2/dt) are bad input, named before anything else uses them.
-void check_initial_spin(const Model& model, const State& state, double dt) {
+// Initial rates that the rotation update cannot carry through one step, nor
+// through the finest sub-steps allowed (|w| >= 2/dt), are bad input, named
+// before anything else uses them. Returns the longest of dt, dt/2, ... that
+// carries them: the step size of the initial state's midpoint energy.
+double check_initial_spin(const Model& model, const State& state, double dt, int max_substeps) {
+  int pieces = 1;
+  while (2 * pieces <= max_substeps) pieces *= 2;
+  const auto carried = [&](double h) {
+    for (int b = 0; b < model.num_bodies(); ++b)
+      if (!turns_within_a_step(state.angular_velocity[b], h)) return false;
+    return true;
+  };
+  for (int k = 1; k <= pieces; k *= 2)
+    if (carried(dt / k)) return dt / k;
   for (int b = 0; b < model.num_bodies(); ++b) {
-    if (turns_within_a_step(state.angular_velocity[b], dt)) continue;
+    if (turns_within_a_step(state.angular_velocity[b], dt / pieces)) continue;
     std::ostringstream message;
     message << "initial state: body '" << model.body(b).name << "' turns at " << state.angular_velocity[b].stableNorm()
-            << " rad/s, but a step of --dt "
-            << dt << " s carries at most 2/dt = " << 2.0 / dt << " rad/s; lower --dt or --v0";
+            << " rad/s, but ";
+    if (pieces == 1)
+      message << "a step of --dt " << dt << " s carries at most 2/dt = " << 2.0 / dt << " rad/s";
+    else
+      message << pieces << " sub-steps of --dt " << dt << " s carry at most " << 2.0 * pieces / dt << " rad/s";
+    message << "; lower --dt or --v0";
     throw std::invalid_argument(message.str());
   }
+  return dt / pieces;  // not reached: some body failed above
 }
 
 class TrajectoryCsv {
@@ -135,22 +151,24 @@ int run_simulate(const SimulateOptions& o) {
   step_options.dt = o.dt;
   if (o.tolerance > 0.0) step_options.tolerance = step_options.interior_tolerance = o.tolerance;
   step_options.max_iterations = o.max_iterations;
+  step_options.max_substeps = o.max_substeps;
   if (o.steps < 0) throw std::invalid_argument("--steps must be >= 0");
   const InitialState init =
       initial_state(model, parse_joint_values(o.q0, "--q0"), parse_joint_values(o.v0, "--v0"));
   State state = init.state;
-  check_initial_spin(model, state, o.dt);
+  const double first_dt = check_initial_spin(model, state, o.dt, o.max_substeps);
   Simulator sim(model, step_options);
   TrajectoryCsv csv(o.out, model);
   double lowest = min_signed_distance(model, state);
-  csv.row(model, state, o.dt, 0, lowest);
+  csv.row(model, state, first_dt, 0, lowest);
   const bool touches = model.num_contacts() > 0 || model.num_colliders() > 1;
   int most_collider_contacts = 0;
 
-  const double e0 = total_energy(model, state, o.dt);
+  const double e0 = total_energy(model, state, first_dt);
   double max_violation = constraint_violation(model, state), max_energy_error = 0.0;
-  long total_iterations = 0;
-  int max_iterations = 0;
+  long total_iterations = 0, substepped = 0;
+  int max_iterations = 0, most_substeps = 1;
+  double last_dt = o.dt;  // of the last step: a sub-stepped one ends with a sub-step
   const auto start = std::chrono::steady_clock::now();
   for (long k = 0; k < o.steps; ++k) {
     const StepResult r = sim.step(state);
@@ -168,20 +186,24 @@ int run_simulate(const SimulateOptions& o) {
                 << r.residual << ", constraint residual " << r.constraint_residual;
       if (model.has_inequalities())
         std::cerr << ", inequality residual " << r.inequality_residual << ", complementarity " << r.complementarity;
-      std::cerr << "); try a smaller --dt or a larger --tol\n";
+      std::cerr << "); try a smaller --dt" << (o.max_substeps < 2 ? ", --max-substeps 8" : "")
+                << " or a larger --tol\n";
       return 1;
     }
     total_iterations += r.iterations;
     max_iterations = std::max(max_iterations, r.iterations);
+    substepped += r.substeps > 1;
+    most_substeps = std::max(most_substeps, r.substeps);
+    last_dt = o.dt / r.substeps;
     max_violation = std::max(max_violation, constraint_violation(model, state));
-    max_energy_error = std::max(max_energy_error, std::abs(total_energy(model, state, o.dt) - e0));
+    max_energy_error = std::max(max_energy_error, std::abs(total_energy(model, state, last_dt) - e0));
     lowest = std::min(lowest, r.min_signed_distance);
     most_collider_contacts = std::max(most_collider_contacts, r.collider_contacts);
-    csv.row(model, state, o.dt, r.iterations, r.min_signed_distance);
+    csv.row(model, state, last_dt, r.iterations, r.min_signed_distance);
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   csv.commit();
-  const double e1 = total_energy(model, state, o.dt);
+  const double e1 = total_energy(model, state, last_dt);
   const double mean_iterations = o.steps > 0 ? double(total_iterations) / double(o.steps) : 0.0;
   if (o.json) {
     nlohmann::json j = {{"model", o.model},
@@ -200,6 +222,8 @@ int run_simulate(const SimulateOptions& o) {
                         {"time_per_step_us", o.steps > 0 ? 1e6 * wall / double(o.steps) : 0.0},
                         {"newton_iterations_mean", mean_iterations},
                         {"newton_iterations_max", max_iterations},
+                        {"substepped_steps", substepped},
+                        {"substeps_max", most_substeps},
                         {"max_constraint_violation", max_violation},
                         {"energy_initial", e0},
                         {"energy_final", e1},
@@ -218,6 +242,8 @@ int run_simulate(const SimulateOptions& o) {
                 model.num_bodies(), model.num_joints(), o.steps, o.dt, wall,
                 o.steps > 0 ? 1e6 * wall / double(o.steps) : 0.0);
     std::printf("  Newton iterations per step: mean %.2f, max %d\n", mean_iterations, max_iterations);
+    if (substepped > 0)
+      std::printf("  steps retried as sub-steps: %ld (up to %d sub-steps)\n", substepped, most_substeps);
     std::printf("  max constraint violation: %.3g\n", max_violation);
     if (touches) {
       std::printf("  %d ground contacts", model.num_contacts());

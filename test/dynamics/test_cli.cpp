@@ -87,6 +87,18 @@ TEST_F(DynamicsCli, InitialCoordinatesAreSetAndLoopsProjected) {
   EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-10);
 }
 
+// A pendulum turning faster than 2/dt: one step cannot carry it, four
+// sub-steps can; the summary counts them.
+TEST_F(DynamicsCli, StepsThatFailAreRetriedAsSubsteps) {
+  const CliResult r = run("simulate pendulum --v0 joint1=250 --max-substeps 4 --steps 5 --json --out t.csv");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto s = nlohmann::json::parse(r.out);
+  EXPECT_EQ(s["substepped_steps"], 5);
+  EXPECT_EQ(s["substeps_max"], 4);
+  EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-10);
+  EXPECT_TRUE(fs::exists(dir_ / "t.csv"));
+}
+
 TEST_F(DynamicsCli, UrdfModelsRunWithFloatingRoots) {
   write("robot.urdf",
         "<robot name='r'><link name='base'><inertial><mass value='2'/>"
@@ -244,6 +256,10 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate pendulum --tol abc", "--tol: 'abc' is not a number", 2},
            {"simulate pendulum --steps -5", "--steps: must be zero or positive, got -5", 2},
            {"simulate pendulum --dt 0.5 --param angle=3 --max-iterations 1 --out o.csv", "failed", 1},
+           {"simulate pendulum --dt 0.5 --param angle=3 --max-iterations 1", "try a smaller --dt, --max-substeps 8", 1},
+           {"simulate pendulum --max-substeps 0", "--max-substeps: must be positive, got 0", 2},
+           {"simulate pendulum --v0 joint1=450 --max-substeps 3",
+            "2 sub-steps of --dt 0.01 s carry at most 400 rad/s; lower --dt or --v0", 1},
        }) {
     const CliResult r = run(c.args + (c.args.find("--out") == std::string::npos ? " --out o.csv" : ""));
     EXPECT_EQ(r.code, c.code) << c.args << "\n" << r.err;

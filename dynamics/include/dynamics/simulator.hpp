@@ -34,6 +34,12 @@ struct StepOptions {
   double dt = 0.01;
   double tolerance = 1e-10;   // max-norm of the momentum residual (N s) and of g (m, rad-ish), no inequalities
   int max_iterations = 50;
+  // A step that fails (not converged, diverged or a failed factorization) is
+  // retried from where it started as 2, then 4, ... equal sub-steps, up to
+  // this many (1: never). A sub-stepped step ends at t + dt like any other,
+  // with the velocities of its last sub-step, dt / StepResult::substeps; the
+  // retry allocates (a copy of the state) and clears the warm-start history.
+  int max_substeps = 1;
   int max_line_search = 30;   // halvings of the Newton step
   // Added (negated) to the diagonal of joint nodes so that redundant
   // constraints (planar loops in 3D) stay solvable; the residual stays exact.
@@ -78,8 +84,11 @@ const char* to_string(StepStatus status);
 
 struct StepResult {
   StepStatus status = StepStatus::Success;
-  int iterations = 0;             // Newton iterations (directions solved)
-  int factorizations = 0;         // Newton systems factorized (<= iterations)
+  // Newton iterations (directions solved) and Newton systems factorized (at
+  // most as many), summed over a step's sub-steps and the attempts before them.
+  int iterations = 0;
+  int factorizations = 0;
+  int substeps = 1;               // equal sub-steps the step took (see StepOptions::max_substeps)
   double residual = 0.0;          // final max-norm of the dynamics residual
   double constraint_residual = 0.0;  // final max |g(z_k+1)|
   int failed_body = -1;           // body or joint whose pivot failed (SolverFailure); the body

@@ -1,0 +1,166 @@
+// StepOptions::max_substeps: a step that fails is retried as 2, 4, ... equal
+// sub-steps. Each sub-step is exactly a step at dt / k, a transient too fast
+// for dt is carried, and a retry that fails everywhere leaves the state alone.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "dynamics/dynamics.hpp"
+#include "step_options.hpp"
+
+namespace dynamics {
+namespace {
+
+using test::with_dt;
+
+StepOptions with_substeps(double dt, int max_substeps) {
+  StepOptions o = with_dt(dt);
+  o.max_substeps = max_substeps;
+  return o;
+}
+
+// A free box spinning about an axis off its principal axes at more than 2/dt:
+// one step cannot carry it, two half steps can.
+Model spinning_box() {
+  Model model;
+  model.gravity = Vector3(0.0, 0.0, -9.81);
+  const int box = model.add_body(Body::solid("box", 2.0, Shape::box(Vector3(0.3, 0.2, 0.1))));
+  Joint free = Joint::make(JointType::Floating, "box", kWorld, box);
+  free.initial_velocity = {1.0, 0.0, 2.0, 150.0, 160.0, 30.0};  // |w| = 221 rad/s > 2 / 0.01
+  model.add_joint(free);
+  return model;
+}
+
+TEST(Substeps, AStepRetriedAsSubstepsIsExactlyThoseSteps) {
+  const Model model = spinning_box();
+  const double dt = 0.01;
+  State one = make_state(model);
+  ASSERT_GT(one.angular_velocity[0].norm(), 2.0 / dt);
+  State two = one;
+
+  Simulator plain(model, with_dt(dt));
+  EXPECT_EQ(plain.step(one).status, StepStatus::Diverged);
+
+  Simulator retried(model, with_substeps(dt, 2));
+  const StepResult r = retried.step(one);
+  ASSERT_TRUE(r.ok()) << to_string(r.status);
+  EXPECT_EQ(r.substeps, 2);
+  EXPECT_EQ(one.time, dt);
+  EXPECT_EQ(one.steps, 1);
+
+  // The same two half steps by hand, from the same state without history.
+  Simulator half(model, with_dt(dt / 2));
+  two.clear_history();
+  ASSERT_TRUE(half.step(two).ok());
+  ASSERT_TRUE(half.step(two).ok());
+  EXPECT_LT((one.position[0] - two.position[0]).norm(), 1e-14);
+  EXPECT_LT(one.orientation[0].angularDistance(two.orientation[0]), 1e-14);
+  EXPECT_LT((one.velocity[0] - two.velocity[0]).norm(), 1e-12);
+  EXPECT_LT((one.angular_velocity[0] - two.angular_velocity[0]).norm(), 1e-10);
+
+  // The free flight is exact: x = x0 + v0 t - g t^2 / 2 (symplectic Euler's
+  // positions at dt/2: x0 + v0 t - g (dt/2)^2 (1 + 2) / 2 after two).
+  const double h = dt / 2;
+  EXPECT_NEAR(one.position[0].z(), 2.0 * dt - 9.81 * h * h * 3.0, 1e-14);
+  EXPECT_NEAR(one.position[0].x(), 1.0 * dt, 1e-15);
+}
+
+TEST(Substeps, RetriesThatAllFailLeaveTheStateAsItWas) {
+  const Model model = spinning_box();
+  State s = make_state(model);
+  State fast = make_state(model);
+  fast.angular_velocity[0] *= 4.0;  // 884 rad/s: needs 8 pieces of 0.01 s (limit 1600)
+  const State before = fast;
+  Simulator four(model, with_substeps(0.01, 4));  // finest: 0.0025 s, limit 800 rad/s
+  const StepResult r = four.step(fast);
+  EXPECT_EQ(r.status, StepStatus::Diverged);
+  EXPECT_EQ(r.substeps, 4);
+  EXPECT_EQ(fast.position[0], before.position[0]);
+  EXPECT_EQ(fast.angular_velocity[0], before.angular_velocity[0]);
+  EXPECT_EQ(fast.time, 0.0);
+  EXPECT_EQ(fast.steps, 0);
+  Simulator eight(model, with_substeps(0.01, 8));
+  const StepResult r8 = eight.step(fast);
+  ASSERT_TRUE(r8.ok()) << to_string(r8.status);
+  EXPECT_EQ(r8.substeps, 8);
+  // A sphere spun up by a torque faster than even half steps carry: the first
+  // half step succeeds (150 -> 232 rad/s) and the second does not converge:
+  // the state is still the one the step started from.
+  Model ball_model;
+  ball_model.gravity = Vector3::Zero();
+  const int ball = ball_model.add_body(Body::solid("ball", 1.0, Shape::sphere(0.1)));
+  ball_model.add_joint(Joint::make(JointType::Floating, "ball", kWorld, ball));
+  State spun = make_state(ball_model);
+  spun.angular_velocity[ball] = Vector3(0.0, 0.0, 150.0);
+  spun.velocity[ball] = Vector3(1.0, 0.0, 0.0);
+  spun.external_torque[ball] = Vector3(0.0, 0.0, 1e4 * ball_model.body(ball).inertia(2, 2));
+  const State spun_before = spun;
+  Simulator halves(ball_model, with_substeps(0.01, 2));
+  const StepResult spin_up = halves.step(spun);
+  EXPECT_FALSE(spin_up.ok());
+  EXPECT_EQ(spin_up.substeps, 2);
+  EXPECT_EQ(spun.position[ball], spun_before.position[ball]);
+  EXPECT_EQ(spun.orientation[ball].coeffs(), spun_before.orientation[ball].coeffs());
+  EXPECT_EQ(spun.angular_velocity[ball], spun_before.angular_velocity[ball]);
+  EXPECT_EQ(spun.steps, 0);
+
+  // A step that does not fail takes no sub-steps.
+  Simulator plain(model, with_substeps(0.001, 8));
+  const StepResult calm = plain.step(s);
+  ASSERT_TRUE(calm.ok());
+  EXPECT_EQ(calm.substeps, 1);
+}
+
+// Six links alternating 1 kg and 1 mg: the light ones whip the chain around,
+// and at dt = 0.01 s one step, 7.27 s in, has no solution that Newton's method
+// finds from where it starts (at dt = 0.005 s the run goes through). With
+// sub-steps the run continues: the steps before are the plain run's, bit for
+// bit, that step is sub-stepped, and the constraints hold at tolerance. (The
+// energy error around such a step is the integrator's at this dt: the full
+// steps next to it gain energy too. Sub-steps keep a run going; a smaller dt
+// makes it accurate.)
+TEST(Substeps, AWhippingChainGoesThroughWithSubsteps) {
+  Model model;
+  int parent = kWorld;
+  for (int i = 0; i < 6; ++i) {
+    const int link = model.add_body(make_link("link" + std::to_string(i), 1.0, i % 2 ? 1e-6 : 1.0));
+    Joint hinge = Joint::make(JointType::Revolute, "joint" + std::to_string(i), parent, link, Vector3::UnitY());
+    hinge.parent_frame.position = parent == kWorld ? Vector3::Zero() : Vector3(0.0, 0.0, -0.5);
+    hinge.child_frame.position = Vector3(0.0, 0.0, 0.5);
+    hinge.initial_position = {i == 0 ? 1.0 : 0.3};
+    model.add_joint(hinge);
+    parent = link;
+  }
+  const double dt = 0.01;
+  State plain_state = make_state(model), state = plain_state;
+  Simulator plain(model, with_dt(dt)), sim(model, with_substeps(dt, 8));
+  int failed_at = -1, substepped = 0;
+  double worst_violation = 0.0;
+  for (int k = 0; k < 1000; ++k) {
+    if (failed_at < 0 && !plain.step(plain_state).ok()) failed_at = k;
+    const StepResult r = sim.step(state);
+    ASSERT_TRUE(r.ok()) << "step " << k << ": " << to_string(r.status);
+    if (failed_at < 0) {
+      ASSERT_EQ(r.substeps, 1) << "step " << k;
+      ASSERT_EQ(state.position[5], plain_state.position[5]) << "step " << k;
+    }
+    if (k == failed_at) {
+      EXPECT_GT(r.substeps, 1);
+    }
+    substepped += r.substeps > 1;
+    worst_violation = std::max(worst_violation, constraint_violation(model, state));
+  }
+  ASSERT_GE(failed_at, 0) << "the plain run no longer fails: pick a harder case";
+  EXPECT_LT(substepped, 10);  // only where a step fails
+  EXPECT_LT(worst_violation, 1e-10);
+  EXPECT_NEAR(state.time, 1000 * dt, 1e-9);
+}
+
+TEST(Substeps, BadOption) {
+  const Model model = spinning_box();
+  EXPECT_THROW(Simulator(model, with_substeps(0.01, 0)), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace dynamics
