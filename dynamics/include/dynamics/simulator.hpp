@@ -126,7 +126,7 @@ class Simulator {
   // for the graph of the last step.
   long fill_blocks() const;
   // Nodes of the graph the Newton systems live on (body nodes
-  // 0..bodies-1, then joints, limits, ground contacts, collider contacts).
+  // 0..bodies-1, then joints and limits, couplings, ground contacts, collider contacts).
   int graph_nodes() const;
 
  private:
