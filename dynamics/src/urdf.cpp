@@ -391,12 +391,13 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     const urdf::JointConstSharedPtr uj = parsed->getJoint(name);
     if (!uj->mimic) continue;
     const std::string who = "joint '" + name + "' <mimic joint=\"" + uj->mimic->joint_name + "\">";
-    const int leader = model.find_joint(uj->mimic->joint_name);
+    const int leader = model.find_joint(uj->mimic->joint_name), follower = model.find_joint(name);
     if (leader < 0)
       fail(who + ": " + (parsed->getJoint(uj->mimic->joint_name) ? "a fixed joint inside one body cannot lead"
                                                                   : "no joint has that name"));
+    if (follower < 0) fail(who + ": a fixed joint inside one body cannot follow");
     try {
-      model.add_coupling(JointCoupling{name, leader, model.find_joint(name), uj->mimic->multiplier, uj->mimic->offset});
+      model.add_coupling(JointCoupling{name, leader, follower, uj->mimic->multiplier, uj->mimic->offset});
     } catch (const std::invalid_argument& e) {
       fail(who + ": " + e.what());
     }

@@ -463,6 +463,11 @@ TEST(UrdfErrors, BadMimicJoints) {
                    "<joint name='j2' type='continuous'><parent link='a'/><child link='b'/><origin xyz='0 0 -1'/>"
                    "<axis xyz='0 1 0'/><mimic joint='weld'/></joint></robot>",
                "<mimic joint=\"weld\">: a fixed joint inside one body cannot lead");
+  expect_error("<robot name='r'><link name='world'/>" + rod("a") + "<link name='tool'/>" +
+                   hinge("j1", "world", "a", "0 0 0") +
+                   "<joint name='weld' type='fixed'><parent link='a'/><child link='tool'/>"
+                   "<mimic joint='j1'/></joint></robot>",
+               "joint 'weld' <mimic joint=\"j1\">: a fixed joint inside one body cannot follow");
 }
 
 TEST(UrdfErrors, NotARobot) { expect_error("<model/>", "root element must be <robot>"); }
