@@ -50,8 +50,8 @@ struct ProjectionResult {
 };
 
 // Move the bodies the least (mass-weighted) so that every joint constraint
-// and joint coupling holds: Gauss-Newton on g(z) = 0 with the mass matrix as metric. Each linear
-// system is a graphsolve system on the mechanism graph.
+// and joint coupling holds: Gauss-Newton on g(z) = 0 with the mass matrix as
+// metric. Each linear system is a graphsolve system on the mechanism graph.
 ProjectionResult project_positions(const Model& model, State& state, const ProjectionOptions& options = {});
 
 // What a failed projection left, naming the joints and couplings: "joints
