@@ -230,4 +230,35 @@ Model ball_on_table(double height, double speed, FrictionSpec friction) {
   return model;
 }
 
+Model gripper(double squeeze, FrictionSpec friction) {
+  require(squeeze >= 0.0 && std::isfinite(squeeze), "squeeze must be >= 0 and finite");
+  const Vector3 finger(0.02, 0.04, 0.06);
+  const double cube = 0.08, gap = 0.005, height = 0.4, stiffness = 500.0;
+  Model model;
+  model.set_collision_options(collisions_of(friction));
+  const int hand = model.add_body(Body::solid("hand", 0.5, Shape::box(Vector3(0.2, 0.05, 0.05))));
+  Joint mount = Joint::make(JointType::Fixed, "mount", kWorld, hand);
+  mount.parent_frame.position = Vector3(0.0, 0.0, height + 0.1);
+  model.add_joint(mount);
+  int slides[2];
+  for (int side = 0; side < 2; ++side) {
+    const double sign = side == 0 ? -1.0 : 1.0;  // finger 1 on the -x side closes along +x
+    const std::string name = "finger" + std::to_string(side + 1);
+    const int f = model.add_body(Body::solid(name, 0.05, Shape::box(finger)));
+    Joint slide = Joint::make(JointType::Prismatic, name, hand, f, Vector3(-sign, 0.0, 0.0));
+    slide.parent_frame.position = Vector3(sign * (0.5 * cube + 0.5 * finger.x() + gap), 0.0, -0.1);
+    if (side == 0) {  // the spring of the leading finger closes the gripper
+      slide.stiffness = stiffness;
+      slide.rest = {gap + squeeze / stiffness};
+    }
+    slides[side] = model.add_joint(slide);
+    model.add_shape_colliders(f);
+  }
+  model.add_coupling(JointCoupling{"fingers", slides[0], slides[1], 1.0, 0.0});
+  const int box = model.add_body(Body::solid("box", 0.1, Shape::box(Vector3::Constant(cube))));
+  model.add_joint(floating("box", box, Vector3(0.0, 0.0, height)));
+  model.add_shape_colliders(box);
+  return model;
+}
+
 }  // namespace dynamics

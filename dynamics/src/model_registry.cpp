@@ -186,6 +186,9 @@ const std::vector<Entry>& entries() {
         with_friction({{"height", "0.3", "drop height above the table, m"}, {"speed", "0", "sideways speed, m/s"}},
                       "0.5")},
        [](const Parameters& p) { return ball_on_table(p.number("height"), p.number("speed"), p.friction()); }},
+      {{"gripper", "two coupled fingers squeeze a loose cube (8 cm, 0.1 kg) and hold it up by friction",
+        with_friction({{"squeeze", "5", "spring force closing the fingers, N"}}, "0.5")},
+       [](const Parameters& p) { return gripper(p.number("squeeze"), p.friction()); }},
   };
   return list;
 }

@@ -238,8 +238,9 @@ int run_simulate(const SimulateOptions& o) {
                           {"velocity_change", init.velocity_change}}}};
     std::cout << j.dump(2) << '\n';
   } else {
-    std::printf("%s: %d bodies, %d joints, %ld steps of %g s in %.3f s (%.1f us/step)\n", o.model.c_str(),
-                model.num_bodies(), model.num_joints(), o.steps, o.dt, wall,
+    std::printf("%s: %d bodies, %d joints", o.model.c_str(), model.num_bodies(), model.num_joints());
+    if (model.num_couplings() > 0) std::printf(", %d joint couplings", model.num_couplings());
+    std::printf(", %ld steps of %g s in %.3f s (%.1f us/step)\n", o.steps, o.dt, wall,
                 o.steps > 0 ? 1e6 * wall / double(o.steps) : 0.0);
     std::printf("  Newton iterations per step: mean %.2f, max %d\n", mean_iterations, max_iterations);
     if (substepped > 0)

@@ -119,6 +119,16 @@ TEST_F(DynamicsCli, UrdfModelsRunWithFloatingRoots) {
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 }
 
+TEST_F(DynamicsCli, BuiltinGripperHoldsItsCube) {
+  const CliResult r = run("simulate gripper --steps 50 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto s = nlohmann::json::parse(r.out);
+  EXPECT_EQ(s["couplings"], 1);
+  EXPECT_EQ(s["colliders"], 3);
+  EXPECT_GT(s["collider_contacts_max"].get<int>(), 0);
+  EXPECT_GT(s["min_signed_distance"].get<double>(), -1e-6);
+}
+
 // A gripper-like URDF: the second finger mimics the first. --q0 gives the
 // leader; the follower takes its place without a projection.
 TEST_F(DynamicsCli, UrdfMimicJointsFollowTheirLeader) {

@@ -176,51 +176,40 @@ TEST(Couplings, TheFollowersLimitStopsTheLeader) {
   EXPECT_GT(widest, 0.29);  // it did reach the limit
 }
 
-// A parallel gripper: two fingers on a hand welded to the world, coupled so
-// that they close together, squeeze a loose box by a force on the leading
-// finger and hold it up by friction (contacts between colliders, solved by
-// the interior-point method with the coupling among its equalities).
+// The built-in parallel gripper: two coupled fingers squeeze a loose cube and
+// hold it up by friction (contacts between colliders, solved by the
+// interior-point method with the coupling among its equalities). Squeezed by
+// its spring or by an input on the leading finger, it holds the cube: the
+// fingers stop at the cube's sides, evenly. Squeezed too weakly (friction
+// mu * squeeze below the weight), it lets the cube slip.
 TEST(Couplings, AGripperHoldsABoxByFriction) {
-  Model model;
-  CollisionOptions collisions;
-  collisions.friction_coefficient = 0.5;
-  model.set_collision_options(collisions);
-  const Vector3 finger_size(0.02, 0.04, 0.06);
-  const double cube = 0.08, gap = 0.005, height = 0.4;
-  const int hand = model.add_body(Body::solid("hand", 0.5, Shape::box(Vector3(0.2, 0.05, 0.05))));
-  Joint mount = Joint::make(JointType::Fixed, "mount", kWorld, hand);
-  mount.parent_frame.position = Vector3(0.0, 0.0, height + 0.1);
-  model.add_joint(mount);
-  int fingers[2];
-  for (int side = 0; side < 2; ++side) {
-    const double sign = side == 0 ? -1.0 : 1.0;  // finger 0 on the -x side closes along +x
-    const int f = model.add_body(Body::solid("finger" + std::to_string(side), 0.05, Shape::box(finger_size)));
-    Joint slide = Joint::make(JointType::Prismatic, "slide" + std::to_string(side), hand, f, Vector3(-sign, 0, 0));
-    slide.parent_frame.position = Vector3(sign * (0.5 * cube + 0.5 * finger_size.x() + gap), 0.0, -0.1);
-    fingers[side] = model.add_joint(slide);
-    model.add_shape_colliders(f);
+  const double weight = 0.1 * 9.81, mu = 0.5, gap = 0.005, height = 0.4;
+  struct Case {
+    double spring, input;
+    bool holds;
+  };
+  for (const Case& c : {Case{5.0, 0.0, true}, Case{0.0, 5.0, true}, Case{0.5 * weight / mu, 0.0, false}}) {
+    const Model model = gripper(c.spring);
+    const int leader = model.find_joint("finger1"), follower = model.find_joint("finger2");
+    const int box = model.find_body("box");
+    State s = make_state(model);
+    Simulator sim(model, with_dt(0.01));
+    for (int k = 0; k < 100; ++k) {
+      s.joint_input(model.coordinate_offset(leader)) = c.input;
+      const StepResult r = sim.step(s);
+      ASSERT_TRUE(r.ok()) << "step " << k << ": " << to_string(r.status);
+    }
+    const Eigen::VectorXd q = joint_positions(model, s);
+    EXPECT_NEAR(q(model.coordinate_offset(follower)), q(model.coordinate_offset(leader)), 1e-8);
+    if (c.holds) {
+      EXPECT_NEAR(q(model.coordinate_offset(leader)), gap, 1e-3);  // the fingers stopped at the cube
+      EXPECT_GT(s.position[box].z(), height - 0.002);               // held, not dropped
+      EXPECT_LT(s.velocity[box].norm(), 1e-3);                      // and at rest
+      EXPECT_NEAR(s.position[box].x(), 0.0, 1e-3);                  // squeezed evenly
+    } else {
+      EXPECT_LT(s.position[box].z(), height - 0.05) << "friction held more than mu times the squeeze";
+    }
   }
-  model.add_coupling(JointCoupling{"together", fingers[0], fingers[1], 1.0, 0.0});
-  const int box = model.add_body(Body::solid("box", 0.1, Shape::box(Vector3::Constant(cube))));
-  Joint free = Joint::make(JointType::Floating, "box", kWorld, box);
-  free.initial_position = {0.0, 0.0, height, 0.0, 0.0, 0.0};
-  model.add_joint(free);
-  model.add_shape_colliders(box);
-
-  State s = make_state(model);
-  Simulator sim(model, with_dt(0.01));
-  for (int k = 0; k < 300; ++k) {
-    s.joint_input(model.coordinate_offset(fingers[0])) = 5.0;  // N, closing
-    const StepResult r = sim.step(s);
-    ASSERT_TRUE(r.ok()) << "step " << k << ": " << to_string(r.status);
-  }
-  const Eigen::VectorXd q = joint_positions(model, s);
-  const double closed = q(model.coordinate_offset(fingers[0]));
-  EXPECT_NEAR(q(model.coordinate_offset(fingers[1])), closed, 1e-8);
-  EXPECT_NEAR(closed, gap, 1e-3);             // the fingers stopped at the box
-  EXPECT_GT(s.position[box].z(), height - 0.01);  // held, not dropped
-  EXPECT_LT(s.velocity[box].norm(), 1e-3);     // and at rest
-  EXPECT_NEAR(s.position[box].x(), 0.0, 1e-3);  // squeezed evenly
 }
 
 TEST(Couplings, ProjectionRestoresACouplingAndNamesOneThatCannotHold) {

@@ -54,5 +54,12 @@ Model box_stack(int count = 3, FrictionSpec friction = {});
 // A sphere (radius 0.1 m, 1 kg) dropped from `height` onto a static table
 // (a world box collider 1 x 1 x 0.5 m on the ground), moving sideways at `speed`.
 Model ball_on_table(double height = 0.3, double speed = 0.0, FrictionSpec friction = {});
+// A parallel gripper holding a loose cube (8 cm, 0.1 kg) by friction: a hand
+// welded 0.5 m above the ground, two fingers (2 x 4 x 6 cm, 50 g) on prismatic
+// joints 5 mm from the cube's sides, coupled so that they close together
+// (joint coupling "fingers"), and a spring on the first finger that pushes it
+// with `squeeze` newtons once it touches (each side then presses with half).
+// Box colliders on the fingers and the cube.
+Model gripper(double squeeze = 5.0, FrictionSpec friction = {});
 
 }  // namespace dynamics
