@@ -52,7 +52,8 @@ void coordinates_of(const Joint& joint, const JointAxes& axes, const JointEvalua
   double* r = out + axes.t_free;
   if (axes.r_free == 1) {
     const double angle = 2.0 * std::atan2(joint.axis.dot(e.relative.vec()), e.relative.w());
-    r[0] = std::remainder(angle, 2.0 * kPi);  // (-pi, pi]
+    // Within one turn of the centre (0 unless the joint has two limits).
+    r[0] = axes.angle_centre + std::remainder(angle - axes.angle_centre, 2.0 * kPi);
   } else if (axes.r_free > 1) {
     const Vector3 v = rotation_vector(e.relative);
     for (int i = 0; i < axes.r_free; ++i) r[i] = axes.rotational_free.row(i).dot(v);

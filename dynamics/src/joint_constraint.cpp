@@ -46,6 +46,12 @@ JointAxes joint_axes(const Joint& joint) {
   axes.parent_to_joint = joint.parent_frame.orientation.toRotationMatrix().transpose();
   axes.child_to_joint = joint.child_frame.orientation.toRotationMatrix().transpose();
   axes.translational_parent = axes.translational_constrained * axes.parent_to_joint;
+  if (axes.r_free == 1 && joint.has_limits()) {
+    const int i = axes.t_free;  // the angle's coordinate
+    const double lo = joint.lower.empty() ? -INFINITY : joint.lower[i];
+    const double hi = joint.upper.empty() ? INFINITY : joint.upper[i];
+    if (std::isfinite(lo) && std::isfinite(hi)) axes.angle_centre = 0.5 * (lo + hi);
+  }
   return axes;
 }
 

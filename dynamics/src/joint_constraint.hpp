@@ -26,6 +26,9 @@ struct JointAxes {
   Eigen::Matrix3d translational_free, translational_constrained;
   Eigen::Matrix3d rotational_free, rotational_constrained;
   int t_free = 0, r_free = 0;
+  // A revolute angle is read in (centre - pi, centre + pi]: the midpoint of
+  // its limits when both are finite, else 0 (joint.hpp).
+  double angle_centre = 0.0;
   // Constants of the Jacobians: body frame -> joint frame rotations of the
   // parent (R_a^T) and child (R_c^T), and P_t R_a^T.
   Eigen::Matrix3d parent_to_joint, child_to_joint, translational_parent;

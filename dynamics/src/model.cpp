@@ -60,9 +60,16 @@ void check_limits(const Joint& joint, const std::string& who) {
     if (lo == inf || hi == -inf) fail(coordinate + ": a limit is infinite on the wrong side");
     if (!(lo < hi)) fail(coordinate + ": lower limit " + detail::format_number(lo) + " is not below upper limit " +
                          detail::format_number(hi));
+    // A revolute angle is read within one turn: centred between two limits,
+    // else in (-pi, pi] (joint.hpp).
     const bool angle = joint.freedom.rotational == 1 && i == joint.freedom.translational;
-    if (angle && ((std::isfinite(lo) && lo < -kPi) || (std::isfinite(hi) && hi > kPi)))
-      fail(coordinate + ": angle limits must lie in [-pi, pi]");
+    if (angle && std::isfinite(lo) && std::isfinite(hi) && hi - lo > 2.0 * kPi * (1.0 + 1e-15))
+      fail(coordinate + ": angle limits " + detail::format_number(lo) + " and " + detail::format_number(hi) +
+           " are more than a full turn apart; an angle is read within one turn (drop the limits to let the joint "
+           "turn freely)");
+    if (angle && (std::isfinite(lo) != std::isfinite(hi)) &&
+        ((std::isfinite(lo) && lo < -kPi) || (std::isfinite(hi) && hi > kPi)))
+      fail(coordinate + ": a one-sided angle limit must lie in [-pi, pi] (the angle is read in (-pi, pi])");
   }
 }
 

@@ -321,8 +321,15 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     j.child_frame = Frame{child.position, child.rotation};
     const bool limited = uj->type == urdf::Joint::REVOLUTE || uj->type == urdf::Joint::PRISMATIC;
     if (options.joint_limits && limited && uj->limits && uj->limits->lower < uj->limits->upper) {
-      j.lower = {uj->limits->lower};
-      j.upper = {uj->limits->upper};
+      const double lo = uj->limits->lower, hi = uj->limits->upper;
+      // An angle is read within one turn: stops further apart (UR arms' +-2 pi) cannot be told apart.
+      if (uj->type == urdf::Joint::REVOLUTE && hi - lo > 2.0 * kPi) {
+        ignored.push_back(who + ": <limit> " + detail::format_number(lo) + " to " + detail::format_number(hi) +
+                          " spans more than a full turn; the joint turns without limits");
+      } else {
+        j.lower = {lo};
+        j.upper = {hi};
+      }
     }
     if (uj->dynamics && options.joint_damping && j.num_coordinates() > 0) {
       const double damping = uj->dynamics->damping;

@@ -169,6 +169,44 @@ TEST(JointLimits, PendulumStopsAtItsLimit) {
   EXPECT_LT(std::abs(joint_velocities(limited, state)(0)), 1e-6);
 }
 
+// Limits on both sides of pi: the angle is read in the turn centred between
+// them, so a pendulum thrown over the top (angle pi) keeps a continuous
+// reading and comes to rest on the far stop.
+TEST(JointLimits, LimitsAcrossPiAreReadWithoutAJump) {
+  struct Throw {
+    double angle, rate, stop;
+  };
+  for (const Throw& t : {Throw{2.9, 2.0, 4.0}, Throw{3.4, -2.0, 2.5}}) {
+    Model model;
+    model.add_body(make_link("link1", 1.0, 1.0));
+    Joint hinge = Joint::make(JointType::Revolute, "joint1", kWorld, 0, Vector3::UnitY());
+    hinge.child_frame.position = Vector3(0.0, 0.0, 0.5);
+    hinge.lower = {2.5};
+    hinge.upper = {4.0};
+    hinge.initial_position = {t.angle};
+    hinge.initial_velocity = {t.rate};
+    model.add_joint(hinge);
+    State state = make_state(model);
+    EXPECT_NEAR(joint_positions(model, state)(0), t.angle, 1e-12);  // not angle - 2 pi
+    Simulator sim(model);
+    double low = 10.0, high = -10.0, previous = t.angle, largest_change = 0.0;
+    for (int k = 0; k < 300; ++k) {
+      ASSERT_TRUE(sim.step(state).ok()) << k;
+      const double q = joint_positions(model, state)(0);
+      low = std::min(low, q);
+      high = std::max(high, q);
+      largest_change = std::max(largest_change, std::abs(q - previous));
+      previous = q;
+    }
+    EXPECT_LT(low, kPi) << t.angle;  // it went over the top
+    EXPECT_GT(high, kPi) << t.angle;
+    EXPECT_LT(largest_change, 0.1) << t.angle;  // without a jump of 2 pi
+    EXPECT_GE(low, 2.5 - 1e-6) << t.angle;
+    EXPECT_LE(high, 4.0 + 1e-6) << t.angle;
+    EXPECT_NEAR(joint_positions(model, state)(0), t.stop, 1e-6) << t.angle;
+  }
+}
+
 TEST(JointLimits, PrismaticLimitsHoldBothSides) {
   const Model model = hopper();
   State state = make_state(model);

@@ -238,7 +238,11 @@ TEST(ModelErrors, BadJointLimits) {
   j.upper = {};
   expect_error([&] { m.add_joint(j); }, "lower limit is NaN");
   j.lower = {-4.0};
-  expect_error([&] { m.add_joint(j); }, "angle limits must lie in [-pi, pi]");
+  expect_error([&] { m.add_joint(j); }, "a one-sided angle limit must lie in [-pi, pi]");
+  j.lower = {-2.0 * kPi};
+  j.upper = {2.0 * kPi};
+  expect_error([&] { m.add_joint(j); }, "angle limits -6.28319 and 6.28319 are more than a full turn apart");
+  j.upper = {};
   j.lower = {INFINITY};
   expect_error([&] { m.add_joint(j); }, "infinite on the wrong side");
   j.lower = {-INFINITY};

@@ -347,6 +347,27 @@ TEST(Urdf, ElementsLeftOutOfTheModelAreListed) {
   EXPECT_TRUE(ignored.empty());
 }
 
+// Limits are kept past pi when they are at most a full turn apart (the angle
+// is read in the turn centred between them); a UR arm's +-2 pi are two turns
+// apart, so that joint turns freely and the loader says so.
+TEST(Urdf, RevoluteLimitsPastPiAndBeyondAFullTurn) {
+  const auto arm = [](const std::string& lower, const std::string& upper) {
+    return "<robot name='r'><link name='world'/>" + rod("arm") +
+           "<joint name='pan' type='revolute'><parent link='world'/><child link='arm'/><axis xyz='0 1 0'/>"
+           "<limit lower='" + lower + "' upper='" + upper + "' effort='150' velocity='3'/></joint></robot>";
+  };
+  std::vector<std::string> ignored;
+  const Model past_pi = parse_urdf(arm("2.5", "4"), "a.urdf", {}, &ignored);
+  EXPECT_TRUE(ignored.empty());
+  ASSERT_EQ(past_pi.joint(0).upper.size(), 1u);
+  EXPECT_EQ(past_pi.joint(0).upper[0], 4.0);
+  const Model ur = parse_urdf(arm("-6.283185307179586", "6.283185307179586"), "ur.urdf", {}, &ignored);
+  EXPECT_FALSE(ur.joint(0).has_limits());
+  ASSERT_EQ(ignored.size(), 1u);
+  EXPECT_EQ(ignored[0], "joint 'pan': <limit> -6.28319 to 6.28319 spans more than a full turn; the joint turns "
+                        "without limits");
+}
+
 TEST(Urdf, RevoluteLimitsAreKept) {
   const Model m = parse_urdf(kContacts);
   const Joint& shoulder = m.joint(m.find_joint("shoulder"));

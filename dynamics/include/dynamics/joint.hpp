@@ -71,8 +71,10 @@ struct Joint {
 
   // Limits on the minimal coordinates, kept by the step as inequality
   // constraints: empty means none, else one value per coordinate, with
-  // -infinity / +infinity for a side without a limit. A revolute angle lives
-  // in (-pi, pi], so its limits must lie in [-pi, pi].
+  // -infinity / +infinity for a side without a limit. A revolute angle is read
+  // within one turn: with limits on both sides (at most a full turn apart) in
+  // the turn centred between them, so that [2, 4] passes pi without a jump;
+  // otherwise in (-pi, pi], where a one-sided limit must then lie.
   std::vector<double> lower;
   std::vector<double> upper;
   bool has_limits() const { return !lower.empty() || !upper.empty(); }
