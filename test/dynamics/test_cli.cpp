@@ -20,6 +20,14 @@ class DynamicsCli : public CliFixture {
   DynamicsCli() : CliFixture(DYNAMICS_CLI, "dyn_cli_") {}
 };
 
+// The numbers of one CSV row.
+std::vector<double> csv_numbers(const std::string& row) {
+  std::stringstream fields(row);
+  std::vector<double> v;
+  for (std::string f; std::getline(fields, f, ',');) v.push_back(std::stod(f));
+  return v;
+}
+
 TEST_F(DynamicsCli, ModelsListsEveryBuiltinWithParameters) {
   const CliResult r = run("models --json");
   ASSERT_EQ(r.code, 0) << r.err;
@@ -108,9 +116,7 @@ TEST_F(DynamicsCli, UrdfModelsRunWithFloatingRoots) {
   std::ifstream csv(dir_ / "t.csv");
   std::string line, last;
   while (std::getline(csv, line)) last = line;
-  std::stringstream fields(last);
-  std::vector<double> v;
-  for (std::string f; std::getline(fields, f, ',');) v.push_back(std::stod(f));
+  const std::vector<double> v = csv_numbers(last);
   ASSERT_EQ(v.size(), 9u + 13u);
   EXPECT_TRUE(std::isinf(v[7]));  // no contacts
   EXPECT_EQ(v[8], 0.0);           // no interior-point iterations
@@ -151,9 +157,7 @@ TEST_F(DynamicsCli, UrdfMimicJointsFollowTheirLeader) {
   std::string header, first;
   std::getline(csv, header);
   std::getline(csv, first);
-  std::stringstream fields(first);
-  std::vector<double> v;
-  for (std::string f; std::getline(fields, f, ',');) v.push_back(std::stod(f));
+  const std::vector<double> v = csv_numbers(first);
   ASSERT_EQ(v.size(), 9u + 2u * 13u);
   EXPECT_NEAR(v[9 + 2], 0.2, 1e-12);        // f1.z
   EXPECT_NEAR(v[9 + 13 + 2], -0.2, 1e-12);  // f2.z: mimics with multiplier -1
@@ -190,9 +194,7 @@ TEST_F(DynamicsCli, ContactModelsReportDistanceAndInteriorPointIterations) {
   int rows = 0;
   double min_distance = 1e9;
   while (std::getline(csv, line)) {
-    std::stringstream fields(line);
-    std::vector<double> v;
-    for (std::string f; std::getline(fields, f, ',');) v.push_back(std::stod(f));
+    const std::vector<double> v = csv_numbers(line);
     min_distance = std::min(min_distance, v[7]);
     if (rows > 0) {
       EXPECT_GE(v[8], 1.0);  // every step ran the interior-point method
@@ -203,9 +205,7 @@ TEST_F(DynamicsCli, ContactModelsReportDistanceAndInteriorPointIterations) {
   EXPECT_EQ(rows, 81);
   EXPECT_GE(min_distance, -1e-6);
   EXPECT_LT(min_distance, 1e-3);  // it did land
-  std::stringstream fields(last);
-  std::vector<double> v;
-  for (std::string f; std::getline(fields, f, ',');) v.push_back(std::stod(f));
+  const std::vector<double> v = csv_numbers(last);
   EXPECT_GT(v[9], 0.01);  // box.x: sliding down the incline (downhill is +x)
   const CliResult bad = run("simulate box-drop --ground 0,0,0");
   EXPECT_EQ(bad.code, 1);
