@@ -35,18 +35,15 @@ Model load_model(const SimulateOptions& o) {
 double check_initial_spin(const Model& model, const State& state, double dt, int max_substeps) {
   int pieces = 1;
   while (2 * pieces <= max_substeps) pieces *= 2;
-  const auto carried = [&](double h) {
-    for (int b = 0; b < model.num_bodies(); ++b)
-      if (!turns_within_a_step(state.angular_velocity[b], h)) return false;
-    return true;
-  };
-  for (int k = 1; k <= pieces; k *= 2)
-    if (carried(dt / k)) return dt / k;
-  for (int b = 0; b < model.num_bodies(); ++b) {
-    if (turns_within_a_step(state.angular_velocity[b], dt / pieces)) continue;
+  for (double h = dt;; h /= 2.0) {
+    int fast = -1;
+    for (int b = 0; b < model.num_bodies() && fast < 0; ++b)
+      if (!turns_within_a_step(state.angular_velocity[b], h)) fast = b;
+    if (fast < 0) return h;
+    if (h > dt / pieces) continue;
     std::ostringstream message;
-    message << "initial state: body '" << model.body(b).name << "' turns at " << state.angular_velocity[b].stableNorm()
-            << " rad/s, but ";
+    message << "initial state: body '" << model.body(fast).name << "' turns at "
+            << state.angular_velocity[fast].stableNorm() << " rad/s, but ";
     if (pieces == 1)
       message << "a step of --dt " << dt << " s carries at most 2/dt = " << 2.0 / dt << " rad/s";
     else
@@ -54,7 +51,6 @@ double check_initial_spin(const Model& model, const State& state, double dt, int
     message << "; lower --dt or --v0";
     throw std::invalid_argument(message.str());
   }
-  return dt / pieces;  // not reached: some body failed above
 }
 
 class TrajectoryCsv {
