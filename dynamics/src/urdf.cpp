@@ -15,6 +15,7 @@
 #include <urdf_parser/urdf_parser.h>
 
 #include "format_number.hpp"
+#include "urdf_composite.hpp"
 #include "urdf_frames.hpp"
 
 namespace dynamics {
@@ -115,18 +116,15 @@ void add_collision_contacts(Model& model, int body, const urdf::Link& link, cons
   }
 }
 
-// The body of a link with mass, carrying the shapes of every link placed on
-// it (itself and the massless links welded to it), each with its frame in the body.
-Body make_body(const urdf::Link& link, const std::vector<std::pair<const urdf::Link*, Transform>>& carried,
-               const UrdfError& fail) {
-  const std::string who = "link '" + link.name + "'";
-  const urdf::Inertial& in = *link.inertial;
-  if (!(in.mass > 0.0) || !std::isfinite(in.mass))
-    fail(who + ": mass must be positive, got " + detail::format_number(in.mass) + " (missing <mass value=...>?)");
+// The body anchored by a link with mass: the summed inertial of the links
+// fused into it, and the shapes of every link placed on it (with mass or not),
+// each with its frame in the body.
+Body make_body(const std::string& anchor, const urdf_detail::CompositeInertial& inertial,
+               const std::vector<std::pair<const urdf::Link*, Transform>>& carried, const UrdfError& fail) {
   Body body;
-  body.name = link.name;
-  body.mass = in.mass;
-  body.inertia << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+  body.name = anchor;
+  body.mass = inertial.mass;
+  body.inertia = inertial.inertia;
   for (const auto& [l, link_in_body] : carried) {
     try {
       for (const auto& v : l->visual_array) add_shape(v->geometry, v->origin, link_in_body, body);
@@ -136,6 +134,15 @@ Body make_body(const urdf::Link& link, const std::vector<std::pair<const urdf::L
     }
   }
   return body;
+}
+
+// "link 'a' (line 3)", and the links fused into its body.
+std::string body_origin(const std::string& anchor, int line, const std::vector<std::string>& fused) {
+  std::string who = "link '" + anchor + "' (line " + std::to_string(line) + ")";
+  if (fused.size() < 2) return who;
+  who += " with";
+  for (std::size_t i = 1; i < fused.size(); ++i) who += (i > 1 ? ", '" : " '") + fused[i] + "'";
+  return who + " welded to it";
 }
 
 JointType joint_type(int urdf_type, const std::string& who, const UrdfError& fail) {
@@ -257,10 +264,12 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
   const urdf::ModelInterfaceSharedPtr parsed = urdf::parseURDF(one_tree);
   if (!parsed) fail("urdfdom rejected the robot description (its message is printed above)");
 
-  // Links with mass become bodies (document order); massless links ride on
-  // the body (or world) they are welded to.
-  const std::map<std::string, LinkPlacement> placed =
-      urdf_detail::place_links(*parsed, {link_names, parent_of, joint_to}, fail);
+  // Each link with mass that is not fused into another becomes a body
+  // (document order); the other links ride on a body or on the world.
+  std::map<std::string, LinkPlacement> placed =
+      urdf_detail::place_links(*parsed, {link_names, parent_of, joint_to}, options.fuse_welded_links, fail);
+  const std::map<std::string, urdf_detail::CompositeInertial> inertials =
+      urdf_detail::fuse_bodies(*parsed, link_names, placed, fail);
   std::map<std::string, std::vector<std::pair<const urdf::Link*, Transform>>> carried;  // anchor -> links on it
   for (const std::string& name : link_names)
     carried[placed.at(name).anchor].emplace_back(parsed->getLink(name).get(), placed.at(name).link_in_body);
@@ -269,12 +278,19 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
   std::map<std::string, Transform> link_in_body;
   for (const std::string& name : link_names) {
     if (name == "world" || placed.at(name).anchor != name) continue;
+    const urdf_detail::CompositeInertial& inertial = inertials.at(name);
     try {
-      body_of[name] = model.add_body(make_body(*parsed->getLink(name), carried[name], fail));
+      body_of[name] = model.add_body(make_body(name, inertial, carried[name], fail));
     } catch (const std::invalid_argument& e) {
       const std::string what = e.what();
       if (what.rfind(source, 0) == 0) throw;
-      fail("link '" + name + "' (line " + std::to_string(line_of_link[name]) + "): " + what);
+      std::string hint;
+      if (what.find("positive definite") != std::string::npos)
+        hint = options.fuse_welded_links
+                   ? "; a link with mass but no rotational inertia (a point mass) must be welded by fixed joints to "
+                     "links that give its body rotational inertia"
+                   : "; a point mass needs UrdfOptions::fuse_welded_links to join the body it is welded to";
+      fail(body_origin(name, line_of_link[name], inertial.links) + ": " + what + hint);
     }
   }
   if (model.num_bodies() == 0)

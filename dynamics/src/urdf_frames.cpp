@@ -15,8 +15,8 @@ namespace {
 
 class Placer {
  public:
-  Placer(const urdf::ModelInterface& parsed, const LinkTree& tree, const UrdfError& fail)
-      : parsed_(parsed), tree_(tree), fail_(fail) {
+  Placer(const urdf::ModelInterface& parsed, const LinkTree& tree, bool fuse_welded, const UrdfError& fail)
+      : parsed_(parsed), tree_(tree), fuse_welded_(fuse_welded), fail_(fail) {
     for (const std::string& link : tree.links)  // document order: the first welded link with mass wins
       if (auto parent = tree.parent_of.find(link); parent != tree.parent_of.end())
         children_[parent->second].push_back(link);
@@ -37,9 +37,11 @@ class Placer {
   LinkPlacement compute(const std::string& name) {
     if (name == "world") return {name, Transform{}};
     const urdf::Link& link = *parsed_.getLink(name);
-    if (!is_massless(link)) return {name, from_urdf(link.inertial->origin).inverse()};
     const auto parent = tree_.parent_of.find(name);
-    if (parent != tree_.parent_of.end() && welded(name)) {
+    const bool joins_parent = parent != tree_.parent_of.end() && welded(name);
+    if (!is_massless(link) && !(fuse_welded_ && joins_parent))
+      return {name, from_urdf(link.inertial->origin).inverse()};
+    if (joins_parent) {
       const LinkPlacement& up = place(parent->second);
       return {up.anchor, up.link_in_body * origin(name)};
     }
@@ -74,6 +76,7 @@ class Placer {
 
   const urdf::ModelInterface& parsed_;
   const LinkTree& tree_;
+  const bool fuse_welded_;
   const UrdfError& fail_;
   std::map<std::string, std::vector<std::string>> children_;
   std::map<std::string, LinkPlacement> placed_;
@@ -82,8 +85,8 @@ class Placer {
 }  // namespace
 
 std::map<std::string, LinkPlacement> place_links(const urdf::ModelInterface& parsed, const LinkTree& tree,
-                                                 const UrdfError& fail) {
-  Placer placer(parsed, tree, fail);
+                                                 bool fuse_welded, const UrdfError& fail) {
+  Placer placer(parsed, tree, fuse_welded, fail);
   std::map<std::string, LinkPlacement> placed;
   for (const std::string& name : tree.links) placed[name] = placer.place(name);
   return placed;

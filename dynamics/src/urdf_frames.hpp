@@ -1,8 +1,8 @@
 #pragma once
 // Rigid transforms and error reporting shared by the URDF loader's parts, and
-// where each link lives: its own body, or, for a massless link (a frame such
-// as a tool flange, a sensor mount or a footprint), the body or world it is
-// welded to by fixed joints.
+// where each link lives: its own body, or the body or world it is welded to by
+// fixed joints (a massless frame such as a tool flange, a sensor mount or a
+// footprint; with fusing, also a link with mass such as a hand or a foot).
 
 #include <map>
 #include <stdexcept>
@@ -53,12 +53,16 @@ struct LinkPlacement {
   Transform link_in_body;
 };
 
-// Every link with mass (and `world`) anchors itself, its body frame being its
-// inertial frame. A massless link joins the body of its parent when its joint
-// is fixed; otherwise (a root, or a moving joint) the first link with mass
-// welded below it by fixed joints, if any. Any other massless link would be a
-// body without inertia: an error naming it (and its joint).
+// A link's body is anchored by a link with mass (or `world`), the anchor's
+// inertial frame being the body frame until fuse_bodies() moves it to the
+// centre of mass of everything fused. A link welded to its parent by a fixed
+// joint joins its parent's body: always when it is massless, and when
+// `fuse_welded` also when it has mass. Any other link with mass anchors itself.
+// A massless link that cannot join its parent (a root, or the child of a
+// moving joint) takes the body of the first link with mass welded below it by
+// fixed joints; one with none would be a body without inertia: an error
+// naming it (and its joint).
 std::map<std::string, LinkPlacement> place_links(const urdf::ModelInterface& parsed, const LinkTree& tree,
-                                                 const UrdfError& fail);
+                                                 bool fuse_welded, const UrdfError& fail);
 
 }  // namespace dynamics::urdf_detail

@@ -49,6 +49,8 @@ int main(int argc, char** argv) {
   sim->add_option("--friction", o.friction,
                   "friction coefficient of every contact (URDF: where no <contact_coefficients mu> is given)")
       ->check(positive_number(true));
+  sim->add_flag("--keep-welded-links", o.keep_welded_links,
+               "URDF: links with mass welded by fixed joints stay separate bodies (default: fused into one)");
   sim->add_option("--q0", o.q0, "initial joint coordinates joint=v[:v...],...");
   sim->add_option("--v0", o.v0, "initial joint rates joint=v[:v...],...");
   sim->add_option("--out", o.out, "trajectory CSV, one row per step including step 0");

@@ -19,12 +19,14 @@ Model load_model(const SimulateOptions& o) {
   if (is_urdf_path(o.model)) {
     if (!o.params.empty()) throw std::invalid_argument("--param applies to built-in models only, not to URDF files");
     UrdfOptions options;
+    options.fuse_welded_links = !o.keep_welded_links;
     if (o.friction >= 0.0) options.contacts.friction_coefficient = o.friction;
     std::vector<std::string> ignored;
     Model model = load_urdf(o.model, options, &ignored);
     for (const std::string& line : ignored) std::cerr << "dynamics: warning: " << o.model << ": " << line << '\n';
     return model;
   }
+  if (o.keep_welded_links) throw std::invalid_argument("--keep-welded-links applies to URDF files only");
   return make_builtin(o.model, parse_params(o.params));
 }
 

@@ -168,6 +168,31 @@ TEST_F(DynamicsCli, UrdfMimicJointsFollowTheirLeader) {
       << r.err;
 }
 
+// A hand with mass bolted to an arm: one body by default, two (and a CSV
+// block each) with --keep-welded-links.
+TEST_F(DynamicsCli, UrdfWeldedLinksFuseUnlessKeptApart) {
+  const std::string inertial =
+      "<inertial><mass value='1'/><inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial>";
+  write("arm.urdf", "<robot name='r'><link name='world'/><link name='arm'>" + inertial +
+                        "</link><link name='hand'>" + inertial +
+                        "</link><joint name='shoulder' type='continuous'><parent link='world'/><child link='arm'/>"
+                        "<origin xyz='0 0 -0.5'/><axis xyz='0 1 0'/></joint><joint name='bolt' type='fixed'>"
+                        "<parent link='arm'/><child link='hand'/><origin xyz='0 0 -0.5'/></joint></robot>");
+  for (const bool keep : {false, true}) {
+    const CliResult r = run(std::string("simulate arm.urdf --steps 50 --q0 shoulder=1 --json --out t.csv") +
+                            (keep ? " --keep-welded-links" : ""));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto s = nlohmann::json::parse(r.out);
+    EXPECT_EQ(s["bodies"], keep ? 2 : 1);
+    EXPECT_EQ(s["joints"], keep ? 2 : 1);
+    EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-10);
+    std::ifstream csv(dir_ / "t.csv");
+    std::string header;
+    std::getline(csv, header);
+    EXPECT_EQ(header.find("hand.x") != std::string::npos, keep) << header;
+  }
+}
+
 TEST_F(DynamicsCli, UrdfElementsLeftOutAreWarnedAbout) {
   write("meshy.urdf",
         "<robot name='r'><link name='base'><inertial><mass value='2'/>"
@@ -261,6 +286,7 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate bad.urdf", "malformed XML", 1},
            {"simulate missing.urdf", "cannot open", 1},
            {"simulate bad.urdf --param n=2", "built-in models only", 1},
+           {"simulate pendulum --keep-welded-links", "--keep-welded-links applies to URDF files only", 1},
            {"simulate pendulum --dt -1", "--dt: must be positive, got -1", 2},
            {"simulate pendulum --dt 0", "--dt: must be positive, got 0", 2},
            {"simulate pendulum --tol abc", "--tol: 'abc' is not a number", 2},

@@ -9,25 +9,13 @@
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
+#include "urdf_text.hpp"
 
 namespace dynamics {
 namespace {
 
-
-// A rod link of length 1, mass 1, link frame at its top (where its joint is),
-// with the inertia make_link gives it.
-std::string rod(const std::string& name) {
-  return "<link name='" + name + "'><inertial><origin xyz='0 0 -0.5'/><mass value='1'/>"
-         "<inertia ixx='0.0833333333333333333' iyy='0.0833333333333333333' izz='0.00125' ixy='0' ixz='0' iyz='0'/>"
-         "</inertial><visual><origin xyz='0 0 -0.5'/><geometry><cylinder radius='0.05' length='1'/></geometry>"
-         "</visual></link>";
-}
-
-std::string hinge(const std::string& name, const std::string& parent, const std::string& child,
-                  const std::string& xyz) {
-  return "<joint name='" + name + "' type='continuous'><parent link='" + parent + "'/><child link='" + child +
-         "'/><origin xyz='" + xyz + "'/><axis xyz='0 1 0'/></joint>";
-}
+using test::hinge;
+using test::rod;
 
 const std::string kDoublePendulum = "<robot name='dp'><link name='world'/>" + rod("link1") + rod("link2") +
                                     hinge("joint1", "world", "link1", "0 0 0") +
@@ -435,7 +423,7 @@ TEST(UrdfErrors, MissingMass) {
 TEST(UrdfErrors, InertiaNotPositiveDefinite) {
   expect_error("<robot name='r'><link name='a'><inertial><mass value='1'/>"
                "<inertia ixx='1' iyy='-1' izz='1' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>",
-               "not positive definite");
+               "link 'a': <inertia> has a negative principal moment (-1)");
 }
 
 TEST(UrdfErrors, LoopJointWithUnknownLinkOrType) {
@@ -472,7 +460,8 @@ std::string mimicking(const std::string& type, const std::string& mimic) {
 TEST(UrdfErrors, BadMimicJoints) {
   expect_error(mimicking("continuous", "<mimic joint='elbow'/>"),
                "joint 'j2' <mimic joint=\"elbow\">: no joint has that name");
-  expect_error(mimicking("fixed", "<mimic joint='j1'/>"), "follower joint 'j2' is fixed with 0 coordinates");
+  // A fixed joint between links with mass fuses them into one body.
+  expect_error(mimicking("fixed", "<mimic joint='j1'/>"), "joint 'j2' <mimic joint=\"j1\">: a fixed joint inside one body cannot follow");
   // j1 is continuous: a half-speed follower would jump when j1 passes pi.
   expect_error(mimicking("continuous", "<mimic joint='j1' multiplier='0.5'/>"),
                "leader joint 'j1' turns without limits");

@@ -5,9 +5,14 @@
 //     <link1 link="A" xyz="..." rpy="..."/>   joint frame in link A's frame
 //     <link2 link="B" xyz="..." rpy="..."/>   joint frame in link B's frame
 //   </loop_joint>
-// Links become bodies whose frame is the link's inertial frame (centre of
-// mass, principal-axes rotation of <inertial><origin>); a link named "world"
-// is the fixed world frame. A massless link (no <inertial>, or zero mass and
+// Links with mass become bodies whose frame is the link's inertial frame
+// (centre of mass, principal-axes rotation of <inertial><origin>); a link
+// named "world" is the fixed world frame. Links welded by fixed joints are one
+// rigid body (UrdfOptions::fuse_welded_links): a link with mass welded to its
+// parent joins the parent's body, whose mass and inertia become the sums and
+// whose frame moves to the common centre of mass (axes kept), so a point mass
+// (zero <inertia>) may be welded to a link with inertia; what is welded to the
+// world joins the world. A massless link (no <inertial>, or zero mass and
 // inertia) is a frame on the body or world it is welded to by fixed joints:
 // its parent's when its own joint is fixed, else (a root, or the child of a
 // moving joint) the nearest link with mass welded below it; one with nothing
@@ -40,6 +45,10 @@ struct UrdfOptions {
   ContactOptions contacts;         // ground, friction model and default coefficient
   bool joint_limits = true;        // <limit lower upper> as joint limits
   bool joint_damping = true;       // <dynamics damping> as joint dampers
+  // Links with mass welded to their parent by fixed joints join the parent's
+  // body (one rigid body with the summed mass and inertia) instead of becoming
+  // bodies held by fixed joints; those welded to the world join the world.
+  bool fuse_welded_links = true;
 };
 
 // `ignored`, if given, receives one line per element that the model leaves

@@ -1,0 +1,74 @@
+#include "urdf_composite.hpp"
+
+#include <cmath>
+
+#include <Eigen/Eigenvalues>
+
+#include "format_number.hpp"
+
+namespace dynamics::urdf_detail {
+namespace {
+
+// The inertia of one link about its centre of mass, in its inertial frame.
+Matrix3 checked_inertia(const urdf::Link& link, const UrdfError& fail) {
+  const std::string who = "link '" + link.name + "'";
+  const urdf::Inertial& in = *link.inertial;
+  if (!(in.mass > 0.0) || !std::isfinite(in.mass))
+    fail(who + ": mass must be positive, got " + detail::format_number(in.mass) + " (missing <mass value=...>?)");
+  Matrix3 inertia;
+  inertia << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+  if (!inertia.allFinite()) fail(who + ": <inertia> has a non-finite entry");
+  const Vector3 eig = Eigen::SelfAdjointEigenSolver<Matrix3>(inertia, Eigen::EigenvaluesOnly).eigenvalues();
+  const double scale = eig.cwiseAbs().maxCoeff();
+  if (eig(0) < -1e-12 * scale)
+    fail(who + ": <inertia> has a negative principal moment (" + detail::format_number(eig(0)) + ")");
+  if (eig(0) + eig(1) < eig(2) * (1.0 - 1e-9))
+    fail(who + ": <inertia>'s principal moments violate the triangle inequality (no rigid body has them)");
+  return inertia;
+}
+
+}  // namespace
+
+std::map<std::string, CompositeInertial> fuse_bodies(const urdf::ModelInterface& parsed,
+                                                     const std::vector<std::string>& links,
+                                                     std::map<std::string, LinkPlacement>& placed,
+                                                     const UrdfError& fail) {
+  struct Part {
+    double mass;
+    Vector3 centre;   // in the anchor's inertial frame
+    Matrix3 inertia;  // about `centre`, in the anchor's inertial axes
+  };
+  std::map<std::string, std::vector<Part>> parts;
+  std::map<std::string, CompositeInertial> bodies;
+  for (const std::string& name : links) {
+    const LinkPlacement& p = placed.at(name);
+    const urdf::Link& link = *parsed.getLink(name);
+    if (p.anchor == "world" || is_massless(link)) continue;
+    const Matrix3 own = checked_inertia(link, fail);
+    const Transform inertial = p.link_in_body * from_urdf(link.inertial->origin);
+    const Matrix3 r = inertial.rotation.toRotationMatrix();
+    std::vector<std::string>& names = bodies[p.anchor].links;
+    names.insert(name == p.anchor ? names.begin() : names.end(), name);
+    parts[p.anchor].push_back({link.inertial->mass, inertial.position, r * own * r.transpose()});
+  }
+  std::map<std::string, Vector3> centre_of;
+  for (auto& [anchor, body] : bodies) {
+    Vector3 moment = Vector3::Zero();
+    for (const Part& part : parts[anchor]) {
+      body.mass += part.mass;
+      moment += part.mass * part.centre;
+    }
+    const Vector3 centre = moment / body.mass;
+    for (const Part& part : parts[anchor]) {  // parallel axes
+      const Vector3 d = part.centre - centre;
+      body.inertia += part.inertia + part.mass * (d.squaredNorm() * Matrix3::Identity() - d * d.transpose());
+    }
+    body.inertia = 0.5 * (body.inertia + body.inertia.transpose());
+    centre_of[anchor] = centre;
+  }
+  for (auto& [name, p] : placed)
+    if (auto c = centre_of.find(p.anchor); c != centre_of.end()) p.link_in_body.position -= c->second;
+  return bodies;
+}
+
+}  // namespace dynamics::urdf_detail

@@ -1,0 +1,30 @@
+#pragma once
+// The mass and inertia of each URDF body: the sum of the <inertial>s of every
+// link fused into it (rigidly welded links form one rigid body), about their
+// common centre of mass.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "urdf_frames.hpp"
+
+namespace dynamics::urdf_detail {
+
+struct CompositeInertial {
+  double mass = 0.0;
+  Matrix3 inertia = Matrix3::Zero();  // about the centre of mass, in the body axes
+  std::vector<std::string> links;     // the links with mass it sums, its anchor first
+};
+
+// Checks each link's <inertial> (positive mass; finite, symmetric, positive
+// semidefinite inertia obeying the triangle inequality: a point mass passes),
+// sums those of each body, and moves each body frame from its anchor's
+// inertial frame to the centre of mass of the sum (the axes stay), updating
+// every `link_in_body` on it. Returns the sums by anchor link (not "world").
+std::map<std::string, CompositeInertial> fuse_bodies(const urdf::ModelInterface& parsed,
+                                                     const std::vector<std::string>& links,
+                                                     std::map<std::string, LinkPlacement>& placed,
+                                                     const UrdfError& fail);
+
+}  // namespace dynamics::urdf_detail
