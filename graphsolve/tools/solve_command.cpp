@@ -31,7 +31,11 @@ std::string describe_failure(const Factorization& f, const Pattern& p) {
   if (node >= 0)
     message += " at node " + std::to_string(node) + " (rows " + std::to_string(p.offset[node] + 1) + "-" +
                std::to_string(p.offset[node] + p.size[node]) + ")";
-  if (f.status() == Status::SingularPivot) message += "; the matrix may be singular (try --shift EPS)";
+  if (f.status() == Status::SingularPivot)
+    message +=
+        "; the matrix may be singular, or need row exchanges between nodes, which graphsolve does not make (it "
+        "pivots within each node's block): put rows that must exchange in one node (--block-size, --blocks), or "
+        "regularize a singular matrix with --shift EPS";
   return message;
 }
 

@@ -97,6 +97,22 @@ TEST_F(Cli, ShiftSolvesTheShiftedSystem) {
   EXPECT_NEAR(x(1, 0), -1.0 / 3.0, 1e-15);
 }
 
+// [[0, 1], [1, 0]] is nonsingular but has no pivot in 1x1 nodes: the error
+// says so, and one 2x2 node (pivoting inside it) solves it.
+TEST_F(Cli, RowsThatMustExchangeGoInOneNode) {
+  write("A.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1\n2 1 1\n");
+  write("b.mtx", "%%MatrixMarket matrix array real general\n2 1\n3\n5\n");
+  const CliResult split = run("solve A.mtx --rhs b.mtx --out x.mtx");
+  EXPECT_EQ(split.code, 1);
+  EXPECT_NE(split.err.find("need row exchanges between nodes"), std::string::npos) << split.err;
+  EXPECT_FALSE(exists("x.mtx"));
+  const CliResult joined = run("solve A.mtx --rhs b.mtx --out x.mtx --block-size 2");
+  ASSERT_EQ(joined.code, 0) << joined.err;
+  const Eigen::MatrixXd x = read("x.mtx");
+  EXPECT_EQ(x(0, 0), 5.0);
+  EXPECT_EQ(x(1, 0), 3.0);
+}
+
 TEST_F(Cli, InfoListsEveryOrdering) {
   const gs::Symbolic sym = gs::analyze(fam::net(4, 2));
   gs::BlockMatrix a(sym);
