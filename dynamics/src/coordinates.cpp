@@ -172,6 +172,21 @@ Eigen::VectorXd joint_velocities(const Model& model, const State& state) {
   return out;
 }
 
+std::vector<LimitViolation> limit_violations(const Model& model, const State& state, double tolerance) {
+  const Eigen::VectorXd q = joint_positions(model, state);
+  std::vector<LimitViolation> found;
+  for (int j = 0; j < model.num_joints(); ++j) {
+    const Joint& joint = model.joint(j);
+    for (int i = 0; i < joint.num_coordinates(); ++i) {
+      const double value = q(model.coordinate_offset(j) + i);
+      if (!joint.lower.empty() && value < joint.lower[i] - tolerance) found.push_back({j, i, value, joint.lower[i], true});
+      if (!joint.upper.empty() && value > joint.upper[i] + tolerance)
+        found.push_back({j, i, value, joint.upper[i], false});
+    }
+  }
+  return found;
+}
+
 void set_joint_positions(const Model& model, State& state, const Eigen::VectorXd& positions) {
   check_state(model, state);
   check_vector(model, positions, "set_joint_positions");

@@ -108,20 +108,79 @@ void apply(const Model& model, const Topology& topology, const std::map<std::str
 
 }  // namespace
 
+namespace {
+
+// "joint 'a'" or, for a joint with several coordinates, "joint 'a' coordinate 2".
+std::string coordinate_name(const Model& model, const LimitViolation& v) {
+  const Joint& joint = model.joint(v.joint);
+  std::string name = "joint '" + joint.name + "'";
+  if (joint.num_coordinates() > 1) name += " coordinate " + std::to_string(v.coordinate);
+  return name;
+}
+
+std::string beyond(const LimitViolation& v) {
+  std::ostringstream text;
+  text.precision(6);
+  text << " at " << v.value << " lies " << (v.lower ? "below its lower" : "above its upper") << " limit " << v.bound;
+  return text.str();
+}
+
+// What a joint's coordinates follow from, if not from --q0: "joint 'a'" for
+// a coupling's follower, "the other joints" for a loop-closing joint.
+std::string follows_from(const Model& model, const Topology& topology, int joint) {
+  const int coupling = model.coupling_of_follower(joint);
+  if (coupling >= 0) return "joint '" + model.joint(model.coupling(coupling).leader).name + "'";
+  return topology.closes_loop[joint] ? "the other joints" : "";
+}
+
+// A default coordinate outside its limits starts on the limit (with a
+// warning); a --q0 value outside them is an error. Coordinates that follow
+// from others are judged by check_limits, once those have moved.
+bool move_onto_limits(const Model& model, const Topology& topology, const std::map<std::string, std::vector<double>>& q0,
+                      State& state, Eigen::VectorXd& q, std::vector<std::string>& warnings) {
+  bool moved = false;
+  for (const LimitViolation& v : limit_violations(model, state, 1e-12)) {
+    const std::string name = coordinate_name(model, v);
+    if (q0.count(model.joint(v.joint).name)) throw std::invalid_argument("--q0: " + name + beyond(v));
+    if (!follows_from(model, topology, v.joint).empty()) continue;
+    q(model.coordinate_offset(v.joint) + v.coordinate) = v.bound;
+    warnings.push_back("initial state: " + name + beyond(v) + "; it starts on the limit (choose with --q0)");
+    moved = true;
+  }
+  if (moved) set_joint_positions(model, state, q);
+  return moved;
+}
+
+void check_limits(const Model& model, const Topology& topology, const State& state) {
+  for (const LimitViolation& v : limit_violations(model, state, 1e-9)) {
+    const std::string from = follows_from(model, topology, v.joint);
+    throw std::invalid_argument("initial state: " + coordinate_name(model, v) + beyond(v) +
+                                (from.empty() ? "" : "; its value follows from " + from) +
+                                ": choose values inside the limits with --q0");
+  }
+}
+
+}  // namespace
+
 InitialState initial_state(const Model& model, const std::map<std::string, std::vector<double>>& q0,
                            const std::map<std::string, std::vector<double>>& v0) {
   InitialState init;
   init.state = make_state(model);
-  if (q0.empty() && v0.empty()) return init;
   const Topology topology = compute_topology(model);
   Eigen::VectorXd q = joint_positions(model, init.state), v = joint_velocities(model, init.state);
   apply(model, topology, q0, "--q0", q);
   apply(model, topology, v0, "--v0", v);
-  set_joint_positions(model, init.state, q);
+  if (!q0.empty()) set_joint_positions(model, init.state, q);
+  const bool moved = move_onto_limits(model, topology, q0, init.state, q, init.warnings);
+  if (q0.empty() && v0.empty() && !moved) {
+    check_limits(model, topology, init.state);
+    return init;
+  }
   const ProjectionResult p = project_positions(model, init.state);
   if (!p.converged)
     throw std::invalid_argument("the given coordinates cannot be projected onto the joint constraints: " +
                                 describe_violation(model, p));
+  check_limits(model, topology, init.state);
   init.projected = p.iterations > 0;
   init.correction_translation = p.translation;
   init.correction_rotation = p.rotation;

@@ -43,9 +43,12 @@ struct InitialState {
   State state;
   bool projected = false;
   double correction_translation = 0.0, correction_rotation = 0.0, velocity_change = 0.0;
+  std::vector<std::string> warnings;  // default coordinates moved onto their limits
 };
 
-// The model's default state with the given joint coordinates and rates, projected onto the constraints.
+// The model's default state with the given joint coordinates and rates,
+// projected onto the constraints. Default coordinates outside their limits
+// start on them (one warning each); given ones there are an error.
 InitialState initial_state(const Model& model, const std::map<std::string, std::vector<double>>& q0,
                            const std::map<std::string, std::vector<double>>& v0);
 

@@ -153,6 +153,7 @@ int run_simulate(const SimulateOptions& o) {
   if (o.steps < 0) throw std::invalid_argument("--steps must be >= 0");
   const InitialState init =
       initial_state(model, parse_joint_values(o.q0, "--q0"), parse_joint_values(o.v0, "--v0"));
+  for (const std::string& line : init.warnings) std::cerr << "dynamics: warning: " << line << '\n';
   State state = init.state;
   const double first_dt = check_initial_spin(model, state, o.dt, o.max_substeps);
   Simulator sim(model, step_options);

@@ -193,6 +193,56 @@ TEST_F(DynamicsCli, UrdfWeldedLinksFuseUnlessKeptApart) {
   }
 }
 
+// A hinge limited to [0.2, 1] whose default angle, 0, lies outside: the run
+// starts on the limit at rest (instead of being thrown there within the
+// first step), and says so; a --q0 outside the limits is an error.
+TEST_F(DynamicsCli, DefaultCoordinatesOutsideTheirLimitsStartOnThem) {
+  const std::string inertial =
+      "<inertial><origin xyz='0 0 -0.5'/><mass value='1'/>"
+      "<inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial>";
+  const std::string hinge = "<axis xyz='0 1 0'/><limit lower='0.2' upper='1' effort='1' velocity='1'/>";
+  write("arm.urdf", "<robot name='r'><link name='world'/><link name='a'>" + inertial + "</link><link name='b'>" +
+                        inertial + "</link><joint name='j1' type='revolute'><parent link='world'/><child link='a'/>" +
+                        hinge + "</joint><joint name='j2' type='revolute'><parent link='world'/><child link='b'/>" +
+                        "<origin xyz='1 0 0'/>" + hinge + "<mimic joint='j1'/></joint></robot>");
+  CliResult r = run("simulate arm.urdf --steps 20 --json --out t.csv");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("dynamics: warning: initial state: joint 'j1' at 0 lies below its lower limit 0.2; it starts "
+                       "on the limit (choose with --q0)"),
+            std::string::npos)
+      << r.err;
+  const auto s = nlohmann::json::parse(r.out);
+  EXPECT_LT(std::abs(s["max_energy_error"].get<double>()), 1e-3);  // no kick
+  std::ifstream csv(dir_ / "t.csv");
+  std::string header, first;
+  std::getline(csv, header);
+  std::getline(csv, first);
+  const std::vector<double> v = csv_numbers(first);
+  ASSERT_EQ(v.size(), 9u + 2u * 13u);
+  EXPECT_NEAR(v[9], -0.5 * std::sin(0.2), 1e-12);            // a.x, hanging 0.2 rad from the vertical
+  EXPECT_NEAR(v[9 + 13], 1.0 - 0.5 * std::sin(0.2), 1e-12);  // b.x: the follower came along
+  for (const auto& [args, message] : std::vector<std::pair<std::string, std::string>>{
+           {"--q0 j1=1.5", "--q0: joint 'j1' at 1.5 lies above its upper limit 1"},
+           {"--q0 j1=0.1", "--q0: joint 'j1' at 0.1 lies below its lower limit 0.2"},
+       }) {
+    r = run("simulate arm.urdf --steps 2 " + args);
+    EXPECT_EQ(r.code, 1) << args;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+  // The follower's limits exclude where its leader starts it.
+  write("tight.urdf", "<robot name='r'><link name='world'/><link name='a'>" + inertial + "</link><link name='b'>" +
+                          inertial + "</link><joint name='j1' type='continuous'><parent link='world'/>"
+                          "<child link='a'/><axis xyz='0 1 0'/></joint><joint name='j2' type='revolute'>"
+                          "<parent link='world'/><child link='b'/><origin xyz='1 0 0'/>" + hinge +
+                          "<mimic joint='j1'/></joint></robot>");
+  r = run("simulate tight.urdf --steps 2");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("initial state: joint 'j2' at 0 lies below its lower limit 0.2; its value follows from joint "
+                       "'j1': choose values inside the limits with --q0"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST_F(DynamicsCli, UrdfElementsLeftOutAreWarnedAbout) {
   write("meshy.urdf",
         "<robot name='r'><link name='base'><inertial><mass value='2'/>"

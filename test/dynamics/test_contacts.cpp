@@ -207,6 +207,43 @@ TEST(JointLimits, LimitsAcrossPiAreReadWithoutAJump) {
   }
 }
 
+// limit_violations reads angles as the limits do (here in the turn centred
+// on 3.25), and a state that starts beyond a limit is thrown back within one
+// step: the speed the warning in its documentation speaks of.
+TEST(JointLimits, ViolationsAreFoundAndAStartBeyondALimitIsThrownBack) {
+  Model model;
+  model.add_body(make_link("link1", 1.0, 1.0));
+  Joint hinge = Joint::make(JointType::Revolute, "joint1", kWorld, 0, Vector3::UnitY());
+  hinge.child_frame.position = Vector3(0.0, 0.0, 0.5);
+  hinge.lower = {2.5};
+  hinge.upper = {4.0};
+  model.add_joint(hinge);
+  State state = make_state(model);
+  for (const double angle : {2.6, 3.9, -2.4 /* = 3.88 */}) {
+    set_joint_positions(model, state, Eigen::VectorXd::Constant(1, angle));
+    EXPECT_TRUE(limit_violations(model, state).empty()) << angle;
+  }
+  set_joint_positions(model, state, Eigen::VectorXd::Constant(1, 2.3));
+  std::vector<LimitViolation> v = limit_violations(model, state);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].joint, 0);
+  EXPECT_EQ(v[0].coordinate, 0);
+  EXPECT_NEAR(v[0].value, 2.3, 1e-12);
+  EXPECT_EQ(v[0].bound, 2.5);
+  EXPECT_TRUE(v[0].lower);
+  EXPECT_TRUE(limit_violations(model, state, 0.3).empty());
+  set_joint_positions(model, state, Eigen::VectorXd::Constant(1, 4.2 - 2.0 * kPi));
+  v = limit_violations(model, state);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_NEAR(v[0].value, 4.2, 1e-12);
+  EXPECT_FALSE(v[0].lower);
+  // 0.2 rad back inside in one step of 0.01 s: about 20 rad/s.
+  Simulator sim(model);
+  ASSERT_TRUE(sim.step(state).ok());
+  EXPECT_LE(joint_positions(model, state)(0), 4.0 + 1e-6);
+  EXPECT_GT(std::abs(joint_velocities(model, state)(0)), 10.0);
+}
+
 TEST(JointLimits, PrismaticLimitsHoldBothSides) {
   const Model model = hopper();
   State state = make_state(model);

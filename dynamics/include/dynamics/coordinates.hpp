@@ -31,6 +31,18 @@ void set_joint_velocities(const Model& model, State& state, const Eigen::VectorX
 void set_joint_position(const Model& model, State& state, int joint, const Eigen::VectorXd& values);
 void set_joint_velocity(const Model& model, State& state, int joint, const Eigen::VectorXd& values);
 
+// A joint coordinate beyond one of its limits (Joint::lower / upper), read as
+// the limit constraints read it. A step that starts there pushes it back
+// within that one step, at whatever speed that takes.
+struct LimitViolation {
+  int joint = -1;
+  int coordinate = 0;  // index within the joint's coordinates
+  double value = 0.0;
+  double bound = 0.0;  // the limit it passes
+  bool lower = true;   // below the lower limit (else above the upper one)
+};
+std::vector<LimitViolation> limit_violations(const Model& model, const State& state, double tolerance = 0.0);
+
 struct ProjectionOptions {
   double tolerance = 1e-12;    // max |g| accepted, metres (and unit quaternion components)
   int max_iterations = 50;
