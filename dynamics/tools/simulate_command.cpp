@@ -159,6 +159,10 @@ int run_simulate(const SimulateOptions& o) {
   Simulator sim(model, step_options);
   TrajectoryCsv csv(o.out, model);
   double lowest = min_signed_distance(model, state);
+  if (lowest < -1e-6)  // well beyond the interior-point tolerance
+    std::cerr << "dynamics: warning: initial state: shapes start " << -lowest
+              << " m inside the ground or each other; the first step throws them apart (place the model with "
+                 "--q0)\n";
   csv.row(model, state, first_dt, 0, lowest);
   const bool touches = model.num_contacts() > 0 || model.num_colliders() > 1;
   int most_collider_contacts = 0;

@@ -282,6 +282,13 @@ TEST_F(DynamicsCli, ContactModelsReportDistanceAndInteriorPointIterations) {
   EXPECT_LT(min_distance, 1e-3);  // it did land
   const std::vector<double> v = csv_numbers(last);
   EXPECT_GT(v[9], 0.01);  // box.x: sliding down the incline (downhill is +x)
+  EXPECT_EQ(r.err.find("inside the ground"), std::string::npos) << r.err;
+  // A ground raised 0.3 m above the box's lowest corners, 0.1 m up.
+  const CliResult buried = run("simulate box-drop --param height=0.1 --steps 2 --ground 0,0,1,0.3");
+  ASSERT_EQ(buried.code, 0) << buried.err;
+  EXPECT_NE(buried.err.find("dynamics: warning: initial state: shapes start 0.2 m inside the ground or each other"),
+            std::string::npos)
+      << buried.err;
   const CliResult bad = run("simulate box-drop --ground 0,0,0");
   EXPECT_EQ(bad.code, 1);
   EXPECT_NE(bad.err.find("ground normal is zero"), std::string::npos) << bad.err;
