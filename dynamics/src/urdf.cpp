@@ -41,10 +41,29 @@ std::string attribute(const TiXmlElement* e, const char* name) {
   return v ? v : "";
 }
 
-// The shape of a URDF geometry in the body frame; false for meshes.
+// A box, sphere or cylinder with an edge, radius or length of exactly zero
+// (a flat plate, a disc, a marker): drawn as nothing and touching nothing.
+// Negative sizes stay errors (Shape's checks).
+bool zero_size(const urdf::Geometry& geometry) {
+  switch (geometry.type) {
+    case urdf::Geometry::BOX: {
+      const auto& d = static_cast<const urdf::Box&>(geometry).dim;
+      return d.x == 0.0 || d.y == 0.0 || d.z == 0.0;
+    }
+    case urdf::Geometry::SPHERE: return static_cast<const urdf::Sphere&>(geometry).radius == 0.0;
+    case urdf::Geometry::CYLINDER: {
+      const auto& c = static_cast<const urdf::Cylinder&>(geometry);
+      return c.radius == 0.0 || c.length == 0.0;
+    }
+    default: return false;
+  }
+}
+
+// The shape of a URDF geometry in the body frame; false for meshes and
+// zero-size shapes.
 bool to_shape(const urdf::GeometrySharedPtr& geometry, const urdf::Pose& origin, const Transform& link_in_body,
               Shape& s) {
-  if (!geometry) return false;
+  if (!geometry || zero_size(*geometry)) return false;
   switch (geometry->type) {
     case urdf::Geometry::BOX: {
       const auto& b = static_cast<const urdf::Box&>(*geometry);
@@ -109,7 +128,8 @@ void add_collision_contacts(Model& model, int body, const urdf::Link& link, cons
     if (!kept || (shape.kind != Shape::Kind::Sphere && shape.kind != Shape::Kind::Box)) {
       if (c->geometry)
         ignored.push_back("link '" + link.name + "': <collision> " + geometry_name(*c->geometry) +
-                          " gets no contacts (only spheres and boxes do)");
+                          (zero_size(*c->geometry) ? " has a zero size and gets no contacts"
+                                                   : " gets no contacts (only spheres and boxes do)"));
       continue;
     }
     for (Contact& contact : shape_contacts(body, shape, options)) model.add_contact(std::move(contact));

@@ -335,6 +335,29 @@ TEST(Urdf, ElementsLeftOutOfTheModelAreListed) {
   EXPECT_TRUE(ignored.empty());
 }
 
+// Zero-size geometry (a plate of thickness 0, a disc, a marker) is drawn as
+// nothing and touches nothing; a negative size stays an error.
+TEST(Urdf, ZeroSizeShapesAreSkipped) {
+  auto plate = [](const std::string& geometry) {
+    return "<robot name='r'><link name='a'><inertial><mass value='1'/><inertia ixx='0.1' iyy='0.1' izz='0.1' "
+           "ixy='0' ixz='0' iyz='0'/></inertial><visual><geometry>" + geometry + "</geometry></visual><collision>"
+           "<geometry>" + geometry + "</geometry></collision><collision><geometry><sphere radius='0.1'/></geometry>"
+           "</collision></link></robot>";
+  };
+  std::vector<std::string> ignored;
+  for (const auto& [geometry, name] : std::vector<std::pair<std::string, std::string>>{
+           {"<box size='0.3 0.2 0'/>", "box"},
+           {"<sphere radius='0'/>", "sphere"},
+           {"<cylinder radius='0.1' length='0'/>", "cylinder"}}) {
+    const Model m = parse_urdf(plate(geometry), "r.urdf", {}, &ignored);
+    EXPECT_EQ(m.body(0).shapes.size(), 1u) << geometry;  // the sphere only
+    EXPECT_EQ(m.num_contacts(), 1) << geometry;
+    ASSERT_EQ(ignored.size(), 1u) << geometry;
+    EXPECT_EQ(ignored[0], "link 'a': <collision> " + name + " has a zero size and gets no contacts");
+  }
+  expect_error(plate("<box size='0.3 -0.2 0.1'/>"), "link 'a': bad geometry");
+}
+
 // Limits are kept past pi when they are at most a full turn apart (the angle
 // is read in the turn centred between them); a UR arm's +-2 pi are two turns
 // apart, so that joint turns freely and the loader says so.

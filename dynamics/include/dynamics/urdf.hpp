@@ -20,8 +20,8 @@
 // floating joint named after it, whose coordinates are the link frame's
 // position and rotation vector (several trees per file are fine). Joint types: fixed, revolute and continuous
 // (revolute), prismatic, floating, planar (planar-axis, normal = axis).
-// Box, sphere and cylinder visual and collision shapes are kept (meshes are
-// skipped). Revolute and prismatic <limit lower upper> become joint limits
+// Box, sphere and cylinder visual and collision shapes are kept (meshes and
+// zero-size shapes are skipped). Revolute and prismatic <limit lower upper> become joint limits
 // (when lower < upper; revolute limits more than a full turn apart, such as
 // +-2 pi, are left out and listed in `ignored`, the angle being read within
 // one turn); <dynamics damping> becomes the joint's damper (its
@@ -52,9 +52,9 @@ struct UrdfOptions {
 };
 
 // `ignored`, if given, receives one line per element that the model leaves
-// out although it would change the motion: collision meshes and cylinders
-// (no contacts), joint <dynamics friction> and revolute limits more than a
-// full turn apart. The CLI prints them as warnings.
+// out although it would change the motion: collision meshes, cylinders and
+// zero-size shapes (no contacts), joint <dynamics friction> and revolute
+// limits more than a full turn apart. The CLI prints them as warnings.
 Model load_urdf(const std::string& path, const UrdfOptions& options = {}, std::vector<std::string>* ignored = nullptr);
 Model parse_urdf(const std::string& xml, const std::string& source_name = "<string>", const UrdfOptions& options = {},
                  std::vector<std::string>* ignored = nullptr);
