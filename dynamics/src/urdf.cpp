@@ -12,11 +12,11 @@
 #include <stdexcept>
 
 #include <tinyxml.h>
-#include <urdf_parser/urdf_parser.h>
 
 #include "format_number.hpp"
 #include "urdf_composite.hpp"
 #include "urdf_frames.hpp"
+#include "urdfdom_parse.hpp"
 
 namespace dynamics {
 namespace {
@@ -281,8 +281,9 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     if (!parent_of.count(name)) roots.push_back(name);
   const std::string one_tree = roots.size() > 1 ? as_one_tree(doc, roots, line_of_link.count("world") > 0, joint_names) : xml;
 
-  const urdf::ModelInterfaceSharedPtr parsed = urdf::parseURDF(one_tree);
-  if (!parsed) fail("urdfdom rejected the robot description (its message is printed above)");
+  std::string urdfdom_errors;
+  const urdf::ModelInterfaceSharedPtr parsed = urdf_detail::parse_with_urdfdom(one_tree, urdfdom_errors);
+  if (!parsed) fail("urdfdom rejected the robot description: " + urdfdom_errors);
 
   // Each link with mass that is not fused into another becomes a body
   // (document order); the other links ride on a body or on the world.

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <console_bridge/console.h>
+
 #include "dynamics/dynamics.hpp"
 #include "urdf_text.hpp"
 
@@ -440,7 +442,25 @@ TEST(UrdfErrors, NothingToSimulate) {
 TEST(UrdfErrors, MissingMass) {
   expect_error("<robot name='r'><link name='a'><inertial><inertia ixx='1' iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/>"
                "</inertial></link></robot>",
-               "link 'a'");
+               "urdfdom rejected the robot description: Inertial element must have a mass element; Could not parse "
+               "inertial element for Link [a]");
+}
+
+// urdfdom logs these and goes on with what it read (a zero inertia, no
+// collision shape); the loader stops instead, in urdfdom's words.
+TEST(UrdfErrors, PartsUrdfdomCannotReadStopTheLoad) {
+  auto link = [](const std::string& inertial, const std::string& collision) {
+    return "<robot name='r'><link name='a'><inertial>" + inertial + "</inertial><collision><geometry>" + collision +
+           "</geometry></collision></link></robot>";
+  };
+  const std::string mass = "<mass value='1'/>", inertia = "<inertia ixx='1' iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/>";
+  const std::string sphere = "<sphere radius='0.1'/>";
+  expect_error(link(mass + "<inertia ixx='1' iyy='1' izz='1'/>", sphere),
+               "inertia element missing ixy attribute; Could not parse inertial element for Link [a]");
+  expect_error(link(mass, sphere), "Inertial element must have inertia element");
+  expect_error(link("<origin xyz='0 1'/>" + mass + inertia, sphere), "Could not parse inertial element for Link [a]");
+  expect_error(link(mass + inertia, "<box/>"), "Box shape has no size attribute; Could not parse collision element");
+  expect_error(link(mass + inertia, "<sphere radius='big'/>"), "Could not parse collision element for Link [a]");
 }
 
 TEST(UrdfErrors, InertiaNotPositiveDefinite) {
@@ -501,6 +521,33 @@ TEST(UrdfErrors, BadMimicJoints) {
                    "<joint name='weld' type='fixed'><parent link='a'/><child link='tool'/>"
                    "<mimic joint='j1'/></joint></robot>",
                "joint 'weld' <mimic joint=\"j1\">: a fixed joint inside one body cannot follow");
+}
+
+// The loader borrows console_bridge's process-wide handler and log level while
+// urdfdom parses, and gives both handler slots and the level back, whether the
+// file loads or not; urdfdom's errors reach the exception even when the
+// program has silenced console_bridge, and not its handler.
+TEST(UrdfErrors, UrdfdomErrorsReachTheExceptionAndTheLogHandlerIsGivenBack) {
+  struct Recorder : console_bridge::OutputHandler {
+    std::vector<std::string> lines;
+    void log(const std::string& text, console_bridge::LogLevel, const char*, int) override { lines.push_back(text); }
+  } earlier, current;
+  console_bridge::OutputHandler* const original = console_bridge::getOutputHandler();
+  const console_bridge::LogLevel original_level = console_bridge::getLogLevel();
+  console_bridge::useOutputHandler(&earlier);
+  console_bridge::useOutputHandler(&current);
+  console_bridge::setLogLevel(console_bridge::CONSOLE_BRIDGE_LOG_NONE);
+  EXPECT_EQ(parse_urdf(kDoublePendulum).num_bodies(), 2);
+  expect_error("<robot name='r'><link name='a'><inertial><mass value='1'/></inertial></link></robot>",
+               "Inertial element must have inertia element");
+  EXPECT_EQ(console_bridge::getOutputHandler(), &current);
+  EXPECT_EQ(console_bridge::getLogLevel(), console_bridge::CONSOLE_BRIDGE_LOG_NONE);
+  console_bridge::restorePreviousOutputHandler();
+  EXPECT_EQ(console_bridge::getOutputHandler(), &earlier);
+  EXPECT_TRUE(earlier.lines.empty());
+  EXPECT_TRUE(current.lines.empty());
+  console_bridge::useOutputHandler(original);
+  console_bridge::setLogLevel(original_level);
 }
 
 TEST(UrdfErrors, NotARobot) { expect_error("<model/>", "root element must be <robot>"); }
