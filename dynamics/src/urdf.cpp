@@ -357,10 +357,16 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     j.parent_frame = Frame{parent.position, parent.rotation};
     j.child_frame = Frame{child.position, child.rotation};
     const bool limited = uj->type == urdf::Joint::REVOLUTE || uj->type == urdf::Joint::PRISMATIC;
-    if (options.joint_limits && limited && uj->limits && uj->limits->lower < uj->limits->upper) {
+    if (options.joint_limits && limited && uj->limits) {
       const double lo = uj->limits->lower, hi = uj->limits->upper;
-      // An angle is read within one turn: stops further apart (UR arms' +-2 pi) cannot be told apart.
-      if (uj->type == urdf::Joint::REVOLUTE && hi - lo > 2.0 * kPi) {
+      if (!(lo <= hi))
+        fail(who + ": <limit> lower " + detail::format_number(lo) + " is not at or below upper " +
+             detail::format_number(hi));
+      if (lo == hi) {
+        ignored.push_back(who + ": <limit> lower = upper = " + detail::format_number(lo) +
+                          " (what a <limit> without them reads as) is no range; the joint moves without limits");
+      } else if (uj->type == urdf::Joint::REVOLUTE && hi - lo > 2.0 * kPi) {
+        // An angle is read within one turn: stops further apart (UR arms' +-2 pi) cannot be told apart.
         ignored.push_back(who + ": <limit> " + detail::format_number(lo) + " to " + detail::format_number(hi) +
                           " spans more than a full turn; the joint turns without limits");
       } else {

@@ -400,6 +400,24 @@ TEST(Urdf, RevoluteLimitsAreKept) {
   EXPECT_GT(highest, 0.24);
 }
 
+// A <limit> without lower and upper reads as 0 and 0: no range, so the
+// joint moves freely and the loader says so; lower above upper is an error.
+TEST(Urdf, LimitsWithoutARange) {
+  auto slider = [](const std::string& limit) {
+    return "<robot name='r'><link name='world'/>" + rod("a") +
+           "<joint name='s' type='prismatic'><parent link='world'/><child link='a'/><axis xyz='1 0 0'/>" + limit +
+           "</joint></robot>";
+  };
+  std::vector<std::string> ignored;
+  const Model m = parse_urdf(slider("<limit effort='1' velocity='1'/>"), "r.urdf", {}, &ignored);
+  EXPECT_FALSE(m.joint(0).has_limits());
+  ASSERT_EQ(ignored.size(), 1u);
+  EXPECT_EQ(ignored[0], "joint 's': <limit> lower = upper = 0 (what a <limit> without them reads as) is no range; "
+                        "the joint moves without limits");
+  expect_error(slider("<limit lower='0.5' upper='-0.5' effort='1' velocity='1'/>"),
+               "joint 's': <limit> lower 0.5 is not at or below upper -0.5");
+}
+
 TEST(UrdfErrors, BadFrictionCoefficient) {
   expect_error("<robot name='p'><link name='b'><inertial><mass value='1'/><inertia ixx='1' iyy='1' izz='1' ixy='0' "
                "ixz='0' iyz='0'/></inertial><collision><geometry><sphere radius='0.1'/></geometry>"

@@ -22,9 +22,9 @@
 // (revolute), prismatic, floating, planar (planar-axis, normal = axis).
 // Box, sphere and cylinder visual and collision shapes are kept (meshes and
 // zero-size shapes are skipped). Revolute and prismatic <limit lower upper> become joint limits
-// (when lower < upper; revolute limits more than a full turn apart, such as
-// +-2 pi, are left out and listed in `ignored`, the angle being read within
-// one turn); <dynamics damping> becomes the joint's damper (its
+// (lower above upper is an error; equal bounds, as in a <limit> without them,
+// and revolute limits more than a full turn apart, such as +-2 pi, are left
+// out and listed in `ignored`, the angle being read within one turn); <dynamics damping> becomes the joint's damper (its
 // Coulomb `friction` is not modelled and is ignored); <mimic joint multiplier
 // offset> becomes a JointCoupling named after the mimicking joint (the
 // follower). Collision spheres and boxes get ground contacts (a
@@ -53,8 +53,9 @@ struct UrdfOptions {
 
 // `ignored`, if given, receives one line per element that the model leaves
 // out although it would change the motion: collision meshes, cylinders and
-// zero-size shapes (no contacts), joint <dynamics friction> and revolute
-// limits more than a full turn apart. The CLI prints them as warnings.
+// zero-size shapes (no contacts), joint <dynamics friction>, limits with
+// equal bounds and revolute limits more than a full turn apart. The CLI
+// prints them as warnings.
 Model load_urdf(const std::string& path, const UrdfOptions& options = {}, std::vector<std::string>* ignored = nullptr);
 Model parse_urdf(const std::string& xml, const std::string& source_name = "<string>", const UrdfOptions& options = {},
                  std::vector<std::string>* ignored = nullptr);
