@@ -18,6 +18,14 @@ namespace {
 class DynamicsCli : public CliFixture {
  protected:
   DynamicsCli() : CliFixture(DYNAMICS_CLI, "dyn_cli_") {}
+  // The first row after the header of a CSV the program wrote.
+  std::string first_row(const std::string& name) {
+    std::ifstream csv(dir_ / name);
+    std::string header, first;
+    std::getline(csv, header);
+    std::getline(csv, first);
+    return first;
+  }
 };
 
 // The numbers of one CSV row.
@@ -153,11 +161,7 @@ TEST_F(DynamicsCli, UrdfMimicJointsFollowTheirLeader) {
   EXPECT_EQ(s["couplings"], 1);
   EXPECT_FALSE(s["projection"]["applied"].get<bool>());
   EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-8);
-  std::ifstream csv(dir_ / "t.csv");
-  std::string header, first;
-  std::getline(csv, header);
-  std::getline(csv, first);
-  const std::vector<double> v = csv_numbers(first);
+  const std::vector<double> v = csv_numbers(first_row("t.csv"));
   ASSERT_EQ(v.size(), 9u + 2u * 13u);
   EXPECT_NEAR(v[9 + 2], 0.2, 1e-12);        // f1.z
   EXPECT_NEAR(v[9 + 13 + 2], -0.2, 1e-12);  // f2.z: mimics with multiplier -1
@@ -213,11 +217,7 @@ TEST_F(DynamicsCli, DefaultCoordinatesOutsideTheirLimitsStartOnThem) {
       << r.err;
   const auto s = nlohmann::json::parse(r.out);
   EXPECT_LT(std::abs(s["max_energy_error"].get<double>()), 1e-3);  // no kick
-  std::ifstream csv(dir_ / "t.csv");
-  std::string header, first;
-  std::getline(csv, header);
-  std::getline(csv, first);
-  const std::vector<double> v = csv_numbers(first);
+  const std::vector<double> v = csv_numbers(first_row("t.csv"));
   ASSERT_EQ(v.size(), 9u + 2u * 13u);
   EXPECT_NEAR(v[9], -0.5 * std::sin(0.2), 1e-12);            // a.x, hanging 0.2 rad from the vertical
   EXPECT_NEAR(v[9 + 13], 1.0 - 0.5 * std::sin(0.2), 1e-12);  // b.x: the follower came along

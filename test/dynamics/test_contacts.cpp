@@ -172,20 +172,27 @@ TEST(JointLimits, PendulumStopsAtItsLimit) {
 // Limits on both sides of pi: the angle is read in the turn centred between
 // them, so a pendulum thrown over the top (angle pi) keeps a continuous
 // reading and comes to rest on the far stop.
+// A 1 m, 1 kg pendulum on a hinge about y limited to [lower, upper], started
+// at `angle` with `rate`.
+Model pendulum_limited_to(double lower, double upper, double angle, double rate) {
+  Model model;
+  model.add_body(make_link("link1", 1.0, 1.0));
+  Joint hinge = Joint::make(JointType::Revolute, "joint1", kWorld, 0, Vector3::UnitY());
+  hinge.child_frame.position = Vector3(0.0, 0.0, 0.5);
+  hinge.lower = {lower};
+  hinge.upper = {upper};
+  hinge.initial_position = {angle};
+  hinge.initial_velocity = {rate};
+  model.add_joint(hinge);
+  return model;
+}
+
 TEST(JointLimits, LimitsAcrossPiAreReadWithoutAJump) {
   struct Throw {
     double angle, rate, stop;
   };
   for (const Throw& t : {Throw{2.9, 2.0, 4.0}, Throw{3.4, -2.0, 2.5}}) {
-    Model model;
-    model.add_body(make_link("link1", 1.0, 1.0));
-    Joint hinge = Joint::make(JointType::Revolute, "joint1", kWorld, 0, Vector3::UnitY());
-    hinge.child_frame.position = Vector3(0.0, 0.0, 0.5);
-    hinge.lower = {2.5};
-    hinge.upper = {4.0};
-    hinge.initial_position = {t.angle};
-    hinge.initial_velocity = {t.rate};
-    model.add_joint(hinge);
+    const Model model = pendulum_limited_to(2.5, 4.0, t.angle, t.rate);
     State state = make_state(model);
     EXPECT_NEAR(joint_positions(model, state)(0), t.angle, 1e-12);  // not angle - 2 pi
     Simulator sim(model);
@@ -211,13 +218,7 @@ TEST(JointLimits, LimitsAcrossPiAreReadWithoutAJump) {
 // on 3.25), and a state that starts beyond a limit is thrown back within one
 // step: the speed the warning in its documentation speaks of.
 TEST(JointLimits, ViolationsAreFoundAndAStartBeyondALimitIsThrownBack) {
-  Model model;
-  model.add_body(make_link("link1", 1.0, 1.0));
-  Joint hinge = Joint::make(JointType::Revolute, "joint1", kWorld, 0, Vector3::UnitY());
-  hinge.child_frame.position = Vector3(0.0, 0.0, 0.5);
-  hinge.lower = {2.5};
-  hinge.upper = {4.0};
-  model.add_joint(hinge);
+  const Model model = pendulum_limited_to(2.5, 4.0, 0.0, 0.0);
   State state = make_state(model);
   for (const double angle : {2.6, 3.9, -2.4 /* = 3.88 */}) {
     set_joint_positions(model, state, Eigen::VectorXd::Constant(1, angle));

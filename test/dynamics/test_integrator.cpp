@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
+#include "period.hpp"
 #include "step_options.hpp"
 
 namespace dynamics {
@@ -119,21 +120,10 @@ TEST(Pendulum, SmallAmplitudePeriodMatchesTheAnalyticValue) {
   const double dt = 0.001, amplitude = 0.05;
   const Model model = pendulum(1.0, 1.0, amplitude);
   State s = make_state(model);
-  Simulator sim(model, with_dt(dt));
   const Body& link = model.body(0);
   const double d = 0.5, pivot_inertia = link.inertia(1, 1) + link.mass * d * d;
   const double analytic = 2.0 * kPi * std::sqrt(pivot_inertia / (link.mass * 9.81 * d));
-  std::vector<double> crossings;
-  double previous = joint_positions(model, s)(0);
-  for (int k = 1; k <= 6000 && crossings.size() < 5; ++k) {
-    ASSERT_TRUE(sim.step(s).ok());
-    const double angle = joint_positions(model, s)(0);
-    if (previous > 0.0 && angle <= 0.0) crossings.push_back((k - 1 + previous / (previous - angle)) * dt);
-    previous = angle;
-  }
-  ASSERT_GE(crossings.size(), 3u);
-  const double period = (crossings.back() - crossings.front()) / double(crossings.size() - 1);
-  EXPECT_NEAR(period, analytic, 0.005 * analytic);
+  EXPECT_NEAR(test::measured_period(model, s, dt, 6000), analytic, 0.005 * analytic);
 }
 
 TEST(FreeBody, ConservesLinearAndAngularMomentumToRoundOff) {

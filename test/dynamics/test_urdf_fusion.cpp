@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
+#include "period.hpp"
 #include "step_options.hpp"
 #include "urdf_text.hpp"
 
@@ -28,13 +29,16 @@ UrdfOptions fused(bool fuse, bool contacts = false) {
 
 // Largest difference of the joint coordinates of two models of one mechanism
 // started from the same coordinates and rates, over `duration` seconds.
+State started(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  State s = make_state(model);
+  set_joint_positions(model, s, q);
+  set_joint_velocities(model, s, v);
+  return s;
+}
+
 double max_coordinate_difference(const Model& a, const Model& b, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                  double dt, double duration) {
-  State sa = make_state(a), sb = make_state(b);
-  set_joint_positions(a, sa, q);
-  set_joint_positions(b, sb, q);
-  set_joint_velocities(a, sa, v);
-  set_joint_velocities(b, sb, v);
+  State sa = started(a, q, v), sb = started(b, q, v);
   Simulator sim_a(a, with_dt(dt)), sim_b(b, with_dt(dt));
   double worst = 0.0;
   for (int k = 0; k < std::lround(duration / dt); ++k) {
@@ -51,11 +55,7 @@ double max_coordinate_difference(const Model& a, const Model& b, const Eigen::Ve
 // O(dt) in free rotation). A wrong mass, centre or inertia would fail both.
 void expect_same_motion(const Model& fused, const Model& apart, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                         double duration, double bound) {
-  State sf = make_state(fused), sa = make_state(apart);
-  set_joint_positions(fused, sf, q);
-  set_joint_positions(apart, sa, q);
-  set_joint_velocities(fused, sf, v);
-  set_joint_velocities(apart, sa, v);
+  const State sf = started(fused, q, v), sa = started(apart, q, v);
   EXPECT_NEAR(kinetic_energy(fused, sf), kinetic_energy(apart, sa), 1e-10 * kinetic_energy(apart, sa));
   EXPECT_NEAR(gravitational_energy(fused, sf), gravitational_energy(apart, sa), 1e-12);
   EXPECT_LT((linear_momentum(fused, sf) - linear_momentum(apart, sa)).norm(), 1e-12);
@@ -172,21 +172,9 @@ TEST(UrdfFusion, PointMassBobSwingsWithTheCompoundPendulumPeriod) {
   ASSERT_EQ(model.num_bodies(), 1);
   const double pivot_inertia = 1.0 / 12.0 + 1.0 * 0.25 + 2.0 * 1.0, weight_arm = 1.0 * 0.5 + 2.0 * 1.0;
   const double analytic = 2.0 * kPi * std::sqrt(pivot_inertia / (9.81 * weight_arm));
-  const double dt = 0.001, amplitude = 0.05;
   State s = make_state(model);
-  set_joint_positions(model, s, Eigen::VectorXd::Constant(1, amplitude));
-  Simulator sim(model, with_dt(dt));
-  std::vector<double> crossings;
-  double previous = amplitude;
-  for (int k = 1; k <= 6000 && crossings.size() < 4; ++k) {
-    ASSERT_TRUE(sim.step(s).ok());
-    const double angle = joint_positions(model, s)(0);
-    if (previous > 0.0 && angle <= 0.0) crossings.push_back((k - 1 + previous / (previous - angle)) * dt);
-    previous = angle;
-  }
-  ASSERT_GE(crossings.size(), 3u);
-  const double period = (crossings.back() - crossings.front()) / double(crossings.size() - 1);
-  EXPECT_NEAR(period, analytic, 0.005 * analytic);
+  set_joint_positions(model, s, Eigen::VectorXd::Constant(1, 0.05));
+  EXPECT_NEAR(test::measured_period(model, s, 0.001, 6000), analytic, 0.005 * analytic);
   // Kept apart, the bob is a body without rotational inertia.
   try {
     parse_urdf(xml, "p.urdf", fused(false));
