@@ -17,8 +17,8 @@ struct CompositeInertial {
   std::vector<std::string> links;     // the links with mass it sums, its anchor first
 };
 
-// Checks each link's <inertial> (positive mass; finite, symmetric, positive
-// semidefinite inertia obeying the triangle inequality: a point mass passes),
+// Checks each link's <inertial> (positive mass; finite, positive semidefinite
+// inertia obeying the triangle inequality: a point mass passes),
 // sums those of each body, and moves each body frame from its anchor's
 // inertial frame to the centre of mass of the sum (the axes stay), updating
 // every `link_in_body` on it. Returns the sums by anchor link (not "world").

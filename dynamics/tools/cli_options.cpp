@@ -106,10 +106,6 @@ void apply(const Model& model, const Topology& topology, const std::map<std::str
   }
 }
 
-}  // namespace
-
-namespace {
-
 // "joint 'a'" or, for a joint with several coordinates, "joint 'a' coordinate 2".
 std::string coordinate_name(const Model& model, const LimitViolation& v) {
   const Joint& joint = model.joint(v.joint);

@@ -16,22 +16,24 @@
 // inertia) is a frame on the body or world it is welded to by fixed joints:
 // its parent's when its own joint is fixed, else (a root, or the child of a
 // moving joint) the nearest link with mass welded below it; one with nothing
-// of mass welded to it is an error. Every root link not attached to the world gets a
-// floating joint named after it, whose coordinates are the link frame's
-// position and rotation vector (several trees per file are fine). Joint types: fixed, revolute and continuous
-// (revolute), prismatic, floating, planar (planar-axis, normal = axis).
+// of mass welded to it is an error. Every root link not attached to the world
+// gets a floating joint named after it, whose coordinates are the link frame's
+// position and rotation vector (several trees per file are fine). Joint types:
+// fixed, revolute and continuous (revolute), prismatic, floating, planar
+// (planar-axis, normal = axis).
 // Box, sphere and cylinder visual and collision shapes are kept (meshes and
-// zero-size shapes are skipped). Revolute and prismatic <limit lower upper> become joint limits
-// (lower above upper is an error; equal bounds, as in a <limit> without them,
-// and revolute limits more than a full turn apart, such as +-2 pi, are left
-// out and listed in `ignored`, the angle being read within one turn); <dynamics damping> becomes the joint's damper (its
-// Coulomb `friction` is not modelled and is ignored); <mimic joint multiplier
-// offset> becomes a JointCoupling named after the mimicking joint (the
-// follower). Collision spheres and boxes get ground contacts (a
-// sphere: its centre with its radius; a box: its corners), with the friction
-// coefficient of a <contact_coefficients mu="..."/> in the <collision> or the
-// <link>, else the options' default. Errors throw std::invalid_argument naming
-// the file and element.
+// zero-size shapes are skipped). Revolute and prismatic <limit lower upper>
+// become joint limits (lower above upper is an error; equal bounds, as in a
+// <limit> without them, and revolute limits more than a full turn apart, such
+// as +-2 pi, are left out and listed in `ignored`, the angle being read within
+// one turn); <dynamics damping> becomes the joint's damper (its Coulomb
+// `friction` is not modelled and is ignored); <mimic joint multiplier offset>
+// becomes a JointCoupling named after the mimicking joint (the follower).
+// Collision spheres and boxes get ground contacts (a sphere: its centre with
+// its radius; a box: its corners), with the friction coefficient of a
+// <contact_coefficients mu="..."/> in the <collision> or the <link>, else the
+// options' default. Anything urdfdom cannot read is an error in its words.
+// Errors throw std::invalid_argument naming the file and element.
 
 #include <string>
 #include <vector>
