@@ -6,10 +6,9 @@
 #include <stdexcept>
 #include <utility>
 
-#include <Eigen/Eigenvalues>
-
 #include "body_pair.hpp"
 #include "format_number.hpp"
+#include "principal_moments.hpp"
 
 namespace dynamics {
 namespace {
@@ -26,12 +25,11 @@ void check_inertia(const Body& body) {
   const double scale = body.inertia.lpNorm<Eigen::Infinity>();
   if ((body.inertia - body.inertia.transpose()).lpNorm<Eigen::Infinity>() > 1e-9 * scale)
     fail(who + ": inertia is not symmetric");
-  const Vector3 eig = Eigen::SelfAdjointEigenSolver<Matrix3>(body.inertia, Eigen::EigenvaluesOnly).eigenvalues();
-  if (!(eig.minCoeff() > 0.0)) fail(who + ": inertia is not positive definite (smallest eigenvalue " +
-                                    detail::format_number(eig.minCoeff()) + ")");
-  // A rigid body's principal moments obey the triangle inequality.
-  if (eig(0) + eig(1) < eig(2) * (1.0 - 1e-9))
-    fail(who + ": principal moments violate the triangle inequality (no rigid body has them)");
+  const detail::PrincipalMoments moments = detail::principal_moments(body.inertia);
+  if (!(moments.values.minCoeff() > 0.0))
+    fail(who + ": inertia is not positive definite (smallest eigenvalue " +
+         detail::format_number(moments.values.minCoeff()) + ")");
+  if (!moments.triangle) fail(who + ": principal moments violate the triangle inequality (no rigid body has them)");
 }
 
 void check_frame(const Frame& frame, const std::string& who) {

@@ -2,9 +2,8 @@
 
 #include <cmath>
 
-#include <Eigen/Eigenvalues>
-
 #include "format_number.hpp"
+#include "principal_moments.hpp"
 
 namespace dynamics::urdf_detail {
 namespace {
@@ -18,11 +17,11 @@ Matrix3 checked_inertia(const urdf::Link& link, const UrdfError& fail) {
   Matrix3 inertia;
   inertia << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
   if (!inertia.allFinite()) fail(who + ": <inertia> has a non-finite entry");
-  const Vector3 eig = Eigen::SelfAdjointEigenSolver<Matrix3>(inertia, Eigen::EigenvaluesOnly).eigenvalues();
-  const double scale = eig.cwiseAbs().maxCoeff();
-  if (eig(0) < -1e-12 * scale)
+  const detail::PrincipalMoments moments = detail::principal_moments(inertia);
+  const Vector3& eig = moments.values;
+  if (eig(0) < -1e-12 * eig.cwiseAbs().maxCoeff())
     fail(who + ": <inertia> has a negative principal moment (" + detail::format_number(eig(0)) + ")");
-  if (eig(0) + eig(1) < eig(2) * (1.0 - 1e-9))
+  if (!moments.triangle)
     fail(who + ": <inertia>'s principal moments violate the triangle inequality (no rigid body has them)");
   return inertia;
 }
