@@ -288,7 +288,8 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
   // Each link with mass that is not fused into another becomes a body
   // (document order); the other links ride on a body or on the world.
   std::map<std::string, LinkPlacement> placed =
-      urdf_detail::place_links(*parsed, {link_names, parent_of, joint_to}, options.fuse_welded_links, fail);
+      urdf_detail::place_links(*parsed, {link_names, parent_of, joint_to},
+                               {options.fuse_welded_links, options.fixed_base}, fail, ignored);
   const std::map<std::string, urdf_detail::CompositeInertial> inertials =
       urdf_detail::fuse_bodies(*parsed, link_names, placed, fail);
   std::map<std::string, std::vector<std::pair<const urdf::Link*, Transform>>> carried;  // anchor -> links on it
@@ -389,11 +390,14 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     }
   }
 
-  // Root links not attached to the world float.
+  // Root links not attached to the world float, or with `fixed_base` are held
+  // at the world origin (those the world carries need no joint).
   for (const std::string& name : link_names) {
-    if (name == "world" || parent_of.count(name)) continue;
-    if (model.find_joint(name) >= 0) fail("link '" + name + "' needs a floating joint, but a joint has its name");
-    Joint j = Joint::make(JointType::Floating, name, kWorld, body_of[name]);
+    if (name == "world" || parent_of.count(name) || body_of[name] == kWorld) continue;
+    const char* kind = options.fixed_base ? "fixed" : "floating";
+    if (model.find_joint(name) >= 0)
+      fail("link '" + name + "' needs a " + kind + " joint to the world, but a joint has its name");
+    Joint j = Joint::make(options.fixed_base ? JointType::Fixed : JointType::Floating, name, kWorld, body_of[name]);
     j.child_frame = Frame{link_in_body[name].position, link_in_body[name].rotation};
     model.add_joint(j);
   }

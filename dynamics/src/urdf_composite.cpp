@@ -13,7 +13,8 @@ Matrix3 checked_inertia(const urdf::Link& link, const UrdfError& fail) {
   const std::string who = "link '" + link.name + "'";
   const urdf::Inertial& in = *link.inertial;
   if (!(in.mass > 0.0) || !std::isfinite(in.mass))
-    fail(who + ": mass must be positive, got " + detail::format_number(in.mass));
+    fail(who + ": mass must be positive, got " + detail::format_number(in.mass) +
+         (in.mass == 0.0 ? " (mass 0 with an inertia marks a static base on a root link only)" : ""));
   Matrix3 inertia;
   inertia << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
   if (!inertia.allFinite()) fail(who + ": <inertia> has a non-finite entry");
@@ -42,7 +43,7 @@ std::map<std::string, CompositeInertial> fuse_bodies(const urdf::ModelInterface&
   for (const std::string& name : links) {
     const LinkPlacement& p = placed.at(name);
     const urdf::Link& link = *parsed.getLink(name);
-    if (is_massless(link)) continue;
+    if (is_massless(link) || (marks_static_base(link) && p.anchor == "world")) continue;
     const Matrix3 own = checked_inertia(link, fail);  // also where the world carries it
     if (p.anchor == "world") continue;
     const Transform inertial = p.link_in_body * from_urdf(link.inertial->origin);

@@ -11,12 +11,15 @@ bool is_massless(const urdf::Link& link) {
          in.iyz == 0.0;
 }
 
+bool marks_static_base(const urdf::Link& link) { return link.inertial && link.inertial->mass == 0.0 && !is_massless(link); }
+
 namespace {
 
 class Placer {
  public:
-  Placer(const urdf::ModelInterface& parsed, const LinkTree& tree, bool fuse_welded, const UrdfError& fail)
-      : parsed_(parsed), tree_(tree), fuse_welded_(fuse_welded), fail_(fail) {
+  Placer(const urdf::ModelInterface& parsed, const LinkTree& tree, const PlacementRules& rules, const UrdfError& fail,
+         std::vector<std::string>& warnings)
+      : parsed_(parsed), tree_(tree), rules_(rules), fail_(fail), warnings_(warnings) {
     for (const std::string& link : tree.links)  // document order: the first welded link with mass wins
       if (auto parent = tree.parent_of.find(link); parent != tree.parent_of.end())
         children_[parent->second].push_back(link);
@@ -38,15 +41,23 @@ class Placer {
     if (name == "world") return {name, Transform{}};
     const urdf::Link& link = *parsed_.getLink(name);
     const auto parent = tree_.parent_of.find(name);
-    const bool joins_parent = parent != tree_.parent_of.end() && welded(name);
-    if (!is_massless(link) && !(fuse_welded_ && joins_parent))
+    const bool root = parent == tree_.parent_of.end();
+    if (root && marks_static_base(link))
+      warnings_.push_back("link '" + name +
+                          "': mass 0 with an inertia marks a static base (PyBullet's reading): the root is welded to "
+                          "the world at its origin; give it mass to let it float");
+    const bool welded_to_world = root && (rules_.fixed_base || marks_static_base(link));
+    const bool joins_parent = welded_to_world || (!root && welded(name));
+    if (welded_to_world && (rules_.fuse_welded || is_massless(link) || marks_static_base(link)))
+      return {"world", Transform{}};
+    if (!is_massless(link) && !(rules_.fuse_welded && joins_parent))
       return {name, from_urdf(link.inertial->origin).inverse()};
     if (joins_parent) {
       const LinkPlacement& up = place(parent->second);
       return {up.anchor, up.link_in_body * origin(name)};
     }
-    // A root or the child of a moving joint: it takes the body of the first
-    // link with mass welded below it (breadth first, so the nearest).
+    // A floating root or the child of a moving joint: it takes the body of the
+    // first link with mass welded below it (breadth first, so the nearest).
     std::deque<std::pair<std::string, Transform>> queue{{name, Transform{}}};  // link, its frame in `name`'s frame
     while (!queue.empty()) {
       const auto [at, at_in_name] = queue.front();
@@ -63,11 +74,12 @@ class Placer {
         return {child, child_in_body * child_in_name.inverse()};
       }
     }
-    if (parent == tree_.parent_of.end())
-      fail_("link '" + name +
-            "' has no mass (no <inertial>, or zero mass and inertia) and is not welded by fixed joints to a link "
-            "with mass, so it would float as a body without inertia; give it an <inertial> or attach it to 'world' "
-            "or to a link with mass by a fixed joint");
+    if (root) {
+      warnings_.push_back("link '" + name +
+                          "' has no mass (no <inertial>, or zero mass and inertia) and no link with mass is welded "
+                          "to it, so it cannot float: it is welded to the world at its origin");
+      return {"world", Transform{}};
+    }
     fail_("link '" + name + "' has no mass (no <inertial>, or zero mass and inertia), but joint '" +
           tree_.joint_to.at(name) +
           "' lets it move and no link with mass is welded to it; give it an <inertial> (a small mass and inertia) "
@@ -76,8 +88,9 @@ class Placer {
 
   const urdf::ModelInterface& parsed_;
   const LinkTree& tree_;
-  const bool fuse_welded_;
+  const PlacementRules rules_;
   const UrdfError& fail_;
+  std::vector<std::string>& warnings_;
   std::map<std::string, std::vector<std::string>> children_;
   std::map<std::string, LinkPlacement> placed_;
 };
@@ -85,8 +98,9 @@ class Placer {
 }  // namespace
 
 std::map<std::string, LinkPlacement> place_links(const urdf::ModelInterface& parsed, const LinkTree& tree,
-                                                 bool fuse_welded, const UrdfError& fail) {
-  Placer placer(parsed, tree, fuse_welded, fail);
+                                                 const PlacementRules& rules, const UrdfError& fail,
+                                                 std::vector<std::string>& warnings) {
+  Placer placer(parsed, tree, rules, fail, warnings);
   std::map<std::string, LinkPlacement> placed;
   for (const std::string& name : tree.links) placed[name] = placer.place(name);
   return placed;

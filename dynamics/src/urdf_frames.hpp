@@ -39,6 +39,10 @@ inline Transform from_urdf(const urdf::Pose& p) {
 // No <inertial>, or one with zero mass and zero inertia: a frame, not a body.
 bool is_massless(const urdf::Link& link);
 
+// Zero mass with a nonzero inertia: PyBullet's mark of a static base. It welds
+// a root link to the world; on any other link it is an error.
+bool marks_static_base(const urdf::Link& link);
+
 // The link tree as written (the joints of the document, not urdfdom's
 // single-tree copy): child link -> parent link, child link -> its joint.
 struct LinkTree {
@@ -53,16 +57,26 @@ struct LinkPlacement {
   Transform link_in_body;
 };
 
+struct PlacementRules {
+  bool fuse_welded = true;  // links with mass welded to their parent join its body
+  bool fixed_base = false;  // every root link is welded to the world at its origin
+};
+
 // A link's body is anchored by a link with mass (or `world`), the anchor's
 // inertial frame being the body frame until fuse_bodies() moves it to the
 // centre of mass of everything fused. A link welded to its parent by a fixed
-// joint joins its parent's body: always when it is massless, and when
-// `fuse_welded` also when it has mass. Any other link with mass anchors itself.
-// A massless link that cannot join its parent (a root, or the child of a
-// moving joint) takes the body of the first link with mass welded below it by
-// fixed joints; one with none would be a body without inertia: an error
-// naming it (and its joint).
+// joint joins its parent's body: always when it is massless, and with
+// `fuse_welded` also when it has mass. A root link welded to the world (with
+// `fixed_base`, or marked static) is placed like a child of a fixed joint at
+// the world origin. Any other link with mass anchors itself. A massless link
+// that cannot join its parent (a floating root, or the child of a moving
+// joint) takes the body of the first link with mass welded below it by fixed
+// joints. With none, a root is welded to the world (it cannot float without
+// mass), which `warnings` says, as it does for a static mark; a child of a
+// moving joint would be a body without inertia: an error naming it and its
+// joint.
 std::map<std::string, LinkPlacement> place_links(const urdf::ModelInterface& parsed, const LinkTree& tree,
-                                                 bool fuse_welded, const UrdfError& fail);
+                                                 const PlacementRules& rules, const UrdfError& fail,
+                                                 std::vector<std::string>& warnings);
 
 }  // namespace dynamics::urdf_detail

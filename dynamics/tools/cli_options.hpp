@@ -25,6 +25,7 @@ struct SimulateOptions {
   std::string ground;                 // "nx,ny,nz[,offset]"; empty keeps the model's
   double friction = -1.0;             // < 0 keeps the model's (URDF: 0.5 where no mu is given)
   bool keep_welded_links = false;     // URDF: !UrdfOptions::fuse_welded_links
+  bool fixed_base = false;            // URDF: UrdfOptions::fixed_base
   std::vector<std::string> q0, v0;    // joint=value[:value...][,joint=...]
   std::string out;                    // trajectory CSV
   bool json = false;

@@ -51,6 +51,8 @@ int main(int argc, char** argv) {
       ->check(positive_number(true));
   sim->add_flag("--keep-welded-links", o.keep_welded_links,
                "URDF: links with mass welded by fixed joints stay separate bodies (default: fused into one)");
+  sim->add_flag("--fixed-base", o.fixed_base,
+                "URDF: weld every root link to the world at the origin (default: a root link floats)");
   sim->add_option("--q0", o.q0, "initial joint coordinates joint=v[:v...],...");
   sim->add_option("--v0", o.v0, "initial joint rates joint=v[:v...],...");
   sim->add_option("--out", o.out, "trajectory CSV, one row per step including step 0");

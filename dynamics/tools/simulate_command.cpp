@@ -20,6 +20,7 @@ Model load_model(const SimulateOptions& o) {
     if (!o.params.empty()) throw std::invalid_argument("--param applies to built-in models only, not to URDF files");
     UrdfOptions options;
     options.fuse_welded_links = !o.keep_welded_links;
+    options.fixed_base = o.fixed_base;
     if (o.friction >= 0.0) options.contacts.friction_coefficient = o.friction;
     std::vector<std::string> ignored;
     Model model = load_urdf(o.model, options, &ignored);
@@ -27,6 +28,7 @@ Model load_model(const SimulateOptions& o) {
     return model;
   }
   if (o.keep_welded_links) throw std::invalid_argument("--keep-welded-links applies to URDF files only");
+  if (o.fixed_base) throw std::invalid_argument("--fixed-base applies to URDF files only");
   return make_builtin(o.model, parse_params(o.params));
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_fixture.hpp"
+#include "urdf_text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -25,6 +26,13 @@ class DynamicsCli : public CliFixture {
     std::getline(csv, header);
     std::getline(csv, first);
     return first;
+  }
+  // Its last row.
+  std::string last_row(const std::string& name) {
+    std::ifstream csv(dir_ / name);
+    std::string line, last;
+    while (std::getline(csv, line)) last = line;
+    return last;
   }
 };
 
@@ -121,10 +129,7 @@ TEST_F(DynamicsCli, UrdfModelsRunWithFloatingRoots) {
         "<inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>");
   const CliResult r = run("simulate robot.urdf --steps 10 --q0 base=0:0:1:0:0:0 --v0 base=1:0:0:0:0:0 --out t.csv");
   ASSERT_EQ(r.code, 0) << r.err;
-  std::ifstream csv(dir_ / "t.csv");
-  std::string line, last;
-  while (std::getline(csv, line)) last = line;
-  const std::vector<double> v = csv_numbers(last);
+  const std::vector<double> v = csv_numbers(last_row("t.csv"));
   ASSERT_EQ(v.size(), 9u + 13u);
   EXPECT_TRUE(std::isinf(v[7]));  // no contacts
   EXPECT_EQ(v[8], 0.0);           // no interior-point iterations
@@ -194,6 +199,27 @@ TEST_F(DynamicsCli, UrdfWeldedLinksFuseUnlessKeptApart) {
     std::string header;
     std::getline(csv, header);
     EXPECT_EQ(header.find("hand.x") != std::string::npos, keep) << header;
+  }
+}
+
+// A root link without a joint to the world floats, unless --fixed-base welds
+// it there (the arm then hangs from the origin and swings in place).
+TEST_F(DynamicsCli, UrdfFixedBaseWeldsTheRootLink) {
+  write("arm.urdf", "<robot name='r'>" + dynamics::test::rod("base") + dynamics::test::rod("arm") +
+                        dynamics::test::hinge("shoulder", "base", "arm", "0 0 -1") + "</robot>");
+  for (const bool fixed : {false, true}) {
+    const CliResult r = run(std::string("simulate arm.urdf --steps 100 --q0 shoulder=1 --json --out t.csv") +
+                            (fixed ? " --fixed-base" : ""));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto s = nlohmann::json::parse(r.out);
+    EXPECT_EQ(s["bodies"], fixed ? 1 : 2);
+    EXPECT_EQ(s["joints"], fixed ? 1 : 2);
+    const std::vector<double> v = csv_numbers(last_row("t.csv"));
+    const double arm_z = v[9 + (fixed ? 0 : 13) + 2];
+    if (fixed)  // the arm's centre stays 0.5 m from its hinge at z = -1
+      EXPECT_NEAR(std::hypot(arm_z + 1.0, v[9]), 0.5, 1e-9);
+    else  // base and arm fall together
+      EXPECT_LT(arm_z, -1.5 - 0.5 * 9.81 * 0.9);
   }
 }
 
@@ -344,6 +370,7 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate missing.urdf", "cannot open", 1},
            {"simulate bad.urdf --param n=2", "built-in models only", 1},
            {"simulate pendulum --keep-welded-links", "--keep-welded-links applies to URDF files only", 1},
+           {"simulate pendulum --fixed-base", "--fixed-base applies to URDF files only", 1},
            {"simulate pendulum --dt -1", "--dt: must be positive, got -1", 2},
            {"simulate pendulum --dt 0", "--dt: must be positive, got 0", 2},
            {"simulate pendulum --tol abc", "--tol: 'abc' is not a number", 2},

@@ -441,13 +441,6 @@ TEST(UrdfErrors, MissingInertialOnAMovingLink) {
   expect_error("<robot name='r'><link name='world'/><link name='cross'/>" + rod("arm") +
                    hinge("pitch", "world", "cross", "0 0 0") + hinge("roll", "cross", "arm", "0 0 0") + "</robot>",
                "link 'cross' has no mass (no <inertial>, or zero mass and inertia), but joint 'pitch' lets it move");
-  // A massless root with nothing of mass welded to it would float without inertia.
-  expect_error("<robot name='r'><link name='hub'/>" + rod("arm") + hinge("j", "hub", "arm", "0 0 0") + "</robot>",
-               "link 'hub' has no mass (no <inertial>, or zero mass and inertia) and is not welded");
-  // Zero mass with an inertia is a mistake, not a frame.
-  expect_error("<robot name='r'><link name='a'><inertial><mass value='0'/><inertia ixx='1' iyy='1' izz='1' ixy='0' "
-               "ixz='0' iyz='0'/></inertial></link></robot>",
-               "link 'a': mass must be positive, got 0");
 }
 
 TEST(UrdfErrors, NothingToSimulate) {

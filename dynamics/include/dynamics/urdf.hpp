@@ -15,10 +15,14 @@
 // world joins the world. A massless link (no <inertial>, or zero mass and
 // inertia) is a frame on the body or world it is welded to by fixed joints:
 // its parent's when its own joint is fixed, else (a root, or the child of a
-// moving joint) the nearest link with mass welded below it; one with nothing
-// of mass welded to it is an error. Every root link not attached to the world
-// gets a floating joint named after it, whose coordinates are the link frame's
-// position and rotation vector (several trees per file are fine). Joint types:
+// moving joint) the nearest link with mass welded below it; a moving one with
+// nothing of mass welded to it is an error. Every root link not attached to
+// the world gets a floating joint named after it, whose coordinates are the
+// link frame's position and rotation vector (several trees per file are fine),
+// unless UrdfOptions::fixed_base welds it to the world at the origin. A root
+// that cannot float (massless with nothing of mass welded to it) or is marked
+// static (zero mass, nonzero inertia: PyBullet's convention) is welded there
+// with a warning in `ignored`. Joint types:
 // fixed, revolute and continuous (revolute), prismatic, floating, planar
 // (planar-axis, normal = axis).
 // Box, sphere and cylinder visual and collision shapes are kept (meshes and
@@ -51,13 +55,17 @@ struct UrdfOptions {
   // body (one rigid body with the summed mass and inertia) instead of becoming
   // bodies held by fixed joints; those welded to the world join the world.
   bool fuse_welded_links = true;
+  // Every root link is welded to the world with its frame at the world origin
+  // (how Pinocchio and MuJoCo read a URDF) instead of floating.
+  bool fixed_base = false;
 };
 
 // `ignored`, if given, receives one line per element that the model leaves
 // out although it would change the motion: collision meshes, cylinders and
 // zero-size shapes (no contacts), joint <dynamics friction>, limits with
-// equal bounds and revolute limits more than a full turn apart. The CLI
-// prints them as warnings.
+// equal bounds and revolute limits more than a full turn apart, and roots
+// welded to the world without UrdfOptions::fixed_base. The CLI prints them as
+// warnings.
 Model load_urdf(const std::string& path, const UrdfOptions& options = {}, std::vector<std::string>* ignored = nullptr);
 Model parse_urdf(const std::string& xml, const std::string& source_name = "<string>", const UrdfOptions& options = {},
                  std::vector<std::string>* ignored = nullptr);
