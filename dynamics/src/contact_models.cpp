@@ -163,7 +163,7 @@ Model quadruped(double stiffness, FrictionSpec friction) {
     knee.upper = {-0.2};
     for (Joint* j : {&hip, &knee_up, &knee}) {
       j->stiffness = stiffness;
-      j->damping = 0.005 * stiffness;  // dampers are explicit: keep damping * dt well below the inertia
+      j->damping = 0.005 * stiffness;  // light: the legs still swing on their springs
       model.add_joint(*j);
     }
     Contact foot = make_contact(lower, Vector3(0.0, 0.0, -0.5 * calf), foot_radius, o);

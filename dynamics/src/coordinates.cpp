@@ -62,18 +62,36 @@ void coordinates_of(const Joint& joint, const JointAxes& axes, const JointEvalua
 
 // Relative linear velocity (parent joint frame) and angular velocity (child
 // joint frame) of a joint from body velocities.
-void read_rates(const Joint& joint, const JointAxes& axes, const State& s, double* out) {
-  const Pose p = detail::body_pose(s, joint.parent), c = detail::body_pose(s, joint.child);
+RateJacobian rate_jacobian(const Joint& joint, const JointAxes& axes, const Pose& p, const Pose& c) {
   const JointKinematics k = kinematics(joint, p, c);
-  const Vector3 vp = world_velocity(s, joint.parent), wp = world_angular_velocity(s, joint.parent);
-  const Vector3 wc = c.orientation * s.angular_velocity[joint.child];
-  const Vector3 lever_p = k.origin_parent - p.position, lever_c = k.origin_child - c.position;
-  const Vector3 gap = k.origin_child - k.origin_parent;
-  const Vector3 gap_rate = s.velocity[joint.child] + wc.cross(lever_c) - vp - wp.cross(lever_p);
-  const Vector3 offset_rate = k.frame_parent.transpose() * (gap_rate - wp.cross(gap));
-  const Vector3 relative_w = k.frame_child.transpose() * (wc - wp);
-  for (int i = 0; i < axes.t_free; ++i) out[i] = axes.translational_free.row(i).dot(offset_rate);
-  for (int i = 0; i < axes.r_free; ++i) out[axes.t_free + i] = axes.rotational_free.row(i).dot(relative_w);
+  const Matrix3 rp = p.orientation.toRotationMatrix(), rc = c.orientation.toRotationMatrix();
+  RateJacobian d;
+  // Translation along a (world): the rate of a . (origin_c - origin_p) in the
+  // turning parent joint frame. For a parent turning at w_p the child's joint
+  // origin moves relative to that frame by the lever from the parent's centre.
+  const Vector3 lever_c = k.origin_child - c.position, lever_p = k.origin_child - p.position;
+  for (int i = 0; i < axes.t_free; ++i) {
+    const Vector3 a = k.frame_parent * axes.translational_free.row(i).transpose();
+    d.child.row(i) << a.transpose(), (rc.transpose() * lever_c.cross(a)).transpose();
+    d.parent.row(i) << -a.transpose(), -(rp.transpose() * lever_p.cross(a)).transpose();
+  }
+  // Rotation about b (world): b . (w_c - w_p).
+  for (int i = 0; i < axes.r_free; ++i) {
+    const Vector3 b = k.frame_child * axes.rotational_free.row(i).transpose();
+    d.child.row(axes.t_free + i) << Vector3::Zero().transpose(), (rc.transpose() * b).transpose();
+    d.parent.row(axes.t_free + i) << Vector3::Zero().transpose(), -(rp.transpose() * b).transpose();
+  }
+  if (joint.parent == kWorld) d.parent.setZero();
+  return d;
+}
+
+void read_rates(const Joint& joint, const JointAxes& axes, const State& s, double* out) {
+  const RateJacobian d = rate_jacobian(joint, axes, body_pose(s, joint.parent), body_pose(s, joint.child));
+  Eigen::Matrix<double, 6, 1> child, parent = Eigen::Matrix<double, 6, 1>::Zero();
+  child << s.velocity[joint.child], s.angular_velocity[joint.child];
+  if (joint.parent != kWorld) parent << s.velocity[joint.parent], s.angular_velocity[joint.parent];
+  const Eigen::Matrix<double, 6, 1> rates = d.child * child + d.parent * parent;
+  for (int i = 0; i < joint.num_coordinates(); ++i) out[i] = rates(i);
 }
 
 }  // namespace detail

@@ -14,4 +14,12 @@ void coordinates_of(const Joint& joint, const JointAxes& axes, const JointEvalua
 // Rates from the state's body velocities.
 void read_rates(const Joint& joint, const JointAxes& axes, const State& state, double* out);
 
+// The joint's rates are linear in its bodies' velocities (linear: world frame,
+// angular: body frame) at given poses: rates = child [v_c; w_c] + parent
+// [v_p; w_p]. Rows past num_coordinates() are zero; `parent` is zero for the world.
+struct RateJacobian {
+  Jacobian6 child = Jacobian6::Zero(), parent = Jacobian6::Zero();
+};
+RateJacobian rate_jacobian(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child);
+
 }  // namespace dynamics::detail

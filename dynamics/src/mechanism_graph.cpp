@@ -13,7 +13,7 @@ int contact_node_size(FrictionModel friction, int directions) {
   return 1;
 }
 
-MechanismGraph build_mechanism_graph(const Model& model, bool with_inequalities,
+MechanismGraph build_mechanism_graph(const Model& model, bool for_steps,
                                      const std::vector<ContactSite>& sites) {
   MechanismGraph mg;
   for (int b = 0; b < model.num_bodies(); ++b) mg.graph.add_node(6);
@@ -26,7 +26,7 @@ MechanismGraph build_mechanism_graph(const Model& model, bool with_inequalities,
     const Joint& joint = model.joint(j);
     mg.axes.push_back(joint_axes(joint));
     mg.joint_first_limit[j] = static_cast<int>(mg.limits.size());
-    if (with_inequalities) {
+    if (for_steps) {
       for (int i = 0; i < joint.num_coordinates(); ++i) {
         if (!joint.lower.empty() && std::isfinite(joint.lower[i])) mg.limits.push_back({j, i, 1.0, joint.lower[i]});
         if (!joint.upper.empty() && std::isfinite(joint.upper[i])) mg.limits.push_back({j, i, -1.0, joint.upper[i]});
@@ -46,6 +46,11 @@ MechanismGraph build_mechanism_graph(const Model& model, bool with_inequalities,
       if (joint.parent != kWorld) mg.graph.add_edge(node, joint.parent);
     }
   }
+  if (for_steps)
+    for (const Joint& joint : model.joints())
+      if (joint.damping != 0.0 && joint.num_coordinates() > 0 && joint.parent != kWorld &&
+          !mg.graph.has_edge(joint.parent, joint.child))
+        mg.graph.add_edge(joint.parent, joint.child);
   for (const JointCoupling& coupling : model.couplings()) {
     const CouplingBodies bodies = coupling_bodies(model, coupling);
     const int node = mg.graph.add_node(1, graphsolve::NodeKind::ZeroDiagonal);
@@ -53,7 +58,7 @@ MechanismGraph build_mechanism_graph(const Model& model, bool with_inequalities,
     mg.coupling_bodies.push_back(bodies);
     for (int i = 0; i < bodies.count; ++i) mg.graph.add_edge(node, bodies.body[i]);
   }
-  if (with_inequalities) {
+  if (for_steps) {
     for (const ContactSite& site : sites) {
       const int node = mg.graph.add_node(contact_node_size(site.friction, site.friction_directions));
       mg.contact_node.push_back(node);

@@ -7,8 +7,11 @@
 // one row per limit, attached to the same bodies (a short cycle: at most one
 // fill block per limited joint), and every contact site is one more node:
 // attached only to its body for a ground contact (a leaf), to both bodies for
-// a contact between colliders. Analysed once per model, and again whenever
-// the broad phase changes the set of contacts between colliders.
+// a contact between colliders. A damped joint between two bodies couples them
+// directly (its damper is implicit in the step): an edge between the bodies,
+// parallel to the joint node (a triangle, which the ordering eliminates
+// without fill). Analysed once per model, and again whenever the broad phase
+// changes the set of contacts between colliders.
 
 #include <vector>
 
@@ -46,9 +49,11 @@ struct MechanismGraph {
 // Contacts per friction model: the size of a contact node.
 int contact_node_size(FrictionModel friction, int directions);
 
-// Without inequalities: bodies and joints only. With them: joint limits and
-// one node per contact site (ground contacts first, then pair features).
-MechanismGraph build_mechanism_graph(const Model& model, bool with_inequalities = false,
+// Without `for_steps` (position projection): bodies, joints and couplings
+// only. With it (the simulator's steps): also joint limits, one node per
+// contact site (ground contacts first, then pair features) and the edges of
+// dampers.
+MechanismGraph build_mechanism_graph(const Model& model, bool for_steps = false,
                                      const std::vector<ContactSite>& sites = {});
 
 // The joint coupling whose row is graph node `node`, or -1.

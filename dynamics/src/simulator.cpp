@@ -50,9 +50,11 @@ struct Simulator::Impl {
   int nb, nj, dim;
   std::vector<int> joint_row;  // first row of each joint's impulses, -1 without constraints
   // Where each joint's four coupling blocks live in `matrix` (resolved once
-  // per graph): body-joint and joint-body blocks of the child and the parent.
+  // per graph): body-joint and joint-body blocks of the child and the parent,
+  // and for a damped joint between two bodies their body-body blocks.
   struct CouplingBlocks {
     double *child_joint = nullptr, *joint_child = nullptr, *parent_joint = nullptr, *joint_parent = nullptr;
+    double *child_parent = nullptr, *parent_child = nullptr;
   };
   std::vector<CouplingBlocks> couplings;
   // The same for each joint coupling: the row of its impulse, and its blocks
@@ -64,6 +66,7 @@ struct Simulator::Impl {
   };
   std::vector<CoupledBodyBlocks> coupled_blocks;
   std::vector<Matrix3> turn_rate;  // per body: d(q_k+1)/dw as a body-frame rotation, over dt
+  std::vector<detail::RateJacobian> damper_rates;  // per damped joint: its rates from u, at z_k
   detail::Inequalities ineq;   // contacts and joint limits
 
   // Per step: configuration z_k, constant parts of the body residuals, G(z_k).
@@ -76,7 +79,7 @@ struct Simulator::Impl {
   // Per iteration: unknowns, trial unknowns, configuration z_k+1 they give.
   Eigen::VectorXd s, trial, residual, trial_residual, step, rhs;
   std::vector<Pose> next, trial_next;
-  Eigen::VectorXd coordinates, rates;  // scratch for joint forces
+  Eigen::VectorXd coordinates;  // scratch for joint forces
   // Interior-point unknowns eliminated from the Newton system (slacks), their
   // directions, the affine (predictor) directions, and the values at z_k+1.
   Eigen::VectorXd aux, trial_aux, daux, step_affine, daux_affine;
@@ -106,13 +109,13 @@ struct Simulator::Impl {
     linear_known.resize(nb);
     angular_known.resize(nb);
     joint_now.resize(nj);
+    damper_rates.resize(nj);
     joint_next.resize(nj);
     trial_joint_next.resize(nj);
     coupling_now.resize(nc);
     coupling_next.resize(nc);
     trial_coupling_next.resize(nc);
     coordinates.setZero(m.num_coordinates());
-    rates.setZero(m.num_coordinates());
     size_workspace();
     found.reserve(64);
     features.reserve(64);
@@ -124,11 +127,15 @@ struct Simulator::Impl {
     couplings.assign(nj, CouplingBlocks{});
     turn_rate.resize(nb);
     for (int j = 0; j < nj; ++j) {
+      const Joint& joint = model.joint(j);
+      CouplingBlocks& c = couplings[j];
+      if (damped_between_bodies(joint)) {
+        c.child_parent = matrix.block(joint.child, joint.parent).data();
+        c.parent_child = matrix.block(joint.parent, joint.child).data();
+      }
       const int node = mg.joint_node[j];
       if (node < 0) continue;
-      const Joint& joint = model.joint(j);
       joint_row[j] = symbolic.pattern().offset[node];
-      CouplingBlocks& c = couplings[j];
       c.child_joint = matrix.block(joint.child, node).data();
       c.joint_child = matrix.block(node, joint.child).data();
       if (joint.parent != kWorld) {
@@ -155,6 +162,10 @@ struct Simulator::Impl {
     ineq.resize(trial_ineq_next);
   }
 
+  static bool damped(const Joint& joint) { return joint.damping != 0.0 && joint.num_coordinates() > 0; }
+  static bool damped_between_bodies(const Joint& joint) { return damped(joint) && joint.parent != kWorld; }
+  void add_damping(const Eigen::VectorXd& u, Eigen::VectorXd& r) const;
+  void assemble_damping();
   void update_contacts(const State& state);
   // The step being solved: options.dt, or a sub-step of it (see substep()).
   double step_size = options.dt;
@@ -240,15 +251,17 @@ void Simulator::Impl::prepare(const State& state) {
   for (int j = 0; j < nj; ++j) {
     const Joint& joint = model.joint(j);
     detail::evaluate_joint(joint, mg.axes[j], pose(now, joint.parent), pose(now, joint.child), true, joint_now[j]);
+    if (damped(joint))
+      damper_rates[j] = detail::rate_jacobian(joint, mg.axes[j], pose(now, joint.parent), pose(now, joint.child));
   }
   for (int c = 0; c < nc; ++c)
     detail::evaluate_coupling(model, mg.axes, model.coupling(c), mg.coupling_bodies[c], now, coupling_now[c]);
   if (!ineq.empty()) ineq.prepare(now);
 }
 
-// Springs (at z_k: the variational discretization of their potential),
-// dampers (on the last step's velocities) and actuation inputs, as a wrench
-// along the joint's free axes on the child and its reaction on the parent.
+// Springs (at z_k: the variational discretization of their potential) and
+// actuation inputs, as a wrench along the joint's free axes on the child and
+// its reaction on the parent. Dampers act on the new velocities (add_damping).
 void Simulator::Impl::add_joint_forces(const State& state) {
   const double h = dt();
   for (int j = 0; j < nj; ++j) {
@@ -256,17 +269,14 @@ void Simulator::Impl::add_joint_forces(const State& state) {
     const int n = joint.num_coordinates();
     if (n == 0) continue;
     const int o = model.coordinate_offset(j);
-    const bool passive = joint.stiffness != 0.0 || joint.damping != 0.0;
-    if (!passive && state.joint_input.segment(o, n).isZero(0.0)) continue;
+    if (joint.stiffness == 0.0 && state.joint_input.segment(o, n).isZero(0.0)) continue;
     const detail::JointAxes& axes = mg.axes[j];
     const Pose p = pose(now, joint.parent), c = pose(now, joint.child);
     if (joint.stiffness != 0.0) detail::read_coordinates(joint, axes, p, c, coordinates.data() + o);
-    if (joint.damping != 0.0) detail::read_rates(joint, axes, state, rates.data() + o);
     Vector3 force_local = Vector3::Zero(), torque_local = Vector3::Zero();
     for (int i = 0; i < n; ++i) {
       double f = state.joint_input(o + i);
       if (joint.stiffness != 0.0) f -= joint.stiffness * (coordinates(o + i) - (joint.rest.empty() ? 0.0 : joint.rest[i]));
-      if (joint.damping != 0.0) f -= joint.damping * rates(o + i);
       if (i < axes.t_free) force_local += f * axes.translational_free.row(i).transpose();
       else torque_local += f * axes.rotational_free.row(i - axes.t_free).transpose();
     }
@@ -280,6 +290,43 @@ void Simulator::Impl::add_joint_forces(const State& state) {
       linear_known[joint.parent] -= h * force;
       angular_known[joint.parent] -= h * (p.orientation.conjugate() * ((point - p.position).cross(force) + torque));
     }
+  }
+}
+
+// Dampers are implicit: the force -damping * rates acts over the step with
+// the rates of the new velocities u (read at z_k, so linear in u: backward
+// Euler in the damping, stable at any damping * dt).
+void Simulator::Impl::add_damping(const Eigen::VectorXd& u, Eigen::VectorXd& r) const {
+  for (int j = 0; j < nj; ++j) {
+    const Joint& joint = model.joint(j);
+    if (!damped(joint)) continue;
+    const detail::RateJacobian& d = damper_rates[j];
+    Eigen::Matrix<double, 6, 1> impulse = d.child * u.segment<6>(6 * joint.child);  // rates, then -impulse
+    if (joint.parent != kWorld) impulse += d.parent * u.segment<6>(6 * joint.parent);
+    impulse *= dt() * joint.damping;
+    r.segment<6>(6 * joint.child) += d.child.transpose() * impulse;
+    if (joint.parent != kWorld) r.segment<6>(6 * joint.parent) += d.parent.transpose() * impulse;
+  }
+}
+
+// The dampers' share of the Newton matrix: dt * damping * D^T D over the
+// joint's bodies (after the body blocks are written).
+void Simulator::Impl::assemble_damping() {
+  for (int j = 0; j < nj; ++j)
+    if (damped_between_bodies(model.joint(j))) {
+      Eigen::Map<detail::Jacobian6>(couplings[j].child_parent).setZero();
+      Eigen::Map<detail::Jacobian6>(couplings[j].parent_child).setZero();
+    }
+  for (int j = 0; j < nj; ++j) {
+    const Joint& joint = model.joint(j);
+    if (!damped(joint)) continue;
+    const detail::RateJacobian& d = damper_rates[j];
+    const double scale = dt() * joint.damping;
+    matrix.diag(joint.child) += scale * d.child.transpose() * d.child;
+    if (joint.parent == kWorld) continue;
+    matrix.diag(joint.parent) += scale * d.parent.transpose() * d.parent;
+    Eigen::Map<detail::Jacobian6>(couplings[j].child_parent) += scale * d.child.transpose() * d.parent;
+    Eigen::Map<detail::Jacobian6>(couplings[j].parent_child) += scale * d.parent.transpose() * d.child;
   }
 }
 
@@ -310,6 +357,7 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd
     r.segment<3>(6 * b) = body.mass * v - linear_known[b];
     r.segment<3>(6 * b + 3) = 0.5 * h * (discrete_velocity_scalar(w, h) * jw + w.cross(jw)) - angular_known[b];
   }
+  add_damping(u, r);
   errors.constraint = 0.0;
   for (int j = 0; j < nj; ++j) {
     const int row = joint_row[j];
@@ -372,6 +420,7 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     // q_k+1 = q_k * dt/2 [s; w]: a change dw turns q_k+1 by h * turn_rate dw (body frame).
     turn_rate[b] = 0.5 * h * (sw * Matrix3::Identity() + w * w.transpose() / sw - skew(w));
   }
+  assemble_damping();
   for (int j = 0; j < nj; ++j) {
     const int node = mg.joint_node[j];
     if (node < 0) continue;

@@ -116,6 +116,30 @@ TEST(PaperExperiments, DampedPendulumDissipatesLikeTheContinuousSystem) {
   EXPECT_LT(run.energy.back() - (-0.5 * 9.81), 0.2 * swing);  // it really lost most of it
 }
 
+// Dampers act on the new velocities, so stiff damping on a light link is
+// stable at any step: a 0.1 m, 0.1 kg pendulum (pivot inertia 3.3e-4 kg m^2)
+// with damping 0.5 at dt 0.01 s has dt * damping / inertia = 15, which the
+// last step's velocities would turn into a divergence. Overdamped, it creeps
+// down with time constant damping / (m g l / 2) = 10 s, as the continuous one.
+TEST(Pendulum, StiffDampingOnALightLinkCreepsLikeTheContinuousSystem) {
+  const double length = 0.1, mass = 0.1, damping = 0.5, angle = 1.0, dt = 0.01;
+  const Model model = pendulum(length, mass, angle, damping);
+  State s = make_state(model);
+  Simulator sim(model, with_dt(dt));
+  double previous = angle;
+  for (int k = 1; k <= 300; ++k) {
+    ASSERT_TRUE(sim.step(s).ok()) << k;
+    const double now = joint_positions(model, s)(0);
+    EXPECT_LT(now, previous) << k;  // no oscillation, no overshoot
+    EXPECT_GT(now, 0.0) << k;
+    previous = now;
+    if (k % 100 == 0) {
+      const double reference = pendulum_reference(mass, length, damping, {angle, 0.0}, k * dt).angle;
+      EXPECT_NEAR(now, reference, 0.002 * angle) << "t = " << k * dt;
+    }
+  }
+}
+
 TEST(Pendulum, SmallAmplitudePeriodMatchesTheAnalyticValue) {
   const double dt = 0.001, amplitude = 0.05;
   const Model model = pendulum(1.0, 1.0, amplitude);

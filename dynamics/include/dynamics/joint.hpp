@@ -64,7 +64,9 @@ struct Joint {
   JointFreedom freedom;
 
   // Springs and dampers act on every minimal coordinate of the joint:
-  // generalized force -stiffness (coordinate - rest) - damping * rate.
+  // generalized force -stiffness (coordinate - rest) - damping * rate. The
+  // spring reads the configuration at the start of a step, the damper the
+  // rates of the step's new velocities (stable at any damping).
   double stiffness = 0.0;
   double damping = 0.0;
   std::vector<double> rest;  // empty: all zero; else one value per coordinate
