@@ -26,6 +26,7 @@ struct SimulateOptions {
   double friction = -1.0;             // < 0 keeps the model's (URDF: 0.5 where no mu is given)
   bool keep_welded_links = false;     // URDF: !UrdfOptions::fuse_welded_links
   bool fixed_base = false;            // URDF: UrdfOptions::fixed_base
+  bool no_contacts = false;           // URDF: !UrdfOptions::collision_contacts
   std::vector<std::string> q0, v0;    // joint=value[:value...][,joint=...]
   std::string out;                    // trajectory CSV
   bool json = false;

@@ -53,6 +53,8 @@ int main(int argc, char** argv) {
                "URDF: links with mass welded by fixed joints stay separate bodies (default: fused into one)");
   sim->add_flag("--fixed-base", o.fixed_base,
                 "URDF: weld every root link to the world at the origin (default: a root link floats)");
+  sim->add_flag("--no-contacts", o.no_contacts,
+                "URDF: no ground contacts (default: <collision> spheres and boxes touch the ground)");
   sim->add_option("--q0", o.q0, "initial joint coordinates joint=v[:v...],...");
   sim->add_option("--v0", o.v0, "initial joint rates joint=v[:v...],...");
   sim->add_option("--out", o.out, "trajectory CSV, one row per step including step 0");

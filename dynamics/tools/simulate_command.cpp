@@ -21,6 +21,7 @@ Model load_model(const SimulateOptions& o) {
     UrdfOptions options;
     options.fuse_welded_links = !o.keep_welded_links;
     options.fixed_base = o.fixed_base;
+    options.collision_contacts = !o.no_contacts;
     if (o.friction >= 0.0) options.contacts.friction_coefficient = o.friction;
     std::vector<std::string> ignored;
     Model model = load_urdf(o.model, options, &ignored);
@@ -29,6 +30,7 @@ Model load_model(const SimulateOptions& o) {
   }
   if (o.keep_welded_links) throw std::invalid_argument("--keep-welded-links applies to URDF files only");
   if (o.fixed_base) throw std::invalid_argument("--fixed-base applies to URDF files only");
+  if (o.no_contacts) throw std::invalid_argument("--no-contacts applies to URDF files only");
   return make_builtin(o.model, parse_params(o.params));
 }
 
@@ -191,6 +193,12 @@ int run_simulate(const SimulateOptions& o) {
                 << r.residual << ", constraint residual " << r.constraint_residual;
       if (model.has_inequalities())
         std::cerr << ", inequality residual " << r.inequality_residual << ", complementarity " << r.complementarity;
+      if (k == 0 && lowest < -1e-6) {  // joints may hold the shapes where they started
+        std::cerr << "); the shapes started " << -lowest << " m inside the ground or each other: place the model "
+                  << "with --q0 or move the ground with --ground"
+                  << (is_urdf_path(o.model) && !o.no_contacts ? " (or drop it with --no-contacts)\n" : "\n");
+        return 1;
+      }
       std::cerr << "); try a smaller --dt" << (o.max_substeps < 2 ? ", --max-substeps 8" : "")
                 << " or a larger --tol\n";
       return 1;

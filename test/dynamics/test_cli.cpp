@@ -223,6 +223,28 @@ TEST_F(DynamicsCli, UrdfFixedBaseWeldsTheRootLink) {
   }
 }
 
+// PyBullet's cart-pole: a cart whose box reaches 0.1 m into the ground,
+// held there by its slider. The first step cannot lift it; the error says
+// why, and --no-contacts runs it without the ground.
+TEST_F(DynamicsCli, UrdfShapesHeldInsideTheGroundAreNamedAsTheCause) {
+  write("cart.urdf",
+        "<robot name='r'><link name='world'/><link name='cart'><inertial><mass value='1'/><inertia ixx='1' iyy='1' "
+        "izz='1' ixy='0' ixz='0' iyz='0'/></inertial><collision><geometry><box size='0.5 0.5 0.2'/></geometry>"
+        "</collision></link><joint name='slide' type='prismatic'><parent link='world'/><child link='cart'/>"
+        "<axis xyz='1 0 0'/><limit lower='-15' upper='15' effort='1' velocity='1'/></joint></robot>");
+  CliResult r = run("simulate cart.urdf --steps 10 --v0 slide=1");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("step 1 (t = 0.01 s) failed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the shapes started 0.1 m inside the ground or each other: place the model with --q0 or move "
+                       "the ground with --ground (or drop it with --no-contacts)"),
+            std::string::npos)
+      << r.err;
+  r = run("simulate cart.urdf --steps 10 --v0 slide=1 --no-contacts --json --out t.csv");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["contacts"], 0);
+  EXPECT_NEAR(csv_numbers(last_row("t.csv"))[9], 0.1, 1e-12);  // cart.x: 10 steps at 1 m/s
+}
+
 // A hinge limited to [0.2, 1] whose default angle, 0, lies outside: the run
 // starts on the limit at rest (instead of being thrown there within the
 // first step), and says so; a --q0 outside the limits is an error.
@@ -371,6 +393,7 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate bad.urdf --param n=2", "built-in models only", 1},
            {"simulate pendulum --keep-welded-links", "--keep-welded-links applies to URDF files only", 1},
            {"simulate pendulum --fixed-base", "--fixed-base applies to URDF files only", 1},
+           {"simulate pendulum --no-contacts", "--no-contacts applies to URDF files only", 1},
            {"simulate pendulum --dt -1", "--dt: must be positive, got -1", 2},
            {"simulate pendulum --dt 0", "--dt: must be positive, got 0", 2},
            {"simulate pendulum --tol abc", "--tol: 'abc' is not a number", 2},
