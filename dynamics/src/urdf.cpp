@@ -14,6 +14,7 @@
 #include <tinyxml.h>
 
 #include "format_number.hpp"
+#include "urdf_capsules.hpp"
 #include "urdf_composite.hpp"
 #include "urdf_frames.hpp"
 #include "urdfdom_parse.hpp"
@@ -21,6 +22,7 @@
 namespace dynamics {
 namespace {
 
+using urdf_detail::Capsules;
 using urdf_detail::from_urdf;
 using urdf_detail::LinkPlacement;
 using urdf_detail::Transform;
@@ -42,9 +44,10 @@ std::string attribute(const TiXmlElement* e, const char* name) {
 }
 
 // A box, sphere or cylinder with an edge, radius or length of exactly zero
-// (a flat plate, a disc, a marker): drawn as nothing and touching nothing.
-// Negative sizes stay errors (Shape's checks).
-bool zero_size(const urdf::Geometry& geometry) {
+// (a flat plate, a disc, a marker), or a capsule of radius zero: drawn as
+// nothing and touching nothing. Negative sizes stay errors (Shape's checks).
+bool zero_size(const urdf::Geometry& geometry, const Capsules& capsules) {
+  if (capsules.contains(geometry)) return static_cast<const urdf::Cylinder&>(geometry).radius == 0.0;
   switch (geometry.type) {
     case urdf::Geometry::BOX: {
       const auto& d = static_cast<const urdf::Box&>(geometry).dim;
@@ -62,8 +65,8 @@ bool zero_size(const urdf::Geometry& geometry) {
 // The shape of a URDF geometry in the body frame; false for meshes and
 // zero-size shapes.
 bool to_shape(const urdf::GeometrySharedPtr& geometry, const urdf::Pose& origin, const Transform& link_in_body,
-              Shape& s) {
-  if (!geometry || zero_size(*geometry)) return false;
+              const Capsules& capsules, Shape& s) {
+  if (!geometry || zero_size(*geometry, capsules)) return false;
   switch (geometry->type) {
     case urdf::Geometry::BOX: {
       const auto& b = static_cast<const urdf::Box&>(*geometry);
@@ -73,7 +76,7 @@ bool to_shape(const urdf::GeometrySharedPtr& geometry, const urdf::Pose& origin,
     case urdf::Geometry::SPHERE: s = Shape::sphere(static_cast<const urdf::Sphere&>(*geometry).radius); break;
     case urdf::Geometry::CYLINDER: {
       const auto& c = static_cast<const urdf::Cylinder&>(*geometry);
-      s = Shape::cylinder(c.radius, c.length);
+      s = capsules.contains(*geometry) ? Shape::capsule(c.radius, c.length) : Shape::cylinder(c.radius, c.length);
       break;
     }
     default: return false;  // meshes are not kept
@@ -85,12 +88,13 @@ bool to_shape(const urdf::GeometrySharedPtr& geometry, const urdf::Pose& origin,
 }
 
 void add_shape(const urdf::GeometrySharedPtr& geometry, const urdf::Pose& origin, const Transform& link_in_body,
-               Body& body) {
+               const Capsules& capsules, Body& body) {
   Shape s;
-  if (to_shape(geometry, origin, link_in_body, s)) body.shapes.push_back(s);
+  if (to_shape(geometry, origin, link_in_body, capsules, s)) body.shapes.push_back(s);
 }
 
-std::string geometry_name(const urdf::Geometry& geometry) {
+std::string geometry_name(const urdf::Geometry& geometry, const Capsules& capsules) {
+  if (capsules.contains(geometry)) return "capsule";
   switch (geometry.type) {
     case urdf::Geometry::BOX: return "box";
     case urdf::Geometry::SPHERE: return "sphere";
@@ -115,7 +119,7 @@ double contact_mu(const TiXmlElement* e, double fallback, const UrdfError& fail)
 
 // Ground contacts of a link's collision spheres and boxes.
 void add_collision_contacts(Model& model, int body, const urdf::Link& link, const Transform& link_in_body,
-                            const TiXmlElement* link_element, const ContactOptions& defaults,
+                            const TiXmlElement* link_element, const ContactOptions& defaults, const Capsules& capsules,
                             const UrdfError& fail, std::vector<std::string>& ignored) {
   const double link_mu = contact_mu(link_element, defaults.friction_coefficient, fail);
   const TiXmlElement* collision = link_element ? link_element->FirstChildElement("collision") : nullptr;
@@ -124,12 +128,12 @@ void add_collision_contacts(Model& model, int body, const urdf::Link& link, cons
     options.friction_coefficient = contact_mu(collision, link_mu, fail);
     if (collision) collision = collision->NextSiblingElement("collision");
     Shape shape;
-    const bool kept = c->geometry && to_shape(c->geometry, c->origin, link_in_body, shape);
-    if (!kept || (shape.kind != Shape::Kind::Sphere && shape.kind != Shape::Kind::Box)) {
+    const bool kept = c->geometry && to_shape(c->geometry, c->origin, link_in_body, capsules, shape);
+    if (!kept || shape.kind == Shape::Kind::Cylinder) {
       if (c->geometry)
-        ignored.push_back("link '" + link.name + "': <collision> " + geometry_name(*c->geometry) +
-                          (zero_size(*c->geometry) ? " has a zero size and gets no contacts"
-                                                   : " gets no contacts (only spheres and boxes do)"));
+        ignored.push_back("link '" + link.name + "': <collision> " + geometry_name(*c->geometry, capsules) +
+                          (zero_size(*c->geometry, capsules) ? " has a zero size and gets no contacts"
+                                                             : " gets no contacts (only spheres, boxes and capsules do)"));
       continue;
     }
     for (Contact& contact : shape_contacts(body, shape, options)) model.add_contact(std::move(contact));
@@ -140,15 +144,16 @@ void add_collision_contacts(Model& model, int body, const urdf::Link& link, cons
 // fused into it, and the shapes of every link placed on it (with mass or not),
 // each with its frame in the body.
 Body make_body(const std::string& anchor, const urdf_detail::CompositeInertial& inertial,
-               const std::vector<std::pair<const urdf::Link*, Transform>>& carried, const UrdfError& fail) {
+               const std::vector<std::pair<const urdf::Link*, Transform>>& carried, const Capsules& capsules,
+               const UrdfError& fail) {
   Body body;
   body.name = anchor;
   body.mass = inertial.mass;
   body.inertia = inertial.inertia;
   for (const auto& [l, link_in_body] : carried) {
     try {
-      for (const auto& v : l->visual_array) add_shape(v->geometry, v->origin, link_in_body, body);
-      for (const auto& c : l->collision_array) add_shape(c->geometry, c->origin, link_in_body, body);
+      for (const auto& v : l->visual_array) add_shape(v->geometry, v->origin, link_in_body, capsules, body);
+      for (const auto& c : l->collision_array) add_shape(c->geometry, c->origin, link_in_body, capsules, body);
     } catch (const std::invalid_argument& e) {
       fail("link '" + l->name + "': bad geometry: " + e.what());
     }
@@ -279,11 +284,21 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
   std::vector<std::string> roots;
   for (const std::string& name : link_names)
     if (!parent_of.count(name)) roots.push_back(name);
-  const std::string one_tree = roots.size() > 1 ? as_one_tree(doc, roots, line_of_link.count("world") > 0, joint_names) : xml;
+  Capsules capsules;
+  const bool renamed = capsules.hide_from_urdfdom(doc.RootElement(), fail);
+  std::string one_tree = xml;
+  if (roots.size() > 1) {
+    one_tree = as_one_tree(doc, roots, line_of_link.count("world") > 0, joint_names);
+  } else if (renamed) {
+    TiXmlPrinter printer;
+    doc.Accept(&printer);
+    one_tree = printer.CStr();
+  }
 
   std::string urdfdom_errors;
   const urdf::ModelInterfaceSharedPtr parsed = urdf_detail::parse_with_urdfdom(one_tree, urdfdom_errors);
   if (!parsed) fail("urdfdom rejected the robot description: " + urdfdom_errors);
+  capsules.find(*parsed);
 
   // Each link with mass that is not fused into another becomes a body
   // (document order); the other links ride on a body or on the world.
@@ -302,7 +317,7 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     if (name == "world" || placed.at(name).anchor != name) continue;
     const urdf_detail::CompositeInertial& inertial = inertials.at(name);
     try {
-      body_of[name] = model.add_body(make_body(name, inertial, carried[name], fail));
+      body_of[name] = model.add_body(make_body(name, inertial, carried[name], capsules, fail));
     } catch (const std::invalid_argument& e) {
       const std::string what = e.what();
       if (what.rfind(source, 0) == 0) throw;
@@ -325,14 +340,14 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     if (body_of[name] == kWorld) {
       for (const auto& c : link.collision_array)
         if (c->geometry)
-          ignored.push_back("link '" + name + "': <collision> " + geometry_name(*c->geometry) +
+          ignored.push_back("link '" + name + "': <collision> " + geometry_name(*c->geometry, capsules) +
                             " is fixed in the world and gets no contacts (only moving bodies touch the ground)");
       continue;
     }
     if (!options.collision_contacts) continue;
     try {
-      add_collision_contacts(model, body_of[name], link, link_in_body[name], link_element[name], options.contacts, fail,
-                             ignored);
+      add_collision_contacts(model, body_of[name], link, link_in_body[name], link_element[name], options.contacts,
+                             capsules, fail, ignored);
     } catch (const std::invalid_argument& e) {
       const std::string what = e.what();
       if (what.rfind(source, 0) == 0) throw;

@@ -322,11 +322,11 @@ TEST(Urdf, ElementsLeftOutOfTheModelAreListed) {
       "<joint name='hull_free' type='floating'><parent link='world'/><child link='hull'/></joint></robot>";
   const Model m = parse_urdf(kContacts, "c.urdf", {}, &ignored);
   ASSERT_EQ(ignored.size(), 1u);
-  EXPECT_EQ(ignored[0], "link 'crate': <collision> cylinder gets no contacts (only spheres and boxes do)");
+  EXPECT_EQ(ignored[0], "link 'crate': <collision> cylinder gets no contacts (only spheres, boxes and capsules do)");
   const Model r = parse_urdf(robot, "r.urdf", {}, &ignored);
   EXPECT_EQ(r.num_contacts(), 1);  // the sphere's
   ASSERT_EQ(ignored.size(), 2u);
-  EXPECT_EQ(ignored[0], "link 'hull': <collision> mesh 'hull.stl' gets no contacts (only spheres and boxes do)");
+  EXPECT_EQ(ignored[0], "link 'hull': <collision> mesh 'hull.stl' gets no contacts (only spheres, boxes and capsules do)");
   EXPECT_EQ(ignored[1], "joint 'pivot': <dynamics friction> (Coulomb friction) is not modelled");
   UrdfOptions no_contacts;
   no_contacts.collision_contacts = false;  // asked for: not reported
@@ -363,6 +363,56 @@ TEST(Urdf, ZeroSizeShapesAreSkipped) {
 // Limits are kept past pi when they are at most a full turn apart (the angle
 // is read in the turn centred between them); a UR arm's +-2 pi are two turns
 // apart, so that joint turns freely and the loader says so.
+// <capsule> (Gazebo's and PyBullet's extension, which urdfdom rejects) is
+// read: a capsule shape, touching the ground with the spheres at its ends.
+TEST(Urdf, CapsulesAreReadAndTouchTheGroundWithTheirEnds) {
+  auto rod_on_its_side = [](const std::string& capsule, const std::string& more = "") {
+    return "<robot name='r'><link name='rod'><inertial><mass value='1'/><inertia ixx='0.01' iyy='0.1' izz='0.1' "
+           "ixy='0' ixz='0' iyz='0'/></inertial><visual><geometry>" + capsule + "</geometry></visual>"
+           "<collision><origin rpy='0 1.5707963267948966 0'/><geometry>" + capsule + "</geometry></collision>"
+           "</link>" + more + "</robot>";
+  };
+  for (const std::string& more : {std::string(), rod("loose")}) {  // one tree, and several (urdfdom's copy)
+    std::vector<std::string> ignored;
+    const Model m = parse_urdf(rod_on_its_side("<capsule radius='0.05' length='0.4'/>", more), "r.urdf", {}, &ignored);
+    EXPECT_TRUE(ignored.empty()) << ignored.front();
+    const Body& body = m.body(m.find_body("rod"));
+    ASSERT_EQ(body.shapes.size(), 2u);
+    for (const Shape& shape : body.shapes) {
+      EXPECT_EQ(shape.kind, Shape::Kind::Capsule);
+      EXPECT_EQ(shape.size.x(), 0.05);
+      EXPECT_EQ(shape.size.y(), 0.4);
+    }
+    ASSERT_EQ(m.num_contacts(), 2);
+    for (int c = 0; c < 2; ++c) {
+      EXPECT_EQ(m.contact(c).radius, 0.05);
+      EXPECT_NEAR(std::abs(m.contact(c).point.x()), 0.2, 1e-15);  // the ends, along x after the pitch
+      EXPECT_NEAR(m.contact(c).point.z(), 0.0, 1e-15);
+    }
+  }
+  // Dropped from 0.3 m, it comes to rest lying on the ground: centre at its radius.
+  const Model m = parse_urdf(rod_on_its_side("<capsule radius='0.05' length='0.4'/>"));
+  State s = make_state(m);
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(6);
+  q(2) = 0.3;
+  set_joint_positions(m, s, q);
+  StepOptions o;
+  o.dt = 0.01;
+  Simulator sim(m, o);
+  for (int k = 0; k < 200; ++k) ASSERT_TRUE(sim.step(s).ok()) << k;
+  EXPECT_NEAR(s.position[0].z(), 0.05, 1e-6);
+  EXPECT_LT(s.velocity[0].norm(), 1e-6);
+  // A capsule of radius 0 is nothing; a bad size is an error naming the link.
+  std::vector<std::string> ignored;
+  EXPECT_EQ(parse_urdf(rod_on_its_side("<capsule radius='0' length='0.4'/>"), "r.urdf", {}, &ignored).num_contacts(),
+            0);
+  ASSERT_EQ(ignored.size(), 1u);
+  EXPECT_EQ(ignored[0], "link 'rod': <collision> capsule has a zero size and gets no contacts");
+  expect_error(rod_on_its_side("<capsule radius='0.05'/>"), "link 'rod' (line 1): <capsule> needs a length");
+  expect_error(rod_on_its_side("<capsule radius='-1' length='0.4'/>"),
+               "link 'rod' (line 1): <capsule> radius must be a number >= 0, got '-1'");
+}
+
 TEST(Urdf, RevoluteLimitsPastPiAndBeyondAFullTurn) {
   const auto arm = [](const std::string& lower, const std::string& upper) {
     return "<robot name='r'><link name='world'/>" + rod("arm") +

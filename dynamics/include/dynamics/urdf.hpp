@@ -25,16 +25,17 @@
 // with a warning in `ignored`. Joint types:
 // fixed, revolute and continuous (revolute), prismatic, floating, planar
 // (planar-axis, normal = axis).
-// Box, sphere and cylinder visual and collision shapes are kept (meshes and
-// zero-size shapes are skipped). Revolute and prismatic <limit lower upper>
+// Box, sphere and cylinder visual and collision shapes are kept, and capsules
+// (<capsule radius length>, Gazebo's and PyBullet's extension); meshes and
+// zero-size shapes are skipped. Revolute and prismatic <limit lower upper>
 // become joint limits (lower above upper is an error; equal bounds, as in a
 // <limit> without them, and revolute limits more than a full turn apart, such
 // as +-2 pi, are left out and listed in `ignored`, the angle being read within
 // one turn); <dynamics damping> becomes the joint's damper (its Coulomb
 // `friction` is not modelled and is ignored); <mimic joint multiplier offset>
 // becomes a JointCoupling named after the mimicking joint (the follower).
-// Collision spheres and boxes get ground contacts (a sphere: its centre with
-// its radius; a box: its corners), with the friction coefficient of a
+// Collision spheres, boxes and capsules get ground contacts (a sphere: its
+// centre with its radius; a box: its corners; a capsule: its end spheres), with the friction coefficient of a
 // <contact_coefficients mu="..."/> in the <collision> or the <link>, else the
 // options' default. Anything urdfdom cannot read is an error in its words.
 // Errors throw std::invalid_argument naming the file and element.
@@ -47,7 +48,7 @@
 namespace dynamics {
 
 struct UrdfOptions {
-  bool collision_contacts = true;  // contacts from <collision> spheres and boxes
+  bool collision_contacts = true;  // contacts from <collision> spheres, boxes and capsules
   ContactOptions contacts;         // ground, friction model and default coefficient
   bool joint_limits = true;        // <limit lower upper> as joint limits
   bool joint_damping = true;       // <dynamics damping> as joint dampers
