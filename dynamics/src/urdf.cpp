@@ -304,8 +304,10 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
   // (document order); the other links ride on a body or on the world.
   std::map<std::string, LinkPlacement> placed =
       urdf_detail::place_links(*parsed, {link_names, parent_of, joint_to},
-                               {options.fuse_welded_links, options.fixed_base}, fail, ignored);
-  const std::map<std::string, urdf_detail::CompositeInertial> inertials =
+                               {options.fuse_welded_links, options.fixed_base,
+                                options.bound_mass > 0.0 && options.bound_inertia > 0.0},
+                               fail, ignored);
+  std::map<std::string, urdf_detail::CompositeInertial> inertials =
       urdf_detail::fuse_bodies(*parsed, link_names, placed, fail);
   std::map<std::string, std::vector<std::pair<const urdf::Link*, Transform>>> carried;  // anchor -> links on it
   for (const std::string& name : link_names)
@@ -315,7 +317,10 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
   std::map<std::string, Transform> link_in_body;
   for (const std::string& name : link_names) {
     if (name == "world" || placed.at(name).anchor != name) continue;
-    const urdf_detail::CompositeInertial& inertial = inertials.at(name);
+    urdf_detail::CompositeInertial& inertial = inertials[name];  // a massless link's body has none yet
+    if (inertial.links.empty()) inertial.links.push_back(name);
+    const std::string raised = urdf_detail::raise_to_bounds(inertial, options.bound_mass, options.bound_inertia);
+    if (!raised.empty()) ignored.push_back("body '" + name + "': " + raised + " (bound_mass, bound_inertia)");
     try {
       body_of[name] = model.add_body(make_body(name, inertial, carried[name], capsules, fail));
     } catch (const std::invalid_argument& e) {
@@ -325,7 +330,8 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
       if (what.find("positive definite") != std::string::npos)
         hint = options.fuse_welded_links
                    ? "; a link with mass but no rotational inertia (a point mass) must be welded by fixed joints to "
-                     "links that give its body rotational inertia"
+                     "links that give its body rotational inertia, or its inertia bounded below "
+                     "(UrdfOptions::bound_inertia, CLI --bound-inertia)"
                    : "; a point mass needs UrdfOptions::fuse_welded_links to join the body it is welded to";
       fail(body_origin(name, line_of_link[name], inertial.links) + ": " + what + hint);
     }

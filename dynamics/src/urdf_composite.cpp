@@ -72,4 +72,21 @@ std::map<std::string, CompositeInertial> fuse_bodies(const urdf::ModelInterface&
   return bodies;
 }
 
+std::string raise_to_bounds(CompositeInertial& body, double mass, double moment) {
+  std::string raised;
+  if (body.mass < mass) {
+    raised = "mass " + detail::format_number(body.mass) + " raised to " + detail::format_number(mass) + " kg";
+    body.mass = mass;
+  }
+  const Eigen::SelfAdjointEigenSolver<Matrix3> eigen(body.inertia);
+  const Vector3 moments = eigen.eigenvalues();
+  if (moments(0) < moment) {
+    raised += std::string(raised.empty() ? "" : ", ") + "principal moments below " + detail::format_number(moment) +
+              " kg m^2 (smallest " + detail::format_number(moments(0)) + ") raised to it";
+    body.inertia = eigen.eigenvectors() * moments.cwiseMax(moment).asDiagonal() * eigen.eigenvectors().transpose();
+    body.inertia = 0.5 * (body.inertia + body.inertia.transpose());
+  }
+  return raised;
+}
+
 }  // namespace dynamics::urdf_detail

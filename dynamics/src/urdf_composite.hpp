@@ -27,4 +27,9 @@ std::map<std::string, CompositeInertial> fuse_bodies(const urdf::ModelInterface&
                                                      std::map<std::string, LinkPlacement>& placed,
                                                      const UrdfError& fail);
 
+// Raises the body's mass to at least `mass` and each principal moment to at
+// least `moment` (the axes stay). Returns a description of what was raised,
+// empty if nothing was.
+std::string raise_to_bounds(CompositeInertial& body, double mass, double moment);
+
 }  // namespace dynamics::urdf_detail

@@ -80,10 +80,12 @@ class Placer {
                           "to it, so it cannot float: it is welded to the world at its origin");
       return {"world", Transform{}};
     }
+    if (rules_.massless_bodies) return {name, Transform{}};
     fail_("link '" + name + "' has no mass (no <inertial>, or zero mass and inertia), but joint '" +
           tree_.joint_to.at(name) +
-          "' lets it move and no link with mass is welded to it; give it an <inertial> (a small mass and inertia) "
-          "or make the joint fixed");
+          "' lets it move and no link with mass is welded to it; give it an <inertial> (a small mass and inertia), "
+          "make the joint fixed, or set lower bounds on mass and inertia (UrdfOptions::bound_mass and "
+          "bound_inertia, CLI --bound-mass and --bound-inertia)");
   }
 
   const urdf::ModelInterface& parsed_;

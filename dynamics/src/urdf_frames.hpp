@@ -60,6 +60,7 @@ struct LinkPlacement {
 struct PlacementRules {
   bool fuse_welded = true;  // links with mass welded to their parent join its body
   bool fixed_base = false;  // every root link is welded to the world at its origin
+  bool massless_bodies = false;  // a massless link a moving joint carries may be a body (mass bounds)
 };
 
 // A link's body is anchored by a link with mass (or `world`), the anchor's
@@ -73,8 +74,9 @@ struct PlacementRules {
 // joint) takes the body of the first link with mass welded below it by fixed
 // joints. With none, a root is welded to the world (it cannot float without
 // mass), which `warnings` says, as it does for a static mark; a child of a
-// moving joint would be a body without inertia: an error naming it and its
-// joint.
+// moving joint becomes a body of its own with `massless_bodies` (its link
+// frame the body frame), else it would be a body without inertia: an error
+// naming it and its joint.
 std::map<std::string, LinkPlacement> place_links(const urdf::ModelInterface& parsed, const LinkTree& tree,
                                                  const PlacementRules& rules, const UrdfError& fail,
                                                  std::vector<std::string>& warnings);

@@ -27,6 +27,8 @@ struct SimulateOptions {
   bool keep_welded_links = false;     // URDF: !UrdfOptions::fuse_welded_links
   bool fixed_base = false;            // URDF: UrdfOptions::fixed_base
   bool no_contacts = false;           // URDF: !UrdfOptions::collision_contacts
+  double bound_mass = 0.0;            // URDF: UrdfOptions::bound_mass
+  double bound_inertia = 0.0;         // URDF: UrdfOptions::bound_inertia
   std::vector<std::string> q0, v0;    // joint=value[:value...][,joint=...]
   std::string out;                    // trajectory CSV
   bool json = false;

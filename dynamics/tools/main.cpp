@@ -54,7 +54,12 @@ int main(int argc, char** argv) {
   sim->add_flag("--fixed-base", o.fixed_base,
                 "URDF: weld every root link to the world at the origin (default: a root link floats)");
   sim->add_flag("--no-contacts", o.no_contacts,
-                "URDF: no ground contacts (default: <collision> spheres and boxes touch the ground)");
+                "URDF: no ground contacts (default: <collision> spheres, boxes and capsules touch the ground)");
+  sim->add_option("--bound-mass", o.bound_mass, "URDF: lower bound on every body's mass, kg (default 0: none)")
+      ->check(positive_number(true));
+  sim->add_option("--bound-inertia", o.bound_inertia,
+                  "URDF: lower bound on every body's principal moments, kg m^2 (default 0: none)")
+      ->check(positive_number(true));
   sim->add_option("--q0", o.q0, "initial joint coordinates joint=v[:v...],...");
   sim->add_option("--v0", o.v0, "initial joint rates joint=v[:v...],...");
   sim->add_option("--out", o.out, "trajectory CSV, one row per step including step 0");

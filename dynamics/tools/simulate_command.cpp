@@ -22,6 +22,8 @@ Model load_model(const SimulateOptions& o) {
     options.fuse_welded_links = !o.keep_welded_links;
     options.fixed_base = o.fixed_base;
     options.collision_contacts = !o.no_contacts;
+    options.bound_mass = o.bound_mass;
+    options.bound_inertia = o.bound_inertia;
     if (o.friction >= 0.0) options.contacts.friction_coefficient = o.friction;
     std::vector<std::string> ignored;
     Model model = load_urdf(o.model, options, &ignored);
@@ -31,6 +33,8 @@ Model load_model(const SimulateOptions& o) {
   if (o.keep_welded_links) throw std::invalid_argument("--keep-welded-links applies to URDF files only");
   if (o.fixed_base) throw std::invalid_argument("--fixed-base applies to URDF files only");
   if (o.no_contacts) throw std::invalid_argument("--no-contacts applies to URDF files only");
+  if (o.bound_mass > 0.0 || o.bound_inertia > 0.0)
+    throw std::invalid_argument("--bound-mass and --bound-inertia apply to URDF files only");
   return make_builtin(o.model, parse_params(o.params));
 }
 

@@ -223,6 +223,22 @@ TEST_F(DynamicsCli, UrdfFixedBaseWeldsTheRootLink) {
   }
 }
 
+// A point mass (PyBullet's zero-inertia sphere) loads with --bound-inertia,
+// which the warning names.
+TEST_F(DynamicsCli, UrdfBoundInertiaLetsAPointMassLoad) {
+  write("ball.urdf", "<robot name='r'><link name='ball'><inertial><mass value='0.1'/><inertia ixx='0' iyy='0' "
+                     "izz='0' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>");
+  CliResult r = run("simulate ball.urdf --steps 5");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("CLI --bound-inertia"), std::string::npos) << r.err;
+  r = run("simulate ball.urdf --steps 5 --bound-inertia 1e-5 --bound-mass 0.01");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: ball.urdf: body 'ball': principal moments below 1e-05 kg m^2 (smallest 0) raised to "
+                       "it (bound_mass, bound_inertia)"),
+            std::string::npos)
+      << r.err;
+}
+
 // PyBullet's cart-pole: a cart whose box reaches 0.1 m into the ground,
 // held there by its slider. The first step cannot lift it; the error says
 // why, and --no-contacts runs it without the ground.
@@ -394,6 +410,8 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate pendulum --keep-welded-links", "--keep-welded-links applies to URDF files only", 1},
            {"simulate pendulum --fixed-base", "--fixed-base applies to URDF files only", 1},
            {"simulate pendulum --no-contacts", "--no-contacts applies to URDF files only", 1},
+           {"simulate pendulum --bound-mass 0.01", "--bound-mass and --bound-inertia apply to URDF files only", 1},
+           {"simulate pendulum --bound-inertia -1", "--bound-inertia: must be zero or positive, got -1", 2},
            {"simulate pendulum --dt -1", "--dt: must be positive, got -1", 2},
            {"simulate pendulum --dt 0", "--dt: must be positive, got 0", 2},
            {"simulate pendulum --tol abc", "--tol: 'abc' is not a number", 2},

@@ -59,6 +59,15 @@ struct UrdfOptions {
   // Every root link is welded to the world with its frame at the world origin
   // (how Pinocchio and MuJoCo read a URDF) instead of floating.
   bool fixed_base = false;
+  // Lower bounds on every body's mass (kg) and principal moments (kg m^2), as
+  // MuJoCo's compiler boundmass and boundinertia: a quick fix for files with
+  // massless links on moving joints (the massless links between the hinges
+  // of a hip, say) or point masses. 0 (the default) leaves the file's values.
+  // With both above zero, a massless link that a moving joint carries and no
+  // link with mass is welded to becomes a body of the bounds (else an error).
+  // Each raised body is listed in `ignored`.
+  double bound_mass = 0.0;
+  double bound_inertia = 0.0;
 };
 
 // `ignored`, if given, receives one line per element that the model leaves
