@@ -60,8 +60,6 @@ void coordinates_of(const Joint& joint, const JointAxes& axes, const JointEvalua
   }
 }
 
-// Relative linear velocity (parent joint frame) and angular velocity (child
-// joint frame) of a joint from body velocities.
 RateJacobian rate_jacobian(const Joint& joint, const JointAxes& axes, const Pose& p, const Pose& c) {
   const JointKinematics k = kinematics(joint, p, c);
   const Matrix3 rp = p.orientation.toRotationMatrix(), rc = c.orientation.toRotationMatrix();
@@ -85,6 +83,7 @@ RateJacobian rate_jacobian(const Joint& joint, const JointAxes& axes, const Pose
   return d;
 }
 
+// The rates of the state's velocities, through the same map.
 void read_rates(const Joint& joint, const JointAxes& axes, const State& s, double* out) {
   const RateJacobian d = rate_jacobian(joint, axes, body_pose(s, joint.parent), body_pose(s, joint.child));
   Eigen::Matrix<double, 6, 1> child, parent = Eigen::Matrix<double, 6, 1>::Zero();

@@ -48,8 +48,7 @@ MechanismGraph build_mechanism_graph(const Model& model, bool for_steps,
   }
   if (for_steps)
     for (const Joint& joint : model.joints())
-      if (joint.damping != 0.0 && joint.num_coordinates() > 0 && joint.parent != kWorld &&
-          !mg.graph.has_edge(joint.parent, joint.child))
+      if (has_damper(joint) && joint.parent != kWorld && !mg.graph.has_edge(joint.parent, joint.child))
         mg.graph.add_edge(joint.parent, joint.child);
   for (const JointCoupling& coupling : model.couplings()) {
     const CouplingBodies bodies = coupling_bodies(model, coupling);

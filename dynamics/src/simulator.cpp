@@ -66,7 +66,8 @@ struct Simulator::Impl {
   };
   std::vector<CoupledBodyBlocks> coupled_blocks;
   std::vector<Matrix3> turn_rate;  // per body: d(q_k+1)/dw as a body-frame rotation, over dt
-  std::vector<detail::RateJacobian> damper_rates;  // per damped joint: its rates from u, at z_k
+  std::vector<int> damped_joints;  // joints with a damper (and coordinates), fixed per model
+  std::vector<detail::RateJacobian> damper_rates;  // per joint (damped ones only): its rates from u, at z_k
   detail::Inequalities ineq;   // contacts and joint limits
 
   // Per step: configuration z_k, constant parts of the body residuals, G(z_k).
@@ -110,6 +111,8 @@ struct Simulator::Impl {
     angular_known.resize(nb);
     joint_now.resize(nj);
     damper_rates.resize(nj);
+    for (int j = 0; j < nj; ++j)
+      if (detail::has_damper(model.joint(j))) damped_joints.push_back(j);
     joint_next.resize(nj);
     trial_joint_next.resize(nj);
     coupling_now.resize(nc);
@@ -129,7 +132,7 @@ struct Simulator::Impl {
     for (int j = 0; j < nj; ++j) {
       const Joint& joint = model.joint(j);
       CouplingBlocks& c = couplings[j];
-      if (damped_between_bodies(joint)) {
+      if (detail::has_damper(joint) && joint.parent != kWorld) {
         c.child_parent = matrix.block(joint.child, joint.parent).data();
         c.parent_child = matrix.block(joint.parent, joint.child).data();
       }
@@ -162,8 +165,6 @@ struct Simulator::Impl {
     ineq.resize(trial_ineq_next);
   }
 
-  static bool damped(const Joint& joint) { return joint.damping != 0.0 && joint.num_coordinates() > 0; }
-  static bool damped_between_bodies(const Joint& joint) { return damped(joint) && joint.parent != kWorld; }
   void add_damping(const Eigen::VectorXd& u, Eigen::VectorXd& r) const;
   void assemble_damping();
   void update_contacts(const State& state);
@@ -251,8 +252,10 @@ void Simulator::Impl::prepare(const State& state) {
   for (int j = 0; j < nj; ++j) {
     const Joint& joint = model.joint(j);
     detail::evaluate_joint(joint, mg.axes[j], pose(now, joint.parent), pose(now, joint.child), true, joint_now[j]);
-    if (damped(joint))
-      damper_rates[j] = detail::rate_jacobian(joint, mg.axes[j], pose(now, joint.parent), pose(now, joint.child));
+  }
+  for (int j : damped_joints) {
+    const Joint& joint = model.joint(j);
+    damper_rates[j] = detail::rate_jacobian(joint, mg.axes[j], pose(now, joint.parent), pose(now, joint.child));
   }
   for (int c = 0; c < nc; ++c)
     detail::evaluate_coupling(model, mg.axes, model.coupling(c), mg.coupling_bodies[c], now, coupling_now[c]);
@@ -297,9 +300,8 @@ void Simulator::Impl::add_joint_forces(const State& state) {
 // the rates of the new velocities u (read at z_k, so linear in u: backward
 // Euler in the damping, stable at any damping * dt).
 void Simulator::Impl::add_damping(const Eigen::VectorXd& u, Eigen::VectorXd& r) const {
-  for (int j = 0; j < nj; ++j) {
+  for (int j : damped_joints) {
     const Joint& joint = model.joint(j);
-    if (!damped(joint)) continue;
     const detail::RateJacobian& d = damper_rates[j];
     Eigen::Matrix<double, 6, 1> impulse = d.child * u.segment<6>(6 * joint.child);  // rates, then -impulse
     if (joint.parent != kWorld) impulse += d.parent * u.segment<6>(6 * joint.parent);
@@ -312,14 +314,13 @@ void Simulator::Impl::add_damping(const Eigen::VectorXd& u, Eigen::VectorXd& r) 
 // The dampers' share of the Newton matrix: dt * damping * D^T D over the
 // joint's bodies (after the body blocks are written).
 void Simulator::Impl::assemble_damping() {
-  for (int j = 0; j < nj; ++j)
-    if (damped_between_bodies(model.joint(j))) {
+  for (int j : damped_joints)  // zeroed first: two dampers may share a pair of bodies
+    if (model.joint(j).parent != kWorld) {
       Eigen::Map<detail::Jacobian6>(couplings[j].child_parent).setZero();
       Eigen::Map<detail::Jacobian6>(couplings[j].parent_child).setZero();
     }
-  for (int j = 0; j < nj; ++j) {
+  for (int j : damped_joints) {
     const Joint& joint = model.joint(j);
-    if (!damped(joint)) continue;
     const detail::RateJacobian& d = damper_rates[j];
     const double scale = dt() * joint.damping;
     matrix.diag(joint.child) += scale * d.child.transpose() * d.child;

@@ -167,7 +167,8 @@ int run_simulate(const SimulateOptions& o) {
   Simulator sim(model, step_options);
   TrajectoryCsv csv(o.out, model);
   double lowest = min_signed_distance(model, state);
-  if (lowest < -1e-6)  // well beyond the interior-point tolerance
+  const double kDeepStart = 1e-6;  // m: well beyond the interior-point tolerance
+  if (lowest < -kDeepStart)
     std::cerr << "dynamics: warning: initial state: shapes start " << -lowest
               << " m inside the ground or each other; the first step throws them apart (place the model with "
                  "--q0)\n";
@@ -197,7 +198,7 @@ int run_simulate(const SimulateOptions& o) {
                 << r.residual << ", constraint residual " << r.constraint_residual;
       if (model.has_inequalities())
         std::cerr << ", inequality residual " << r.inequality_residual << ", complementarity " << r.complementarity;
-      if (k == 0 && lowest < -1e-6) {  // joints may hold the shapes where they started
+      if (k == 0 && lowest < -kDeepStart) {  // joints may hold the shapes where they started
         std::cerr << "); the shapes started " << -lowest << " m inside the ground or each other: place the model "
                   << "with --q0 or move the ground with --ground"
                   << (is_urdf_path(o.model) && !o.no_contacts ? " (or drop it with --no-contacts)\n" : "\n");
