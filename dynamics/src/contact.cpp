@@ -30,9 +30,33 @@ void contact_tangents(const Vector3& normal, Vector3& t1, Vector3& t2) {
   t2 = n.cross(t1);
 }
 
+Vector3 rim_offset(const Contact& contact, const Quaternion& orientation) {
+  if (contact.rim_radius == 0.0) return Vector3::Zero();
+  // The rim point deepest along -n lies against n's part in the rim plane.
+  const Vector3 n = orientation.conjugate() * contact.ground.normal.normalized();  // body frame
+  const Vector3 axis = contact.rim_axis.normalized();
+  const Vector3 in_plane = n - n.dot(axis) * axis;
+  const double length = in_plane.norm();
+  Vector3 outward, unused;
+  if (length > 1e-12) {
+    outward = -in_plane / length;
+  } else {
+    contact_tangents(axis, outward, unused);
+  }
+  return contact.rim_radius * outward;
+}
+
+Vector3 touching_point(const Contact& contact, const Quaternion& orientation) {
+  const Vector3 n = orientation.conjugate() * contact.ground.normal.normalized();  // body frame
+  return contact.point + rim_offset(contact, orientation) - contact.radius * n;
+}
+
 double signed_distance(const Contact& contact, const Vector3& position, const Quaternion& orientation) {
   const Vector3 n = contact.ground.normal.normalized();
-  return n.dot(position + orientation * contact.point) - contact.ground.offset - contact.radius;
+  const double centre = n.dot(position + orientation * contact.point) - contact.ground.offset - contact.radius;
+  if (contact.rim_radius == 0.0) return centre;
+  const Vector3 axis = orientation * contact.rim_axis.normalized();
+  return centre - contact.rim_radius * (n - n.dot(axis) * axis).norm();  // the rim dips by r sin(tilt)
 }
 
 Contact make_contact(int body, const Vector3& point, double radius, const ContactOptions& options) {
@@ -58,8 +82,8 @@ std::vector<Contact> shape_contacts(int body, const Shape& shape, const ContactO
       for (int corner = 0; corner < 8; ++corner) add(box_corner(shape.size, corner), 0.0);
       break;
     case Shape::Kind::Cylinder: {
-      if (options.rim_points < 1)
-        throw std::invalid_argument("dynamics::shape_contacts: rim_points must be >= 1, got " +
+      if (options.rim_points < 0 || (options.rim_points == 0 && !options.rolling_rims))
+        throw std::invalid_argument("dynamics::shape_contacts: rim_points must be >= 1 (>= 0 with rolling_rims), got " +
                                     std::to_string(options.rim_points));
       const double r = shape.size.x(), half = 0.5 * shape.size.y();
       for (double z : {-half, half}) {
@@ -68,6 +92,10 @@ std::vector<Contact> shape_contacts(int body, const Shape& shape, const ContactO
           const double a = 2.0 * kPi * i / options.rim_points;
           add(Vector3(r * std::cos(a), r * std::sin(a), z), 0.0);
         }
+        if (!options.rolling_rims) continue;
+        add(Vector3(0.0, 0.0, z), 0.0);
+        out.back().rim_radius = r;
+        out.back().rim_axis = shape.orientation * Vector3::UnitZ();
       }
       break;
     }

@@ -88,6 +88,7 @@ Model cylinder_contacts(int points, double speed, FrictionSpec friction) {
   ContactOptions o = options_of(friction);
   o.rim_points = points;
   o.both_bases = false;
+  o.rolling_rims = false;  // the paper's experiment: exactly c points
   model.add_shape_contacts(c, o);
   return model;
 }

@@ -70,6 +70,31 @@ ContactFrame point_against_face(const Vector3& point_a, const Pose& a, const Sha
 
 }  // namespace
 
+RimTouch rim_touch(const Contact& contact, const Vector3& side, const Quaternion& orientation) {
+  RimTouch t;
+  if (contact.rim_radius == 0.0) return t;
+  const double r = contact.rim_radius;
+  const Vector3 n = contact.ground.normal;
+  const Vector3 axis = orientation * contact.rim_axis;
+  const Vector3 in_plane = side - side.dot(axis) * axis;
+  const double length = in_plane.norm();
+  if (length < 1e-9) {  // the side along the axis (a quarter turn within the step): the lowest point
+    t.offset = rim_offset(contact, orientation);
+    return t;
+  }
+  const Vector3 d = in_plane / length;  // world
+  t.offset = r * (orientation.conjugate() * d);
+  // phi = n . (x + R c) + r n . d(A), with d the side's part in the plane
+  // normal to A = R a. Turning by dtheta (world) moves A by dtheta x A, so
+  // r n . dd = dtheta . r / |w| [-(m . A) (A x side) - (side . A) (A x m)],
+  // m = n - (n . d) d; the material point r d accounts for dtheta . r (d x n).
+  const Vector3 m = n - n.dot(d) * d;
+  const Vector3 rate = r / length * (-m.dot(axis) * axis.cross(side) - side.dot(axis) * axis.cross(m)) -
+                       r * d.cross(n);
+  t.turn_rate = orientation.conjugate() * rate;
+  return t;
+}
+
 std::vector<ContactSite> ground_sites(const Model& model) {
   std::vector<ContactSite> sites;
   for (int c = 0; c < model.num_contacts(); ++c) {
@@ -121,10 +146,13 @@ ContactFrame locate_pair(const Model& model, const PairFeature& feature, const P
 ContactFrame locate(const Model& model, const ContactSite& site, const Pose& a, const Pose& b) {
   if (site.ground < 0) return locate_pair(model, site.feature, a, b);
   const Contact& contact = model.contact(site.ground);
+  const RimTouch rim = rim_touch(contact, site.rim_side, a.orientation);
+  const Vector3 centre = contact.point + rim.offset;
   ContactFrame f;
+  f.turn_rate = rim.turn_rate;
   f.normal = contact.ground.normal;
-  f.distance = signed_distance(contact, a.position, a.orientation);
-  f.point_a = contact.point - contact.radius * (a.orientation.conjugate() * f.normal);
+  f.distance = f.normal.dot(a.position + a.orientation * centre) - contact.ground.offset - contact.radius;
+  f.point_a = centre - contact.radius * (a.orientation.conjugate() * f.normal);
   return f;
 }
 

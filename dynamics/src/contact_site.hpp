@@ -32,6 +32,13 @@ struct PairFeature {
 struct ContactSite {
   int body_a = kWorld, body_b = kWorld;  // never both kWorld
   int ground = -1;                       // the model's contact index, or -1 for a pair feature
+  // A ground rim's side for the whole step (world frame, unit; see Simulator
+  // aim_rims): at any pose of the step the rim touches at its point towards
+  // this direction. It is the rim's lowest side at z_k, so a rolling rim
+  // touches at its lowest point at both ends of the step, while a rim that
+  // rocks across facing the ground squarely does not switch sides (and push
+  // one side to keep the other above the ground) within a step.
+  Vector3 rim_side = Vector3::Zero();
   PairFeature feature;
   FrictionModel friction = FrictionModel::Linearized;
   double friction_coefficient = 0.5;
@@ -41,17 +48,30 @@ struct ContactSite {
 // Where a contact touches: the signed distance, the world normal pointing from
 // side b to side a, and the touching surface points in their bodies' frames
 // (from the centre of mass; world frame for kWorld). To first order, phi
-// changes by normal . (velocity of point_a - velocity of point_b).
+// changes by normal . (velocity of point_a - velocity of point_b), plus
+// turn_rate . (side a's body-frame angular velocity).
 struct ContactFrame {
   double distance = 0.0;
   Vector3 normal = Vector3::UnitZ();
   Vector3 point_a = Vector3::Zero(), point_b = Vector3::Zero();
+  // phi's rate per body-frame turn of side a beyond what point_a carries: a
+  // ground rim's touching point slides along it as the rim tilts away from
+  // the step's side (zero at z_k, where that side is the lowest).
+  Vector3 turn_rate = Vector3::Zero();
 };
 
 // World pose of a shape (its centre and axes) on a body at `body`.
 inline Pose shape_pose(const Shape& shape, const Pose& body) {
   return Pose{body.position + body.orientation * shape.position, body.orientation * shape.orientation};
 }
+
+// Where a ground rim touches for a step whose side (world) is `side`: from its
+// centre to its point towards that side (body frame), and the turn_rate of
+// ContactFrame. Zero for a contact without a rim.
+struct RimTouch {
+  Vector3 offset = Vector3::Zero(), turn_rate = Vector3::Zero();
+};
+RimTouch rim_touch(const Contact& contact, const Vector3& side, const Quaternion& orientation);
 
 std::vector<ContactSite> ground_sites(const Model& model);
 ContactSite pair_site(const Model& model, const PairFeature& feature);

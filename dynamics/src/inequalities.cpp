@@ -154,6 +154,7 @@ void Inequalities::prepare(const std::vector<Pose>& now) {
     const Pose a = pose_of(now, slot.body[0]), b = pose_of(now, slot.body[1]);
     const ContactFrame f = locate(*model_, (*sites_)[c], a, b);
     normal_now_[c][0] = point_row(f.normal, a.orientation, f.point_a);
+    normal_now_[c][0].tail<3>() += f.turn_rate.transpose();
     normal_now_[c][1] = -point_row(f.normal, b.orientation, f.point_b);
     if (slot.friction_rows == 0) continue;
     // Friction directions in the tangent plane: the two tangents (cone), or
@@ -199,6 +200,7 @@ void Inequalities::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
     const ContactFrame f = locate(*model_, (*sites_)[c], a, b);
     point.distance[c] = f.distance;
     point.contact_normal[c][0] = point_row(f.normal, a.orientation, f.point_a);
+    point.contact_normal[c][0].tail<3>() += f.turn_rate.transpose();
     point.contact_normal[c][1] = -point_row(f.normal, b.orientation, f.point_b);
     point.eq(s.aux) = f.distance / dt_ - aux(s.aux);
     if (k == 0) continue;

@@ -168,6 +168,12 @@ int Model::add_contact(Contact contact) {
     if (c.name == contact.name) fail("duplicate contact name '" + contact.name + "'");
   if (!finite(contact.point)) fail(who + ": point is not finite");
   if (!(contact.radius >= 0.0) || !std::isfinite(contact.radius)) fail(who + ": radius must be >= 0 and finite");
+  if (!(contact.rim_radius >= 0.0) || !std::isfinite(contact.rim_radius))
+    fail(who + ": rim_radius must be >= 0 and finite");
+  const double axis = contact.rim_axis.norm();
+  if (contact.rim_radius > 0.0 && (!std::isfinite(axis) || axis < 1e-12))
+    fail(who + ": rim_axis is zero or not finite");
+  if (contact.rim_radius > 0.0) contact.rim_axis /= axis;
   const double n = contact.ground.normal.norm();
   if (!std::isfinite(n) || n < 1e-12) fail(who + ": ground normal is zero or not finite");
   if (!std::isfinite(contact.ground.offset)) fail(who + ": ground offset is not finite");

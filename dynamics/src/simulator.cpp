@@ -40,6 +40,7 @@ struct Simulator::Impl {
   // colliders that the broad phase found (`features`, sorted) for this graph.
   int ground_sites;
   std::vector<detail::ContactSite> sites;
+  std::vector<int> rim_contacts;  // ground contacts on a rim, whose touching point is chosen per step
   detail::BroadPhase broad;
   std::vector<detail::PairFeature> features, found;
   // The Newton system on the mechanism graph; rebuilt when `features` changes.
@@ -113,6 +114,8 @@ struct Simulator::Impl {
     damper_rates.resize(nj);
     for (int j = 0; j < nj; ++j)
       if (detail::has_damper(model.joint(j))) damped_joints.push_back(j);
+    for (int c = 0; c < ground_sites; ++c)
+      if (model.contact(c).rim_radius > 0.0) rim_contacts.push_back(c);
     joint_next.resize(nj);
     trial_joint_next.resize(nj);
     coupling_now.resize(nc);
@@ -180,6 +183,7 @@ struct Simulator::Impl {
   Pose pose(const std::vector<Pose>& poses, int body) const { return body == kWorld ? Pose{} : poses[body]; }
 
   void prepare(const State& state);
+  void aim_rims(const State& state);
   void add_joint_forces(const State& state);
   bool predict(const Eigen::VectorXd& unknowns, std::vector<Pose>& poses) const;
   struct Errors {
@@ -259,7 +263,21 @@ void Simulator::Impl::prepare(const State& state) {
   }
   for (int c = 0; c < nc; ++c)
     detail::evaluate_coupling(model, mg.axes, model.coupling(c), mg.coupling_bodies[c], now, coupling_now[c]);
+  aim_rims(state);
   if (!ineq.empty()) ineq.prepare(now);
+}
+
+// Each rim keeps, for the step, the side on which it is lowest at z_k: for a
+// rim rolling or steering, the lowest side at z_k+1 too. A rim whose tilt
+// turns (a coin wobbling down) drifts from its lowest side within the step by
+// the turn; predicting that side from the current rate was tried and made the
+// interior-point iteration stall on some wobbling coins.
+void Simulator::Impl::aim_rims(const State& state) {
+  for (int c : rim_contacts) {
+    const Contact& contact = model.contact(c);
+    const Quaternion& q = state.orientation[contact.body];
+    sites[c].rim_side = q * rim_offset(contact, q) / contact.rim_radius;
+  }
 }
 
 // Springs (at z_k: the variational discretization of their potential) and

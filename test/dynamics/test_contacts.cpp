@@ -355,6 +355,7 @@ TEST(ContactGeometry, ShapeHelpersPlaceThePointsOnTheSurface) {
   }
   ContactOptions options;
   options.rim_points = 6;
+  options.rolling_rims = false;
   const std::vector<Contact> rim = shape_contacts(0, Shape::cylinder(0.5, 0.2), options);
   ASSERT_EQ(rim.size(), 12u);
   for (const Contact& c : rim) {

@@ -216,7 +216,11 @@ TEST(ModelErrors, BadContacts) {
   expect_error([] { HalfSpace::incline(2.0); }, "angle must be finite");
   ContactOptions no_rim;
   no_rim.rim_points = 0;
+  no_rim.rolling_rims = false;  // nothing left to touch with
   expect_error([&] { shape_contacts(0, Shape::cylinder(1.0, 1.0), no_rim); }, "rim_points must be >= 1");
+  no_rim.rim_points = -1;
+  no_rim.rolling_rims = true;
+  expect_error([&] { shape_contacts(0, Shape::cylinder(1.0, 1.0), no_rim); }, "got -1");
   // A valid contact gets a name from its body and normalized ground normal.
   c = contact();
   c.ground.normal = Vector3(0, 0, 2);
