@@ -117,7 +117,7 @@ double contact_mu(const TiXmlElement* e, double fallback, const UrdfError& fail)
   return mu;
 }
 
-// Ground contacts of a link's collision spheres and boxes.
+// Ground contacts of a link's collision spheres, boxes, cylinders and capsules.
 void add_collision_contacts(Model& model, int body, const urdf::Link& link, const Transform& link_in_body,
                             const TiXmlElement* link_element, const ContactOptions& defaults, const Capsules& capsules,
                             const UrdfError& fail, std::vector<std::string>& ignored) {
@@ -129,11 +129,11 @@ void add_collision_contacts(Model& model, int body, const urdf::Link& link, cons
     if (collision) collision = collision->NextSiblingElement("collision");
     Shape shape;
     const bool kept = c->geometry && to_shape(c->geometry, c->origin, link_in_body, capsules, shape);
-    if (!kept || shape.kind == Shape::Kind::Cylinder) {
+    if (!kept) {
       if (c->geometry)
         ignored.push_back("link '" + link.name + "': <collision> " + geometry_name(*c->geometry, capsules) +
                           (zero_size(*c->geometry, capsules) ? " has a zero size and gets no contacts"
-                                                             : " gets no contacts (only spheres, boxes and capsules do)"));
+                                                             : " gets no contacts (only primitive shapes do)"));
       continue;
     }
     for (Contact& contact : shape_contacts(body, shape, options)) model.add_contact(std::move(contact));

@@ -280,9 +280,9 @@ const std::string kContacts =
     "<joint name='ball_free' type='floating'><parent link='world'/><child link='ball'/></joint>"
     "<joint name='crate_free' type='floating'><parent link='world'/><child link='crate'/></joint></robot>";
 
-TEST(Urdf, CollisionSpheresAndBoxesBecomeGroundContacts) {
+TEST(Urdf, CollisionShapesBecomeGroundContacts) {
   const Model m = parse_urdf(kContacts);
-  ASSERT_EQ(m.num_contacts(), 1 + 8);  // the cylinder gets none
+  ASSERT_EQ(m.num_contacts(), 1 + 8 + 2 * (8 + 1));  // sphere, box corners, cylinder rim points and rims
   const Contact& ball = m.contact(0);
   EXPECT_EQ(ball.body, m.find_body("ball"));
   EXPECT_DOUBLE_EQ(ball.radius, 0.25);
@@ -292,6 +292,21 @@ TEST(Urdf, CollisionSpheresAndBoxesBecomeGroundContacts) {
     EXPECT_DOUBLE_EQ(m.contact(c).friction_coefficient, 0.3);  // from the link
     EXPECT_NEAR(m.contact(c).point.cwiseAbs().maxCoeff(), 0.25, 1e-12);
   }
+  int rims = 0;
+  for (int c = 9; c < m.num_contacts(); ++c) {
+    const Contact& cylinder = m.contact(c);
+    EXPECT_EQ(cylinder.body, m.find_body("crate"));
+    EXPECT_DOUBLE_EQ(cylinder.friction_coefficient, 0.3);
+    EXPECT_NEAR(std::abs(cylinder.point.z()), 0.1, 1e-12);
+    if (cylinder.rim_radius > 0.0) {
+      ++rims;
+      EXPECT_DOUBLE_EQ(cylinder.rim_radius, 0.1);
+      EXPECT_NEAR(cylinder.point.head<2>().norm(), 0.0, 1e-12);
+    } else {
+      EXPECT_NEAR(cylinder.point.head<2>().norm(), 0.1, 1e-12);
+    }
+  }
+  EXPECT_EQ(rims, 2);
   UrdfOptions options;
   options.contacts.friction_coefficient = 0.9;
   options.collision_contacts = false;
@@ -320,13 +335,12 @@ TEST(Urdf, ElementsLeftOutOfTheModelAreListed) {
       "<joint name='pivot' type='continuous'><parent link='world'/><child link='arm'/><axis xyz='0 1 0'/>"
       "<dynamics damping='0.1' friction='0.5'/></joint>"
       "<joint name='hull_free' type='floating'><parent link='world'/><child link='hull'/></joint></robot>";
-  const Model m = parse_urdf(kContacts, "c.urdf", {}, &ignored);
-  ASSERT_EQ(ignored.size(), 1u);
-  EXPECT_EQ(ignored[0], "link 'crate': <collision> cylinder gets no contacts (only spheres, boxes and capsules do)");
+  parse_urdf(kContacts, "c.urdf", {}, &ignored);
+  EXPECT_TRUE(ignored.empty());
   const Model r = parse_urdf(robot, "r.urdf", {}, &ignored);
   EXPECT_EQ(r.num_contacts(), 1);  // the sphere's
   ASSERT_EQ(ignored.size(), 2u);
-  EXPECT_EQ(ignored[0], "link 'hull': <collision> mesh 'hull.stl' gets no contacts (only spheres, boxes and capsules do)");
+  EXPECT_EQ(ignored[0], "link 'hull': <collision> mesh 'hull.stl' gets no contacts (only primitive shapes do)");
   EXPECT_EQ(ignored[1], "joint 'pivot': <dynamics friction> (Coulomb friction) is not modelled");
   UrdfOptions no_contacts;
   no_contacts.collision_contacts = false;  // asked for: not reported

@@ -34,8 +34,10 @@
 // one turn); <dynamics damping> becomes the joint's damper (its Coulomb
 // `friction` is not modelled and is ignored); <mimic joint multiplier offset>
 // becomes a JointCoupling named after the mimicking joint (the follower).
-// Collision spheres, boxes and capsules get ground contacts (a sphere: its
-// centre with its radius; a box: its corners; a capsule: its end spheres), with the friction coefficient of a
+// Collision spheres, boxes, cylinders and capsules get ground contacts (a
+// sphere: its centre with its radius; a box: its corners; a cylinder: its rim
+// points and, with contacts.rolling_rims, its two rims, so that wheels roll; a
+// capsule: its end spheres), with the friction coefficient of a
 // <contact_coefficients mu="..."/> in the <collision> or the <link>, else the
 // options' default. Anything urdfdom cannot read is an error in its words.
 // Errors throw std::invalid_argument naming the file and element.
@@ -48,7 +50,7 @@
 namespace dynamics {
 
 struct UrdfOptions {
-  bool collision_contacts = true;  // contacts from <collision> spheres, boxes and capsules
+  bool collision_contacts = true;  // contacts from <collision> spheres, boxes, cylinders and capsules
   ContactOptions contacts;         // ground, friction model and default coefficient
   bool joint_limits = true;        // <limit lower upper> as joint limits
   bool joint_damping = true;       // <dynamics damping> as joint dampers
@@ -71,8 +73,8 @@ struct UrdfOptions {
 };
 
 // `ignored`, if given, receives one line per element that the model leaves
-// out although it would change the motion: collision meshes, cylinders and
-// zero-size shapes (no contacts), joint <dynamics friction>, limits with
+// out although it would change the motion: collision meshes and zero-size
+// shapes (no contacts), joint <dynamics friction>, limits with
 // equal bounds and revolute limits more than a full turn apart, and roots
 // welded to the world without UrdfOptions::fixed_base. The CLI prints them as
 // warnings.
