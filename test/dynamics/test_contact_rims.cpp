@@ -48,20 +48,32 @@ double brute_force_distance(const Contact& c, const Vector3& x, const Quaternion
   return best;
 }
 
+// A random rim on a random body pose.
+struct RimCase {
+  Contact c;
+  Vector3 x;
+  Quaternion q;
+};
+
+RimCase random_case(std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  RimCase k{random_rim(rng), Vector3::Zero(), Quaternion::Identity()};
+  k.x = Vector3(u(rng), u(rng), u(rng));
+  k.q = rotation_from_vector(Vector3(2.0 * u(rng), 2.0 * u(rng), 2.0 * u(rng)));
+  return k;
+}
+
 TEST(RimContacts, DistanceAndTouchingPointAreTheRimsDeepest) {
   std::mt19937 rng(7);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (int trial = 0; trial < 50; ++trial) {
-    const Contact c = random_rim(rng);
-    const Vector3 x(u(rng), u(rng), u(rng));
-    const Quaternion q = rotation_from_vector(Vector3(2.0 * u(rng), 2.0 * u(rng), 2.0 * u(rng)));
+    const auto [c, x, q] = random_case(rng);
     Vector3 deepest;
     const double brute = brute_force_distance(c, x, q, 20000, deepest);
     const double phi = signed_distance(c, x, q);
     EXPECT_NEAR(phi, brute, 1e-7) << trial;  // sampling error r (pi / 20000)^2 / 2
     EXPECT_LE(phi, brute + 1e-12) << trial;
-    // The touching point is the deepest rim point, moved by the radius
-    // against the ground normal, and lies at the distance phi... on the ground.
+    // The touching point is the deepest rim point moved by the radius against
+    // the ground normal, at height phi above the ground.
     const Vector3 touch = touching_point(c, q);
     const Vector3 normal_in_body = q.conjugate() * c.ground.normal;
     EXPECT_NEAR((touch + c.radius * normal_in_body - deepest).norm(), 0.0, 1e-3) << trial;
@@ -79,9 +91,7 @@ TEST(RimContacts, DistanceRateIsTheTouchingPointsVelocity) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (int trial = 0; trial < 50; ++trial) {
-    const Contact c = random_rim(rng);
-    const Vector3 x(u(rng), u(rng), u(rng));
-    const Quaternion q = rotation_from_vector(Vector3(2.0 * u(rng), 2.0 * u(rng), 2.0 * u(rng)));
+    const auto [c, x, q] = random_case(rng);
     const Vector3 omega(u(rng), u(rng), u(rng));  // body frame
     const double h = 1e-6;
     const double rate = (signed_distance(c, x, q * rotation_from_vector(h * omega)) -
