@@ -67,7 +67,7 @@ TEST(RimContacts, DistanceAndTouchingPointAreTheRimsDeepest) {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 50; ++trial) {
     const auto [c, x, q] = random_case(rng);
-    Vector3 deepest;
+    Vector3 deepest = Vector3::Zero();
     const double brute = brute_force_distance(c, x, q, 20000, deepest);
     const double phi = signed_distance(c, x, q);
     EXPECT_NEAR(phi, brute, 1e-7) << trial;  // sampling error r (pi / 20000)^2 / 2
