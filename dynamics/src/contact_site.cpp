@@ -68,6 +68,14 @@ ContactFrame point_against_face(const Vector3& point_a, const Pose& a, const Sha
   return f;
 }
 
+// A zero friction coefficient leaves friction rows whose cone has no
+// interior (beta = 0 and its slack = 0 at every feasible point, psi free):
+// the interior-point matrix turns singular and the iteration stalls. Such a
+// contact is frictionless, so it gets no friction rows at all.
+FrictionModel effective_friction(FrictionModel model, double coefficient) {
+  return coefficient > 0.0 ? model : FrictionModel::None;
+}
+
 }  // namespace
 
 RimTouch rim_touch(const Contact& contact, const Vector3& side, const Quaternion& orientation) {
@@ -102,7 +110,7 @@ std::vector<ContactSite> ground_sites(const Model& model) {
     ContactSite s;
     s.body_a = contact.body;
     s.ground = c;
-    s.friction = contact.friction;
+    s.friction = effective_friction(contact.friction, contact.friction_coefficient);
     s.friction_coefficient = contact.friction_coefficient;
     s.friction_directions = contact.friction_directions;
     sites.push_back(s);
@@ -116,7 +124,7 @@ ContactSite pair_site(const Model& model, const PairFeature& feature) {
   s.body_a = model.collider(feature.collider_a).body;
   s.body_b = model.collider(feature.collider_b).body;
   s.feature = feature;
-  s.friction = o.friction;
+  s.friction = effective_friction(o.friction, o.friction_coefficient);
   s.friction_coefficient = o.friction_coefficient;
   s.friction_directions = o.friction_directions;
   return s;
