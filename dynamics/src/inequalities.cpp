@@ -40,10 +40,19 @@ double cone_boundary(double x0, const Eigen::Vector2d& x1, double d0, const Eige
   return alpha;
 }
 
+// The mass a contact's regularization is relative to: its body's, or the
+// reduced mass of a pair of bodies.
+double contact_mass(const Model& model, const ContactSite& site) {
+  if (site.body_a == kWorld) return model.body(site.body_b).mass;
+  if (site.body_b == kWorld) return model.body(site.body_a).mass;
+  const double a = model.body(site.body_a).mass, b = model.body(site.body_b).mass;
+  return a * b / (a + b);
+}
+
 }  // namespace
 
 Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, const std::vector<ContactSite>& sites,
-                           const graphsolve::Pattern& pattern, double dt)
+                           const graphsolve::Pattern& pattern, double dt, double regularization)
     : model_(&model), graph_(&graph), sites_(&sites), dt_(dt) {
   int direction_rows = 0;
   for (size_t c = 0; c < sites.size(); ++c) {
@@ -56,6 +65,7 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
     slot.aux = aux_size_;
     slot.model = site.friction;
     slot.mu_f = site.friction_coefficient;
+    slot.compliance = regularization / contact_mass(model, site);
     slot.friction_rows = site.friction == FrictionModel::Linearized ? site.friction_directions
                          : site.friction == FrictionModel::Cone    ? 2
                                                                    : 0;
@@ -202,7 +212,7 @@ void Inequalities::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
     point.contact_normal[c][0] = point_row(f.normal, a.orientation, f.point_a);
     point.contact_normal[c][0].tail<3>() += f.turn_rate.transpose();
     point.contact_normal[c][1] = -point_row(f.normal, b.orientation, f.point_b);
-    point.eq(s.aux) = f.distance / dt_ - aux(s.aux);
+    point.eq(s.aux) = f.distance / dt_ + s.compliance * u(s.row) - aux(s.aux);
     if (k == 0) continue;
     for (int i = 0; i < k; ++i) {
       const double v = tangential(s, i, u);
@@ -298,7 +308,7 @@ void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
     }
     auto diag = matrix.diag(s.node);
     diag.setZero();
-    diag(0, 0) = aux(s.aux) / u(s.row);
+    diag(0, 0) = aux(s.aux) / u(s.row) + s.compliance;
     if (k == 0) continue;
     if (!cone) {
       for (int i = 0; i < k; ++i) {

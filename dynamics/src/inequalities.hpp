@@ -9,7 +9,7 @@
 // (the graphsolve rows: gamma, beta, psi of a contact node, gamma of a limit
 // row) and one eliminated member in `aux` (slacks s, eta, s_psi or x0), tied to
 // the unknowns by an equation whose residual lives at the same index of `eq`:
-//   contact    eq = [phi(z_k+1)/dt - s,  friction rows,  friction limit row]
+//   contact    eq = [phi(z_k+1)/dt + c gamma - s,  friction rows,  friction limit row]
 //   limit      eq = [value(z_k+1)/dt - s]
 // Linearized friction rows: B u + psi - eta and c_f gamma - sum(beta) - s_psi.
 // Cone rows: B_t u - eta and c_f gamma - x0, with x = (x0, beta) and
@@ -47,8 +47,9 @@ struct Complementarity {
 class Inequalities {
  public:
   // Keeps pointers to the model, graph and sites, which must outlive it.
+  // `regularization` is StepOptions::contact_regularization.
   Inequalities(const Model& model, const MechanismGraph& graph, const std::vector<ContactSite>& sites,
-               const graphsolve::Pattern& pattern, double dt);
+               const graphsolve::Pattern& pattern, double dt, double regularization);
 
   bool empty() const { return pairs_.empty() && cones_.empty(); }
   int aux_size() const { return aux_size_; }
@@ -104,6 +105,7 @@ class Inequalities {
     int direction_row;                  // first row in directions_ / friction_now_
     FrictionModel model;
     double mu_f;
+    double compliance;  // c in phi/dt + c gamma = s: the regularization over the contact's mass
   };
   struct LimitSlot {
     LimitRow limit;

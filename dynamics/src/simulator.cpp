@@ -104,7 +104,7 @@ struct Simulator::Impl {
         nj(m.num_joints()),
         dim(matrix.rows()),
         nc(m.num_couplings()),
-        ineq(m, mg, sites, symbolic.pattern(), o.dt) {
+        ineq(m, mg, sites, symbolic.pattern(), o.dt, o.contact_regularization) {
     now.resize(nb);
     next.resize(nb);
     trial_next.resize(nb);
@@ -235,7 +235,7 @@ void Simulator::Impl::update_contacts(const State& state) {
   matrix = graphsolve::BlockMatrix(symbolic);
   lu = graphsolve::Factorization(symbolic);
   dim = matrix.rows();
-  ineq = detail::Inequalities(model, mg, sites, symbolic.pattern(), dt());
+  ineq = detail::Inequalities(model, mg, sites, symbolic.pattern(), dt(), options.contact_regularization);
   size_workspace();
 }
 
@@ -960,6 +960,9 @@ Simulator::Simulator(const Model& model, const StepOptions& options) {
   if (!(options.fraction_to_boundary > 0.0 && options.fraction_to_boundary < 1.0))
     throw std::invalid_argument("dynamics::Simulator: fraction_to_boundary must lie in (0, 1), got " +
                                 detail::format_number(options.fraction_to_boundary));
+  if (!(options.contact_regularization >= 0.0 && std::isfinite(options.contact_regularization)))
+    throw std::invalid_argument("dynamics::Simulator: contact_regularization must be finite and >= 0, got " +
+                                detail::format_number(options.contact_regularization));
   impl_ = std::make_unique<Impl>(model, options);
 }
 

@@ -69,6 +69,18 @@ struct StepOptions {
   double interior_tolerance = 1e-8;
   double complementarity_tolerance = 1e-8;
   double fraction_to_boundary = 0.995;
+  // Contacts yield by a tiny amount: a contact's distance equation is
+  // phi/dt + (contact_regularization / m) gamma = s (m: its body's mass, the
+  // reduced mass for two bodies), so a body resting on the ground sinks by
+  // contact_regularization |g| dt^2 (1e-9 m at the defaults) and an impact
+  // leaves a relative velocity of about this fraction of its speed change.
+  // Without it, a mechanism on more supports than it needs (a cart on two
+  // cylinder wheels and a caster) has loads that the rigid equations do not
+  // determine; with friction they decide how fast each wheel spins, so the
+  // velocities are not determined either, and the interior-point matrix turns
+  // singular as the iteration converges (most steps of a skidding cart
+  // stalled). 0: perfectly rigid contacts.
+  double contact_regularization = 1e-6;
 };
 
 enum class StepStatus {
