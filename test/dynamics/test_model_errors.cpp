@@ -266,6 +266,11 @@ TEST(ModelErrors, BadInteriorPointOptions) {
   o = StepOptions{};
   o.interior_tolerance = -1.0;
   expect_error([&] { Simulator s(model, o); }, "interior and complementarity tolerances must be positive");
+  for (double bad : {-1e-6, std::nan(""), double(INFINITY)}) {
+    o = StepOptions{};
+    o.contact_regularization = bad;
+    expect_error([&] { Simulator s(model, o); }, "contact_regularization must be finite and >= 0");
+  }
   expect_error([] { make_builtin("box-drop", {{"friction", "sticky"}}); }, "must be none, linearized or cone");
   expect_error([] { make_builtin("sliding-box", {{"directions", "0"}}); }, "positive integer");
   expect_error([] { make_builtin("box-drop", {{"mu", "-1"}}); }, "friction coefficient must be >= 0");
