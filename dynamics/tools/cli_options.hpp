@@ -21,6 +21,7 @@ struct SimulateOptions {
   double tolerance = 0.0;             // 0: the library defaults (1e-10, 1e-8 with contacts)
   int max_iterations = 50;
   int max_substeps = 1;               // StepOptions::max_substeps
+  double contact_regularization = 1e-6;  // StepOptions::contact_regularization
   std::string gravity;                // "x,y,z"; empty keeps the model's
   std::string ground;                 // "nx,ny,nz[,offset]"; empty keeps the model's
   double friction = -1.0;             // < 0 keeps the model's (URDF: 0.5 where no mu is given)

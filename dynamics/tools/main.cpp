@@ -44,6 +44,9 @@ int main(int argc, char** argv) {
   sim->add_option("--max-substeps", o.max_substeps,
                   "retry a failed step as 2, 4, ... equal sub-steps, up to this many (default 1: never)")
       ->check(positive_number(false));
+  sim->add_option("--contact-regularization", o.contact_regularization,
+                  "contacts yield by this much: a resting body sinks by it times |g| dt^2 (default 1e-6; 0: rigid)")
+      ->check(positive_number(true));
   sim->add_option("--gravity", o.gravity, "gravity vector x,y,z (default: the model's, 0,0,-9.81)");
   sim->add_option("--ground", o.ground, "ground half-space of every contact nx,ny,nz[,offset] (default 0,0,1,0)");
   sim->add_option("--friction", o.friction,
@@ -54,7 +57,7 @@ int main(int argc, char** argv) {
   sim->add_flag("--fixed-base", o.fixed_base,
                 "URDF: weld every root link to the world at the origin (default: a root link floats)");
   sim->add_flag("--no-contacts", o.no_contacts,
-                "URDF: no ground contacts (default: <collision> spheres, boxes and capsules touch the ground)");
+                "URDF: no ground contacts (default: <collision> spheres, boxes, capsules and cylinders touch the ground)");
   sim->add_option("--bound-mass", o.bound_mass, "URDF: lower bound on every body's mass, kg (default 0: none)")
       ->check(positive_number(true));
   sim->add_option("--bound-inertia", o.bound_inertia,

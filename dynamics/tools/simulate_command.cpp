@@ -158,6 +158,7 @@ int run_simulate(const SimulateOptions& o) {
   if (o.tolerance > 0.0) step_options.tolerance = step_options.interior_tolerance = o.tolerance;
   step_options.max_iterations = o.max_iterations;
   step_options.max_substeps = o.max_substeps;
+  step_options.contact_regularization = o.contact_regularization;
   if (o.steps < 0) throw std::invalid_argument("--steps must be >= 0");
   const InitialState init =
       initial_state(model, parse_joint_values(o.q0, "--q0"), parse_joint_values(o.v0, "--v0"));

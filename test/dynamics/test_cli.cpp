@@ -123,6 +123,21 @@ TEST_F(DynamicsCli, StepsThatFailAreRetriedAsSubsteps) {
   EXPECT_TRUE(fs::exists(dir_ / "t.csv"));
 }
 
+// A resting body sinks by the regularization times |g| dt^2, shared by its
+// four bottom corners: about 2.5e-7 m at 1e-3, nothing with rigid contacts.
+TEST_F(DynamicsCli, ContactRegularizationSetsHowFarARestingBodySinks) {
+  double lowest[2];
+  const char* values[2] = {"0", "1e-3"};
+  for (int i = 0; i < 2; ++i) {
+    const CliResult r = run(std::string("simulate box-drop --param height=0 --steps 20 --json --contact-regularization ") +
+                            values[i]);
+    ASSERT_EQ(r.code, 0) << r.err;
+    lowest[i] = nlohmann::json::parse(r.out)["min_signed_distance"].get<double>();
+  }
+  EXPECT_GT(lowest[0], -1e-10);
+  EXPECT_NEAR(lowest[1], -1e-3 * 9.81 * 1e-4 / 4.0, 0.05 * 1e-3 * 9.81 * 1e-4 / 4.0);
+}
+
 TEST_F(DynamicsCli, UrdfModelsRunWithFloatingRoots) {
   write("robot.urdf",
         "<robot name='r'><link name='base'><inertial><mass value='2'/>"
@@ -419,6 +434,7 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate pendulum --dt 0.5 --param angle=3 --max-iterations 1 --out o.csv", "failed", 1},
            {"simulate pendulum --dt 0.5 --param angle=3 --max-iterations 1", "try a smaller --dt, --max-substeps 8", 1},
            {"simulate pendulum --max-substeps 0", "--max-substeps: must be positive, got 0", 2},
+           {"simulate box-drop --contact-regularization -1", "--contact-regularization: must be zero or positive", 2},
            {"simulate pendulum --v0 joint1=450 --max-substeps 3",
             "2 sub-steps of --dt 0.01 s carry at most 400 rad/s; lower --dt or --v0", 1},
        }) {
