@@ -71,8 +71,9 @@ struct StepOptions {
   double fraction_to_boundary = 0.995;
   // Contacts yield by a tiny amount: a contact's distance equation is
   // phi/dt + (contact_regularization / m) gamma = s (m: its body's mass, the
-  // reduced mass for two bodies), so a body resting on the ground sinks by
-  // contact_regularization |g| dt^2 (1e-9 m at the defaults) and an impact
+  // reduced mass for two bodies), so a body resting on one contact sinks by
+  // contact_regularization |g| dt^2 (1e-9 m at the defaults; on n contacts
+  // sharing its weight, 1/n of that) and an impact
   // leaves a relative velocity of about this fraction of its speed change.
   // Without it, a mechanism on more supports than it needs (a cart on two
   // cylinder wheels and a caster) has loads that the rigid equations do not
