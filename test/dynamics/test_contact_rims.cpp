@@ -1,7 +1,8 @@
 // Rim contacts: a circle on a body that touches the ground at its deepest
 // point, so that a cylinder on its side rolls as a cylinder. Checked against
-// a brute-force search over the circle, finite differences, and the rolling
-// cylinder's analytic motion down an incline and along flat ground.
+// a brute-force search over the circle, finite differences, the rolling
+// cylinder's analytic motion down an incline and along flat ground, and URDF
+// carts on cylinder wheels, driven or skidding, against their momentum balance.
 #include <gtest/gtest.h>
 
 #include <cmath>
