@@ -22,6 +22,16 @@ Row6 point_row(const Vector3& direction, const Quaternion& orientation, const Ve
   return row;
 }
 
+// d phi / d(x, theta) of each side of a contact located by `f` (a ground
+// rim's turn_rate adds to side a's rotation).
+SideRows normal_rows(const ContactFrame& f, const Pose& a, const Pose& b) {
+  SideRows rows;
+  rows[0] = point_row(f.normal, a.orientation, f.point_a);
+  rows[0].tail<3>() += f.turn_rate.transpose();
+  rows[1] = -point_row(f.normal, b.orientation, f.point_b);
+  return rows;
+}
+
 // Largest alpha with (x0, x1) + alpha (d0, d1) still in the second-order cone.
 double cone_boundary(double x0, const Eigen::Vector2d& x1, double d0, const Eigen::Vector2d& d1) {
   double alpha = std::numeric_limits<double>::infinity();
@@ -163,9 +173,7 @@ void Inequalities::prepare(const std::vector<Pose>& now) {
     const ContactSlot& slot = contacts_[c];
     const Pose a = pose_of(now, slot.body[0]), b = pose_of(now, slot.body[1]);
     const ContactFrame f = locate(*model_, (*sites_)[c], a, b);
-    normal_now_[c][0] = point_row(f.normal, a.orientation, f.point_a);
-    normal_now_[c][0].tail<3>() += f.turn_rate.transpose();
-    normal_now_[c][1] = -point_row(f.normal, b.orientation, f.point_b);
+    normal_now_[c] = normal_rows(f, a, b);
     if (slot.friction_rows == 0) continue;
     // Friction directions in the tangent plane: the two tangents (cone), or
     // +-b_i for n_f / 2 directions spread over half a turn (linearized).
@@ -209,9 +217,7 @@ void Inequalities::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
     const Pose a = pose_of(next, s.body[0]), b = pose_of(next, s.body[1]);
     const ContactFrame f = locate(*model_, (*sites_)[c], a, b);
     point.distance[c] = f.distance;
-    point.contact_normal[c][0] = point_row(f.normal, a.orientation, f.point_a);
-    point.contact_normal[c][0].tail<3>() += f.turn_rate.transpose();
-    point.contact_normal[c][1] = -point_row(f.normal, b.orientation, f.point_b);
+    point.contact_normal[c] = normal_rows(f, a, b);
     point.eq(s.aux) = f.distance / dt_ + s.compliance * u(s.row) - aux(s.aux);
     if (k == 0) continue;
     for (int i = 0; i < k; ++i) {
