@@ -104,6 +104,13 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
     pairs_.push_back({pattern.offset[node] + local, aux_size_});
     ++aux_size_;
   }
+  // Every equation is a velocity (m/s, rad/s) but a friction budget, an
+  // impulse (mu gamma - sum beta or its cone's x0), which is measured against
+  // the mechanism's mass scale.
+  eq_scale_.setOnes(aux_size_);
+  const double impulse_scale = 1.0 / mass_scale(model);
+  for (const ContactSlot& slot : contacts_)
+    if (slot.friction_rows > 0) eq_scale_(slot.aux + 1 + slot.friction_rows) = impulse_scale;
   normal_now_.resize(contacts_.size());
   limit_parent_now_.resize(limits_.size());
   limit_child_now_.resize(limits_.size());
@@ -425,7 +432,11 @@ int Inequalities::site_of_node(int node) const {
 }
 
 double Inequalities::equation_error(const InequalityPoint& point) const {
-  return point.eq.size() > 0 ? point.eq.lpNorm<Eigen::Infinity>() : 0.0;
+  return point.eq.size() > 0 ? (point.eq.array() * eq_scale_.array()).abs().maxCoeff() : 0.0;
+}
+
+double Inequalities::equation_squares(const InequalityPoint& point) const {
+  return (point.eq.array() * eq_scale_.array()).square().sum();
 }
 
 }  // namespace dynamics::detail

@@ -95,8 +95,11 @@ class Inequalities {
   double min_signed_distance(const InequalityPoint& point) const;
   // The contact site of a graph node, or -1.
   int site_of_node(int node) const;
-  // Largest |eq|: the inequalities' equation residual.
+  // Largest |eq|, friction budgets (impulses) over the mechanism's mass
+  // scale: the inequalities' equation residual.
   double equation_error(const InequalityPoint& point) const;
+  // Squared 2-norm of eq, scaled likewise: their share of the merit.
+  double equation_squares(const InequalityPoint& point) const;
 
  private:
   struct ContactSlot {
@@ -133,6 +136,7 @@ class Inequalities {
   std::vector<LimitSlot> limits_;
   std::vector<Pair> pairs_;
   std::vector<Cone> cones_;
+  Eigen::VectorXd eq_scale_;  // per eq row: 1, or 1 / mass scale for friction budgets (impulses)
   // Per side: d(tangential velocity)/d(v, w) at z_k, friction directions' rows per contact.
   std::array<Eigen::Matrix<double, Eigen::Dynamic, 6>, 2> friction_now_;
   std::vector<SideRows> normal_now_;

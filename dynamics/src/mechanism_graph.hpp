@@ -13,6 +13,7 @@
 // without fill). Analysed once per model, and again whenever the broad phase
 // changes the set of contacts between colliders.
 
+#include <cmath>
 #include <vector>
 
 #include <graphsolve/graphsolve.hpp>
@@ -93,6 +94,21 @@ inline Eigen::Matrix<double, 6, 6> mass_matrix(const Body& body) {
   m.topLeftCorner<3, 3>().diagonal().setConstant(body.mass);
   m.bottomRightCorner<3, 3>() = body.inertia;
   return m;
+}
+
+// The mechanism's mass scale (kg): the geometric mean of its body masses, 1
+// without bodies (and exactly 1 when every body weighs 1 kg). The Newton
+// solvers measure momenta, impulses and the joint regularization against it,
+// so that a mechanism scaled uniformly in mass (milligrams or tonnes) solves
+// like the same mechanism in kilograms: against absolute constants, a light
+// mechanism's momentum residual was negligible beside its constraint error
+// (the line search rejected full Newton steps) and a heavy one's could not
+// fall below the tolerance for round-off.
+inline double mass_scale(const Model& model) {
+  if (model.num_bodies() == 0) return 1.0;
+  double log_sum = 0.0;
+  for (int b = 0; b < model.num_bodies(); ++b) log_sum += std::log(model.body(b).mass);
+  return std::exp(log_sum / model.num_bodies());
 }
 
 }  // namespace dynamics::detail

@@ -1,6 +1,8 @@
 // Projection of a state onto the joint constraints. Both projections solve the
 // saddle-point system [W G^T; G 0] of the mechanism graph, W the body mass
-// matrices and G the constraint Jacobian at the current configuration.
+// matrices over the mechanism's mass scale (so that the regularization means
+// the same for milligrams and tonnes) and G the constraint Jacobian at the
+// current configuration.
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -23,7 +25,11 @@ class ConstraintSystem {
         symbolic_(graphsolve::analyze(mg_.graph)),
         matrix_(symbolic_),
         factor_(symbolic_),
-        poses_(model.num_bodies()) {}
+        poses_(model.num_bodies()),
+        mass_scale_(detail::mass_scale(model)) {}
+
+  // Body b's block of W: its mass matrix over the mass scale.
+  Eigen::Matrix<double, 6, 6> weight(int b) const { return detail::mass_matrix(model_.body(b)) / mass_scale_; }
 
   // Fill the matrix at the state's configuration; returns max |g| and stores g
   // (and, if asked, which joints are violated beyond `tolerance`).
@@ -31,7 +37,7 @@ class ConstraintSystem {
                   double tolerance = 0.0) {
     g_rows.setZero(matrix_.rows());
     double violation = 0.0;
-    for (int b = 0; b < model_.num_bodies(); ++b) matrix_.diag(b) = detail::mass_matrix(model_.body(b));
+    for (int b = 0; b < model_.num_bodies(); ++b) matrix_.diag(b) = weight(b);
     JointEvaluation e;
     for (int j = 0; j < model_.num_joints(); ++j) {
       const int node = mg_.joint_node[j];
@@ -105,6 +111,7 @@ class ConstraintSystem {
   graphsolve::BlockMatrix matrix_;
   graphsolve::Factorization factor_;
   std::vector<detail::Pose> poses_;  // the state's, for the couplings
+  double mass_scale_;
 };
 
 void displace(State& s, const Eigen::VectorXd& delta, double alpha, int bodies) {
@@ -188,7 +195,7 @@ double project_velocities(const Model& model, State& state) {
   for (int b = 0; b < model.num_bodies(); ++b) {
     Eigen::Matrix<double, 6, 1> v;
     v << state.velocity[b], state.angular_velocity[b];
-    rhs.segment<6>(6 * b) = detail::mass_matrix(model.body(b)) * v;
+    rhs.segment<6>(6 * b) = system.weight(b) * v;
   }
   if (!system.solve(rhs, 1e-10))
     throw std::invalid_argument("dynamics::project_velocities: the constraint system cannot be solved (" +

@@ -36,6 +36,9 @@ const char* to_string(StepStatus status) {
 struct Simulator::Impl {
   const Model& model;
   StepOptions options;
+  // detail::mass_scale(): the tolerances on momenta and complementarity, the
+  // merit's momentum rows and the joint regularization are taken relative to it.
+  double mass_scale;
   // Contact sites: the model's ground contacts, then the features between
   // colliders that the broad phase found (`features`, sorted) for this graph.
   int ground_sites;
@@ -93,6 +96,7 @@ struct Simulator::Impl {
   Impl(const Model& m, const StepOptions& o)
       : model(m),
         options(o),
+        mass_scale(detail::mass_scale(m)),
         ground_sites(m.num_contacts()),
         sites(detail::ground_sites(m)),
         broad(m),
@@ -404,10 +408,11 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd
   if (!ineq.empty()) {
     ineq.evaluate(u, slack, poses, r, point);
     errors.inequality = ineq.equation_error(point);
-    squares += point.eq.squaredNorm();
+    squares += ineq.equation_squares(point);
   }
   errors.dynamics = r.head(6 * nb).lpNorm<Eigen::Infinity>();
-  squares += r.squaredNorm();
+  // Momenta over the mass scale: velocities, like the constraint rows g / dt.
+  squares += r.head(6 * nb).squaredNorm() / (mass_scale * mass_scale) + r.tail(r.size() - 6 * nb).squaredNorm();
   // The max norm may skip NaNs; a step that diverges reports which part did.
   if (!std::isfinite(squares) && !r.head(6 * nb).allFinite()) errors.dynamics = kInfinity;
   return squares;
@@ -512,7 +517,9 @@ double Simulator::Impl::interior_point_direction(const detail::Complementarity& 
 
 // How close to the boundary a step may go: the option's fraction, tending to
 // 1 as mu falls (tau = max(fraction, 1 - mu)), so that the last iterations
-// converge superlinearly instead of by a constant factor.
+// converge superlinearly instead of by a constant factor. mu is taken as it
+// stands (N m/s), not over the mass scale: scaled, it stalled one more of the
+// skidding carts of test_contact_rims and changed nothing else measured.
 double Simulator::Impl::boundary_fraction(const detail::Complementarity& comp) const {
   return std::max(options.fraction_to_boundary, 1.0 - comp.mean);
 }
@@ -526,8 +533,9 @@ bool Simulator::Impl::factorize(bool interior, const graphsolve::FactorOptions& 
   if (lu.factorize(matrix, factor_options) == graphsolve::Status::Success) return true;
   if (!interior) return false;
   graphsolve::FactorOptions shifted = factor_options;
-  shifted.shift = kDegenerateShift;
-  shifted.constraint_shift = factor_options.constraint_shift - kDegenerateShift;
+  // Over the mass scale, like the condensed rows (velocity per impulse).
+  shifted.shift = kDegenerateShift / mass_scale;
+  shifted.constraint_shift = factor_options.constraint_shift - shifted.shift;
   return lu.factorize(matrix, shifted) == graphsolve::Status::Success;
 }
 
@@ -587,9 +595,9 @@ double Simulator::Impl::net_joint_impulse() {
 // the last time to the bound itself (equality constraints only: the
 // interior-point method has its own shift for degenerate pivots).
 bool Simulator::Impl::grow_regularization(bool interior, graphsolve::FactorOptions& factor_options) const {
-  const double current = -factor_options.constraint_shift;
-  if (interior || !(current > 0.0) || current >= options.max_regularization) return false;
-  factor_options.constraint_shift = -std::min(100.0 * current, options.max_regularization);
+  const double current = -factor_options.constraint_shift, bound = options.max_regularization / mass_scale;
+  if (interior || !(current > 0.0) || current >= bound) return false;
+  factor_options.constraint_shift = -std::min(100.0 * current, bound);
   return true;
 }
 
@@ -609,7 +617,8 @@ void Simulator::Impl::centring_direction(double target) {
 // if it lowers the residual at all.
 bool Simulator::Impl::line_search(double alpha, double target, double squares, double& trial_squares,
                                   Errors& trial_errors, double& taken, bool jacobians) {
-  const double merit = std::sqrt(squares + ineq.complementarity_gap(s, aux, target));
+  const double gap_scale = 1.0 / (mass_scale * mass_scale);  // products of slacks and impulses
+  const double merit = std::sqrt(squares + gap_scale * ineq.complementarity_gap(s, aux, target));
   double trial_merit = merit;
   bool evaluated = false;  // the trial_* buffers describe `trial`
   for (int k = 0; k <= options.max_line_search; ++k, alpha *= 0.5) {
@@ -617,7 +626,7 @@ bool Simulator::Impl::line_search(double alpha, double target, double squares, d
     if (!evaluated) continue;
     trial_squares = evaluate(trial, trial_aux, trial_next, trial_residual, trial_joint_next, trial_coupling_next,
                              trial_ineq_next, trial_errors, jacobians);
-    trial_merit = std::sqrt(trial_squares + ineq.complementarity_gap(trial, trial_aux, target));
+    trial_merit = std::sqrt(trial_squares + gap_scale * ineq.complementarity_gap(trial, trial_aux, target));
     taken = alpha;
     if (trial_merit < (1.0 - 1e-4 * alpha) * merit) return true;
   }
@@ -695,6 +704,7 @@ StepResult Simulator::Impl::solve(State& state) {
   StepResult result;
   const bool interior = !ineq.empty();
   const double tol = interior ? options.interior_tolerance : options.tolerance;
+  const double momentum_tol = tol * mass_scale, complementarity_tol = options.complementarity_tolerance * mass_scale;
   if (!warm_start(state, interior)) {  // a body spins past |w| = 2/dt: no pose to start from
     result.status = StepStatus::Diverged;
     result.residual = kInfinity;
@@ -707,13 +717,13 @@ StepResult Simulator::Impl::solve(State& state) {
   double squares = evaluate(s, aux, next, residual, joint_next, coupling_next, ineq_next, errors, true);
   detail::Complementarity comp = ineq.complementarity(s, aux);
   graphsolve::FactorOptions factor_options;
-  factor_options.constraint_shift = -options.regularization;
+  factor_options.constraint_shift = -options.regularization / mass_scale;
   // Condensed slack rows scale like slack / multiplier, which spans many
   // orders of magnitude near the solution; only exactly singular pivots fail.
   if (interior) factor_options.pivot_tolerance = 0.0;
   const auto converged = [&] {
-    return errors.dynamics <= tol && errors.constraint <= tol && errors.inequality <= tol &&
-           comp.max <= options.complementarity_tolerance;
+    return errors.dynamics <= momentum_tol && errors.constraint <= tol && errors.inequality <= tol &&
+           comp.max <= complementarity_tol;
   };
   // Chord steps (equality constraints only): `lu` may hold the factorization
   // of an earlier point, and accepted points carry no joint Jacobians until
@@ -746,7 +756,7 @@ StepResult Simulator::Impl::solve(State& state) {
       // a component along a redundancy.
       if (interior || impulses_restarted || result.iterations == options.max_iterations) break;
       const double largest = largest_joint_impulse();
-      if (largest * kEpsilon <= 0.01 * tol || largest <= 1e3 * net_joint_impulse()) break;
+      if (largest * kEpsilon <= 0.01 * momentum_tol || largest <= 1e3 * net_joint_impulse()) break;
       converged_point = s;
       restarted_converged = true;
       restart_impulses();

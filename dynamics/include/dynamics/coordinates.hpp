@@ -46,7 +46,7 @@ std::vector<LimitViolation> limit_violations(const Model& model, const State& st
 struct ProjectionOptions {
   double tolerance = 1e-12;    // max |g| accepted, metres (and unit quaternion components)
   int max_iterations = 50;
-  double regularization = 1e-10;  // for redundant constraints
+  double regularization = 1e-10;  // for redundant constraints (mass matrices over the mass scale, see simulator.hpp)
 };
 
 struct ProjectionResult {

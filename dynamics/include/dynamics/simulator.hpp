@@ -32,7 +32,12 @@ namespace dynamics {
 
 struct StepOptions {
   double dt = 0.01;
-  double tolerance = 1e-10;   // max-norm of the momentum residual (N s) and of g (m, rad-ish), no inequalities
+  // Without inequalities: the max-norm of g (m, rad-ish) and of the momentum
+  // residual over the mass scale (N s / m_s, a velocity) must be below this.
+  // m_s, the mechanism's mass scale, is the geometric mean of its body masses;
+  // the momentum-like quantities below are measured against it too, so that a
+  // mechanism scaled uniformly in mass solves like the 1 kg one.
+  double tolerance = 1e-10;
   int max_iterations = 50;
   // A step that fails (not converged, diverged or a failed factorization) is
   // retried from where it started as 2, then 4, ... equal sub-steps, up to
@@ -41,7 +46,7 @@ struct StepOptions {
   // retry allocates (a copy of the state) and clears the warm-start history.
   int max_substeps = 1;
   int max_line_search = 30;   // halvings of the Newton step
-  // Added (negated) to the diagonal of joint nodes so that redundant
+  // Over m_s, added (negated) to the diagonal of joint nodes so that redundant
   // constraints (planar loops in 3D) stay solvable; the residual stays exact.
   double regularization = 1e-10;
   // When no Newton direction lowers the residual any more, or a joint pivot
@@ -62,9 +67,10 @@ struct StepOptions {
   double reuse_factorization_below = 0.1;
   // Interior-point method (models with contacts or joint limits): it replaces
   // `tolerance` by `interior_tolerance` for every equation (bodies, joints and
-  // the slack equations phi/dt - s and friction rows, max-norms) and needs
-  // every complementarity product (slack times multiplier) below
-  // `complementarity_tolerance`. A step covers at most the fraction
+  // the slack equations phi/dt - s and friction rows, max-norms; the body
+  // rows and friction budgets, impulses, over m_s) and needs every
+  // complementarity product (slack times multiplier) below
+  // `complementarity_tolerance` times m_s. A step covers at most the fraction
   // max(fraction_to_boundary, 1 - mu) of the distance to the boundary.
   double interior_tolerance = 1e-8;
   double complementarity_tolerance = 1e-8;
