@@ -385,8 +385,11 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
         fail(who + ": <limit> lower " + detail::format_number(lo) + " is not at or below upper " +
              detail::format_number(hi));
       if (lo == hi) {
-        ignored.push_back(who + ": <limit> lower = upper = " + detail::format_number(lo) +
-                          " (what a <limit> without them reads as) is no range; the joint moves without limits");
+        // A zero range has no interior for the interior-point method to start from.
+        const std::string why = lo == 0.0 ? " (what a <limit> without them reads as)"
+                                          : " (to hold the joint there, make it a fixed joint)";
+        ignored.push_back(who + ": <limit> lower = upper = " + detail::format_number(lo) + why +
+                          " is no range; the joint moves without limits");
       } else if (uj->type == urdf::Joint::REVOLUTE && hi - lo > 2.0 * kPi) {
         // An angle is read within one turn: stops further apart (UR arms' +-2 pi) cannot be told apart.
         ignored.push_back(who + ": <limit> " + detail::format_number(lo) + " to " + detail::format_number(hi) +

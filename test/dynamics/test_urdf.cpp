@@ -465,7 +465,8 @@ TEST(Urdf, RevoluteLimitsAreKept) {
 }
 
 // A <limit> without lower and upper reads as 0 and 0: no range, so the
-// joint moves freely and the loader says so; lower above upper is an error.
+// joint moves freely and the loader says so, as it does for any other equal
+// pair (with how to hold the joint instead); lower above upper is an error.
 TEST(Urdf, LimitsWithoutARange) {
   auto slider = [](const std::string& limit) {
     return "<robot name='r'><link name='world'/>" + rod("a") +
@@ -478,6 +479,13 @@ TEST(Urdf, LimitsWithoutARange) {
   ASSERT_EQ(ignored.size(), 1u);
   EXPECT_EQ(ignored[0], "joint 's': <limit> lower = upper = 0 (what a <limit> without them reads as) is no range; "
                         "the joint moves without limits");
+  ignored.clear();
+  const Model held = parse_urdf(slider("<limit lower='0.3' upper='0.3' effort='1' velocity='1'/>"), "r.urdf", {},
+                                &ignored);
+  EXPECT_FALSE(held.joint(0).has_limits());
+  ASSERT_EQ(ignored.size(), 1u);
+  EXPECT_EQ(ignored[0], "joint 's': <limit> lower = upper = 0.3 (to hold the joint there, make it a fixed joint) is "
+                        "no range; the joint moves without limits");
   expect_error(slider("<limit lower='0.5' upper='-0.5' effort='1' velocity='1'/>"),
                "joint 's': <limit> lower 0.5 is not at or below upper -0.5");
 }
