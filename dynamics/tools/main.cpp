@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
   sim->add_option("--dt", o.dt, "time step, s (default 0.01)")->check(positive_number(false));
   sim->add_option("--steps", o.steps, "number of steps (default 1000)")->check(positive_number(true));
   sim->add_option("--tol", o.tolerance,
-                  "equation tolerance of the step (default 1e-10; 1e-8 for models with contacts or limits)")
+                  "equation tolerance of the step: constraints in m, momenta in N s per kg of the mass scale "
+                  "(default 1e-10; 1e-8 for models with contacts or limits)")
       ->check(positive_number(false));
   sim->add_option("--max-iterations", o.max_iterations, "Newton iterations per step (default 50)")
       ->check(positive_number(false));
