@@ -62,7 +62,8 @@ double contact_mass(const Model& model, const ContactSite& site) {
 }  // namespace
 
 Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, const std::vector<ContactSite>& sites,
-                           const graphsolve::Pattern& pattern, double dt, double regularization)
+                           const graphsolve::Pattern& pattern, double dt, double regularization,
+                           double mass_scale)
     : model_(&model), graph_(&graph), sites_(&sites), dt_(dt) {
   int direction_rows = 0;
   for (size_t c = 0; c < sites.size(); ++c) {
@@ -108,7 +109,7 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
   // impulse (mu gamma - sum beta or its cone's x0), which is measured against
   // the mechanism's mass scale.
   eq_scale_.setOnes(aux_size_);
-  const double impulse_scale = 1.0 / mass_scale(model);
+  const double impulse_scale = 1.0 / mass_scale;
   for (const ContactSlot& slot : contacts_)
     if (slot.friction_rows > 0) eq_scale_(slot.aux + 1 + slot.friction_rows) = impulse_scale;
   normal_now_.resize(contacts_.size());

@@ -47,9 +47,10 @@ struct Complementarity {
 class Inequalities {
  public:
   // Keeps pointers to the model, graph and sites, which must outlive it.
-  // `regularization` is StepOptions::contact_regularization.
+  // `regularization` is StepOptions::contact_regularization; `mass_scale`,
+  // detail::mass_scale(model), is what impulse-valued equations are measured against.
   Inequalities(const Model& model, const MechanismGraph& graph, const std::vector<ContactSite>& sites,
-               const graphsolve::Pattern& pattern, double dt, double regularization);
+               const graphsolve::Pattern& pattern, double dt, double regularization, double mass_scale);
 
   bool empty() const { return pairs_.empty() && cones_.empty(); }
   int aux_size() const { return aux_size_; }

@@ -108,7 +108,7 @@ struct Simulator::Impl {
         nj(m.num_joints()),
         dim(matrix.rows()),
         nc(m.num_couplings()),
-        ineq(m, mg, sites, symbolic.pattern(), o.dt, o.contact_regularization) {
+        ineq(m, mg, sites, symbolic.pattern(), o.dt, o.contact_regularization, mass_scale) {
     now.resize(nb);
     next.resize(nb);
     trial_next.resize(nb);
@@ -239,7 +239,7 @@ void Simulator::Impl::update_contacts(const State& state) {
   matrix = graphsolve::BlockMatrix(symbolic);
   lu = graphsolve::Factorization(symbolic);
   dim = matrix.rows();
-  ineq = detail::Inequalities(model, mg, sites, symbolic.pattern(), dt(), options.contact_regularization);
+  ineq = detail::Inequalities(model, mg, sites, symbolic.pattern(), dt(), options.contact_regularization, mass_scale);
   size_workspace();
 }
 
