@@ -11,6 +11,7 @@
 #include "dynamics/coordinates.hpp"
 #include "format_number.hpp"
 #include "mechanism_graph.hpp"
+#include "position_roundoff.hpp"
 
 namespace dynamics {
 namespace {
@@ -132,9 +133,10 @@ ProjectionResult project_positions(const Model& model, State& state, const Proje
   }
   ConstraintSystem system(model);
   const State start = state;
+  const double tolerance = std::max(options.tolerance, detail::position_roundoff(state));
   Eigen::VectorXd g, rhs;
   double violation = system.assemble(state, g);
-  while (violation > options.tolerance && result.iterations < options.max_iterations) {
+  while (violation > tolerance && result.iterations < options.max_iterations) {
     ++result.iterations;
     rhs = -g;  // body rows are zero: the step is the least mass-weighted change
     if (!system.solve(rhs, options.regularization)) break;
@@ -151,9 +153,9 @@ ProjectionResult project_positions(const Model& model, State& state, const Proje
     state = trial;
     violation = trial_violation;
   }
-  violation = system.assemble(state, g, &result, options.tolerance);
+  violation = system.assemble(state, g, &result, tolerance);
   result.violation = violation;
-  result.converged = violation <= options.tolerance;
+  result.converged = violation <= tolerance;
   for (int b = 0; b < model.num_bodies(); ++b) {
     result.translation = std::max(result.translation, (state.position[b] - start.position[b]).norm());
     result.rotation = std::max(result.rotation, state.orientation[b].angularDistance(start.orientation[b]));

@@ -16,11 +16,16 @@
 #include "inequalities.hpp"
 #include "joint_kinematics.hpp"
 #include "mechanism_graph.hpp"
+#include "position_roundoff.hpp"
 
 namespace dynamics {
 
 using detail::JointEvaluation;
 using detail::Pose;
+
+namespace {
+constexpr double kSmallestStep = 1e-100;  // s; see the constructor
+}  // namespace
 
 const char* to_string(StepStatus status) {
   switch (status) {
@@ -215,6 +220,9 @@ struct Simulator::Impl {
   double boundary_fraction(const detail::Complementarity& comp) const;
   bool line_search(double alpha, double target, double squares, double& trial_squares, Errors& trial_errors,
                    double& taken, bool jacobians);
+  // Tolerances a trial point may meet to be accepted whatever its merit
+  // (equality constraints only; negative: never).
+  Errors accept_below{-1.0, -1.0, -1.0};
   double interior_point_direction(const detail::Complementarity& comp);
   void report_failed_node(int node, StepResult& result) const;
   bool warm_start(const State& state, bool interior);
@@ -629,6 +637,10 @@ bool Simulator::Impl::line_search(double alpha, double target, double squares, d
     trial_merit = std::sqrt(trial_squares + gap_scale * ineq.complementarity_gap(trial, trial_aux, target));
     taken = alpha;
     if (trial_merit < (1.0 - 1e-4 * alpha) * merit) return true;
+    // A solution, although its merit rose: at tiny dt the joint rows g/dt
+    // carry a round-off floor above the momentum residual it started from.
+    if (trial_errors.dynamics <= accept_below.dynamics && trial_errors.constraint <= accept_below.constraint)
+      return true;
   }
   return evaluated && trial_merit < merit;
 }
@@ -721,9 +733,15 @@ StepResult Simulator::Impl::solve(State& state) {
   // Condensed slack rows scale like slack / multiplier, which spans many
   // orders of magnitude near the solution; only exactly singular pivots fail.
   if (interior) factor_options.pivot_tolerance = 0.0;
+  // Far from the origin no joint closes better than the positions' round-off,
+  // nor a contact distance over dt, whatever the tolerance asks.
+  const double position_floor = detail::position_roundoff(state);
+  const double constraint_tol = std::max(tol, position_floor);
+  const double inequality_tol = std::max(tol, position_floor / dt());
+  accept_below = interior ? Errors{-1.0, -1.0, -1.0} : Errors{momentum_tol, constraint_tol, 0.0};
   const auto converged = [&] {
-    return errors.dynamics <= momentum_tol && errors.constraint <= tol && errors.inequality <= tol &&
-           comp.max <= complementarity_tol;
+    return errors.dynamics <= momentum_tol && errors.constraint <= constraint_tol &&
+           errors.inequality <= inequality_tol && comp.max <= complementarity_tol;
   };
   // Chord steps (equality constraints only): `lu` may hold the factorization
   // of an earlier point, and accepted points carry no joint Jacobians until
@@ -835,7 +853,7 @@ StepResult Simulator::Impl::solve(State& state) {
       }
     }
     if (!accepted && converged()) break;  // the correction of an extrapolated start found nothing to lower
-    if (!accepted && !interior && !impulses_restarted && errors.constraint <= tol) {
+    if (!accepted && !interior && !impulses_restarted && errors.constraint <= constraint_tol) {
       restart_impulses();  // stalled on the round-off floor of inflated impulses
       continue;
     }
@@ -952,6 +970,11 @@ Simulator::Simulator(const Model& model, const StepOptions& options) {
   if (model.num_bodies() == 0) throw std::invalid_argument("dynamics::Simulator: the model has no bodies");
   if (!(options.dt > 0.0) || !std::isfinite(options.dt))
     throw std::invalid_argument("dynamics::Simulator: dt must be positive, got " + detail::format_number(options.dt));
+  // The residual divides joint errors by dt and the merit squares them: far
+  // below any physical step, they would overflow.
+  if (options.dt < kSmallestStep)
+    throw std::invalid_argument("dynamics::Simulator: dt must be at least " + detail::format_number(kSmallestStep) +
+                                " s, got " + detail::format_number(options.dt));
   if (!(options.tolerance > 0.0))
     throw std::invalid_argument("dynamics::Simulator: tolerance must be positive, got " +
                                 detail::format_number(options.tolerance));

@@ -44,7 +44,8 @@ struct LimitViolation {
 std::vector<LimitViolation> limit_violations(const Model& model, const State& state, double tolerance = 0.0);
 
 struct ProjectionOptions {
-  double tolerance = 1e-12;    // max |g| accepted, metres (and unit quaternion components)
+  double tolerance = 1e-12;    // max |g| accepted, metres (and unit quaternion components);
+                               // at least 8 eps max|x|, the round-off of the positions
   int max_iterations = 50;
   double regularization = 1e-10;  // for redundant constraints (mass matrices over the mass scale, see simulator.hpp)
 };

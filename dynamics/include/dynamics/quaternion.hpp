@@ -86,8 +86,11 @@ inline Quaternion rotation_from_rpy(const Vector3& rpy) {
 
 // The discrete angular velocity of the papers, [sqrt(4/dt^2 - |w|^2), w]:
 // q_next = (dt/2) q * it keeps unit norm exactly. Valid while |w| < 2/dt.
+// Written as (2/dt) sqrt(1 - (dt |w| / 2)^2): 4/dt^2 would overflow for dt
+// below 1e-154.
 inline double discrete_velocity_scalar(const Vector3& omega, double dt) {
-  return std::sqrt(4.0 / (dt * dt) - omega.squaredNorm());
+  const double half_turn = 0.5 * dt * omega.norm();
+  return (2.0 / dt) * std::sqrt((1.0 - half_turn) * (1.0 + half_turn));
 }
 
 // Whether the update can carry a body turning at omega through one step of

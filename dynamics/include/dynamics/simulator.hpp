@@ -31,12 +31,15 @@
 namespace dynamics {
 
 struct StepOptions {
-  double dt = 0.01;
+  double dt = 0.01;  // s, at least 1e-100 (the step equations divide by it)
   // Without inequalities: the max-norm of g (m, rad-ish) and of the momentum
   // residual over the mass scale (N s / m_s, a velocity) must be below this.
   // m_s, the mechanism's mass scale, is the geometric mean of its body masses;
   // the momentum-like quantities below are measured against it too, so that a
-  // mechanism scaled uniformly in mass solves like the 1 kg one.
+  // mechanism scaled uniformly in mass solves like the 1 kg one. Joint
+  // (and contact) equations are held to at least the round-off of the
+  // positions, 8 eps max|x| (and that over dt): see "Position round-off" in
+  // docs/dynamics.md.
   double tolerance = 1e-10;
   int max_iterations = 50;
   // A step that fails (not converged, diverged or a failed factorization) is
