@@ -25,6 +25,7 @@ using detail::Pose;
 
 namespace {
 constexpr double kSmallestStep = 1e-100;  // s; see the constructor
+constexpr double kUnitNormSlack = 1e-6;    // of a state's orientations; see step()
 }  // namespace
 
 const char* to_string(StepStatus status) {
@@ -1005,7 +1006,9 @@ Simulator::Simulator(Simulator&&) noexcept = default;
 StepResult Simulator::step(State& state) {
   check_state(impl_->model, state);
   for (int b = 0; b < impl_->nb; ++b) {
-    if (!state.position[b].allFinite() || !state.orientation[b].coeffs().allFinite() ||
+    // A quaternion off unit norm is a rotation only after normalizing, which
+    // the joint and contact equations do not do: its bodies would be sheared.
+    if (!(std::abs(state.orientation[b].norm() - 1.0) <= kUnitNormSlack) || !state.position[b].allFinite() ||
         !state.velocity[b].allFinite() || !state.angular_velocity[b].allFinite() ||
         !state.external_force[b].allFinite() || !state.external_torque[b].allFinite()) {
       StepResult r;

@@ -521,6 +521,26 @@ TEST(StepFailure, NonFiniteInputIsReported) {
   EXPECT_EQ(r.failed_body, 0);
 }
 
+// A quaternion off unit norm shears its body in the joint equations: scaling
+// a pendulum link's quaternion by 1.1 put it 0.05 m off its joint, and the
+// first step jerked it back.
+TEST(StepFailure, OrientationsOffUnitNormAreInvalidInput) {
+  const Model model = four_bar();
+  Simulator sim(model);
+  for (const double scale : {0.0, 0.5, 1.0 - 1e-5, 1.0 + 1e-5, 2.0}) {
+    State s = make_state(model);
+    s.orientation[2].coeffs() *= scale;
+    const State before = s;
+    const StepResult r = sim.step(s);
+    EXPECT_EQ(r.status, StepStatus::InvalidInput) << "scale " << scale;
+    EXPECT_EQ(r.failed_body, 2);
+    EXPECT_EQ(s.orientation[2].coeffs(), before.orientation[2].coeffs());
+  }
+  State s = make_state(model);
+  s.orientation[2].coeffs() *= 1.0 + 1e-9;  // round-off of a normalized float or a long run
+  EXPECT_TRUE(sim.step(s).ok());
+}
+
 // A finite state whose step cannot be taken at this dt is not "invalid input".
 TEST(StepFailure, SpinPastTheRotationUpdateLimitDiverges) {
   const Model model = t_handle(10.0, 0.0);
