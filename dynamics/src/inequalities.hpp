@@ -117,6 +117,11 @@ class Inequalities {
   };
   struct Pair {  // u[kept] * aux[eliminated] = target
     int kept, eliminated;
+    int contact;  // or -1: a joint limit
+  };
+  struct RimPoints {  // a ground rim and the point contacts on its circle
+    int rim;
+    std::vector<int> points;
   };
   struct Cone {  // x = (aux[x0], u[beta], u[beta + 1]), y = (u[psi], aux[eta], aux[eta + 1])
     int x0, beta, psi, eta;
@@ -124,6 +129,11 @@ class Inequalities {
     double mu_f;
   };
 
+  void find_rim_points();
+  void stand_down_rim_points(const std::vector<Pose>& now);
+  bool stands_down(const Pair& p) const { return p.contact >= 0 && !active_[p.contact]; }
+  // Rows of a contact's node, which is also its number of eliminated members.
+  static int node_rows(const ContactSlot& s);
   Pose pose_of(const std::vector<Pose>& poses, int body) const { return body == kWorld ? Pose{} : poses[body]; }
   // Friction direction i of a contact: its relative tangential velocity at u.
   double tangential(const ContactSlot& s, int i, const Eigen::VectorXd& u) const;
@@ -137,6 +147,8 @@ class Inequalities {
   std::vector<LimitSlot> limits_;
   std::vector<Pair> pairs_;
   std::vector<Cone> cones_;
+  std::vector<RimPoints> rim_points_;
+  std::vector<char> active_;  // per contact, for the step: 0 while a rim point stands down
   Eigen::VectorXd eq_scale_;  // per eq row: 1, or 1 / mass scale for friction budgets (impulses)
   // Per side: d(tangential velocity)/d(v, w) at z_k, friction directions' rows per contact.
   std::array<Eigen::Matrix<double, Eigen::Dynamic, 6>, 2> friction_now_;

@@ -208,6 +208,7 @@ struct Simulator::Impl {
   bool try_point(double alpha);
   void solve_refined();
   static constexpr double kDegenerateShift = 1e-10;
+  static constexpr double kFallbackCentring = 0.1;  // of mu: see solve()
   bool factorize(bool interior, const graphsolve::FactorOptions& factor_options);
   bool grow_regularization(bool interior, graphsolve::FactorOptions& factor_options) const;
   void zero_joint_impulses(Eigen::VectorXd& u) const;
@@ -833,14 +834,17 @@ StepResult Simulator::Impl::solve(State& state) {
     }
     if (interior && (!accepted || taken < 0.1 * alpha)) {
       // Mehrotra's second-order term can make the corrected direction a poor
-      // (or no) descent direction for the residual norm: try a pure centring
-      // step (target mu, no correction: a Newton direction, so it descends)
-      // and keep the corrected point only if centring gets nowhere.
+      // (or no) descent direction for the residual norm: try a plain Newton
+      // step towards a tenth of mu (no correction, so it descends) and keep
+      // the corrected point only if that gets nowhere. Aiming at mu itself
+      // only centres: where the affine step is blocked (friction pairs whose
+      // two members both tend to zero, on a sticking wheel) the iteration
+      // then sat at mu = 1e-8 with every equation at round-off until it gave up.
       saved_step = step;
       saved_daux = daux;
       const double corrected_target = target, corrected_taken = taken;
       const bool corrected = accepted;
-      target = comp.mean;
+      target = kFallbackCentring * comp.mean;
       centring_direction(target);
       alpha = ineq.max_step(s, aux, step, daux, boundary_fraction(comp));
       accepted = line_search(alpha, target, squares, trial_squares, trial_errors, taken, true);

@@ -321,10 +321,13 @@ TEST(RimContacts, CylinderStandsOnItsBaseAndRightsItselfFromATilt) {
 
 // A spinning coin wobbling down (Euler's disk): its tilt turns under it, so
 // within a step the rim touches slightly off its lowest point (a first-order
-// error that the rim points bound). Near flat, its rims and rim points nearly
-// coincide, and at dt = 1e-3 one step's interior-point iteration stalls:
-// sub-steps carry it. It must dissipate and come to rest flat.
-TEST(RimContacts, WobblingCoinSettlesFlat) {
+// error in dt). It slips and loses energy as it falls from its tilt, then
+// rolls on its rim, which does no work: from 1 s to 2 s its energy holds to a
+// few percent at dt = 1e-3. (While the rim point at the touching point also
+// pushed, the coin rolled as a polygon, lost a third of its energy per 0.1 s
+// to the bumps and settled flat.) At dt = 0.01 the first-order error
+// dissipates it instead.
+TEST(RimContacts, WobblingCoinRollsOnItsRimWithoutBumping) {
   const double r = 0.05, thickness = 0.005, tilt = 0.4;
   double deepest[2] = {0.0, 0.0};
   const double steps[2] = {0.01, 0.001};
@@ -340,20 +343,22 @@ TEST(RimContacts, WobblingCoinSettlesFlat) {
     state.angular_velocity[0] = Vector3(0.0, 0.0, 30.0);
     StepOptions step;
     step.dt = steps[run];
-    step.max_substeps = 4;
     Simulator sim(model, step);
-    double energy = total_energy(model, state);
+    double energy = total_energy(model, state), at_one_second = 0.0;
     const double start = energy;
-    for (int k = 0; k < static_cast<int>(2.0 / step.dt); ++k) {
+    const int count = static_cast<int>(std::lround(2.0 / step.dt));
+    for (int k = 0; k < count; ++k) {
       ASSERT_TRUE(sim.step(state).ok()) << "dt " << step.dt << " step " << k;
       deepest[run] = std::min(deepest[run], min_signed_distance(model, state));
       const double e = total_energy(model, state);
       ASSERT_LT(e, energy + 1e-3 * start) << "dt " << step.dt << " step " << k;
       energy = e;
+      if (k == count / 2) at_one_second = e;
     }
     EXPECT_LT(energy, 0.5 * start);
-    EXPECT_NEAR(state.position[0].z(), 0.5 * thickness, 1e-6) << step.dt;
-    EXPECT_GT((state.orientation[0] * Vector3::UnitZ()).z(), 1.0 - 1e-9) << step.dt;
+    if (run == 1) {
+      EXPECT_NEAR(energy, at_one_second, 0.05 * at_one_second);
+    }
     EXPECT_GT(deepest[run], -0.02 * r) << step.dt;
   }
   EXPECT_GT(deepest[1], 0.2 * deepest[0]);  // first order in dt
@@ -369,7 +374,9 @@ TEST(RimContacts, WobblingCoinSettlesFlat) {
 // as URDFs write it (pi/2 to a few digits). `mirrored`: the right wheel is
 // turned the other way, so that the cart stays mirror-symmetric even when the
 // rims tilt.
-std::string cart_urdf(const std::string& roll = "1.5707963267948966", bool mirrored = true) {
+// `caster_friction`: the caster ball keeps the default friction (else none).
+std::string cart_urdf(const std::string& roll = "1.5707963267948966", bool mirrored = true,
+                      bool caster_friction = false) {
   auto inertial = [](double mass, double ixx, double iyy, double izz, const std::string& at = "0 0 0") {
     return "<inertial><origin xyz='" + at + "'/><mass value='" + std::to_string(mass) + "'/><inertia ixx='" +
            std::to_string(ixx) +
@@ -382,8 +389,8 @@ std::string cart_urdf(const std::string& roll = "1.5707963267948966", bool mirro
            "<child link='" + name + "'/><origin xyz='0 " + std::to_string(y) + " 0'/><axis xyz='0 1 0'/></joint>";
   };
   return "<robot name='cart'><link name='chassis'>" + inertial(2.0, 0.02, 0.02, 0.02, "0.15 0 0") +
-         "<collision><origin xyz='0.3 0 -0.05'/><geometry><sphere radius='0.05'/></geometry>"
-         "<contact_coefficients mu='0'/></collision></link>" +
+         "<collision><origin xyz='0.3 0 -0.05'/><geometry><sphere radius='0.05'/></geometry>" +
+         std::string(caster_friction ? "" : "<contact_coefficients mu='0'/>") + "</collision></link>" +
          wheel("left", 0.2, "") + wheel("right", -0.2, mirrored ? "-" : "") + "</robot>";
 }
 
@@ -420,7 +427,7 @@ TEST(RimContacts, UrdfCartDrivenByItsWheelsAcceleratesAsAnalysed) {
 
 // The cart started with the chassis at v0 along x and both wheels spinning at
 // w0 (rad/s), then stepped 1.5 s; fails the test at a failed step.
-State skid_cart(const Model& model, double v0, double w0, const std::string& label) {
+State skid_cart(const Model& model, double v0, double w0, const std::string& label, int steps = 150) {
   State state = make_state(model);
   Eigen::VectorXd q = joint_positions(model, state), v = joint_velocities(model, state);
   const int base = model.coordinate_offset(model.find_joint("chassis"));
@@ -431,7 +438,7 @@ State skid_cart(const Model& model, double v0, double w0, const std::string& lab
   set_joint_velocities(model, state, v);
   Simulator sim(model);
   const double start = total_energy(model, state);
-  for (int k = 0; k < 150; ++k) {
+  for (int k = 0; k < steps; ++k) {
     const StepResult result = sim.step(state);
     EXPECT_TRUE(result.ok()) << label << " step " << k;
     if (!result.ok()) break;
@@ -487,6 +494,29 @@ TEST(RimContacts, CartWithRimsTiltedByARoundedPiSkidsWithoutStalling) {
           }
           EXPECT_LT(slip, 1e-4) << label << " " << wheel;  // it skidded at 0.1 to 2 m/s
         }
+      }
+  }
+}
+
+TEST(RimContacts, SkiddingCartOnAFrictionalCasterConvergesAtTheDefaults) {
+  // With friction at the caster too, the cart pitches and yaws as it skids.
+  // Two degeneracies stalled the interior-point iteration here (11 of these
+  // 30 runs did): a rim point at its rim's touching point, splitting the load
+  // with it (see Inequalities::stand_down_rim_points), and, with rims only,
+  // friction pairs of a sticking wheel whose two members both tend to zero,
+  // where centring at mu made no progress (see Simulator::Impl::solve).
+  // Every step must converge without sub-steps. (Still stalling: with the
+  // wheels spun back at 20 rad/s at 3 m/s, steps to the boundary of 1 %.)
+  for (int points : {8, 0}) {
+    UrdfOptions options;
+    options.contacts.rim_points = points;
+    const Model model = parse_urdf(cart_urdf("1.5707963", false, true), "cart.urdf", options);
+    ASSERT_EQ(model.num_contacts(), 1 + 2 * 2 * (points + 1));
+    for (double v0 : {1.0, 2.0, 3.0})
+      for (double w0 : {-10.0, -5.0, 0.0, 5.0, 20.0}) {
+        const std::string label =
+            std::to_string(points) + " points v0 " + std::to_string(v0) + " w0 " + std::to_string(w0);
+        skid_cart(model, v0, w0, label, 100);
       }
   }
 }
