@@ -147,14 +147,15 @@ void Inequalities::find_rim_points() {
   }
 }
 
-// The rim point nearest where its rim touches this step stands down: near
-// the touching point both hold the same spot, and the split of the load
-// between them is free up to the contact regularization (1e-6 of the mass).
-// Newton directions then shift up to 30 % of the load and spin the wheel by
-// 0.06 rad/s at residuals of 1e-8, and the line search crept on 2 % steps
-// (skidding carts). The rim is never higher than its points, so the point
-// only hands its load to the rim; the other points still carry a cylinder
-// standing on its base.
+// The rim point nearest where its rim touches this step stands down. There
+// it duplicates the rim's constraint: exactly at the touching point the two
+// split the load freely (up to the contact regularization); microns above it
+// (a wheel tilted by a URDF's rounded pi/2) its pair has slack and impulse
+// both small. Traced on skidding carts, such a pair's product was the last
+// above tolerance while the line search crept on 2 % steps until the step
+// gave up. The rim is never higher than its points, so the point only hands
+// its load to the rim; the other points still carry a cylinder standing on
+// its base.
 void Inequalities::stand_down_rim_points(const std::vector<Pose>& now) {
   std::fill(active_.begin(), active_.end(), 1);
   for (const RimPoints& entry : rim_points_) {

@@ -324,7 +324,7 @@ TEST(RimContacts, CylinderStandsOnItsBaseAndRightsItselfFromATilt) {
 // error in dt). It slips and loses energy as it falls from its tilt, then
 // rolls on its rim, which does no work: from 1 s to 2 s its energy holds to a
 // few percent at dt = 1e-3. (While the rim point at the touching point also
-// pushed, the coin rolled as a polygon, lost a third of its energy per 0.1 s
+// pushed, the coin rolled as a polygon, lost about 15 % of its energy per 0.1 s
 // to the bumps and settled flat.) At dt = 0.01 the first-order error
 // dissipates it instead.
 TEST(RimContacts, WobblingCoinRollsOnItsRimWithoutBumping) {
