@@ -427,7 +427,8 @@ TEST(RimContacts, UrdfCartDrivenByItsWheelsAcceleratesAsAnalysed) {
 }
 
 // The cart started with the chassis at v0 along x and both wheels spinning at
-// w0 (rad/s), then stepped 1.5 s; fails the test at a failed step.
+// w0 (rad/s), then stepped `steps` times (1.5 s by default); fails the test at
+// a failed step.
 State skid_cart(const Model& model, double v0, double w0, const std::string& label, int steps = 150) {
   State state = make_state(model);
   Eigen::VectorXd q = joint_positions(model, state), v = joint_velocities(model, state);
@@ -507,16 +508,17 @@ TEST(RimContacts, SkiddingCartOnAFrictionalCasterConvergesAtTheDefaults) {
   // 32 points per rim several lie near it), and, with rims only, friction
   // pairs of a sticking wheel whose two members both tend to zero, where
   // centring at mu made no progress (see Simulator::Impl::solve). Every step
-  // must converge without sub-steps. (Still stalling: with the wheels spun
-  // back at 20 rad/s at 3 m/s, steps to the boundary of 1 %.)
+  // must converge without sub-steps. (Left out because it still stalls: the
+  // 8-point cart with its wheels spun back at 20 rad/s at 3 m/s, where the
+  // steps to the boundary shrink to 1 %.)
   struct Grid {
     int points;
     std::vector<double> speeds, spins;
     int steps;
   };
   const std::vector<double> all_speeds{1.0, 2.0, 3.0}, all_spins{-10.0, -5.0, 0.0, 5.0, 20.0};
-  // 32 points (133 contacts, slow under the sanitizers): the runs that
-  // stalled, which they did within 10 steps.
+  // 32 points (133 contacts, slow under the sanitizers): six runs, four of
+  // which stalled, all within 10 steps.
   for (const Grid& grid : {Grid{8, all_speeds, all_spins, 100}, Grid{0, all_speeds, all_spins, 100},
                            Grid{32, {2.0, 3.0}, {-10.0, 0.0, 5.0}, 20}}) {
     UrdfOptions options;
