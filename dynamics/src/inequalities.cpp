@@ -168,19 +168,18 @@ void Inequalities::stand_down_rim_points(const std::vector<Pose>& now) {
     const ContactSite& site = (*sites_)[entry.rim];
     const Contact& rim = model_->contact(site.ground);
     const Vector3 touch = rim_touch(rim, site.rim_side, now[rim.body].orientation).offset;
+    const double within = rim.rim_radius * touch.norm() * std::cos(kRimPointWindow);
     int nearest = entry.points.front();
     double best = -std::numeric_limits<double>::infinity();
     for (int p : entry.points) {
       const double along = (model_->contact((*sites_)[p].ground).point - rim.point).dot(touch);
+      if (along >= within) active_[p] = 0;
       if (along > best) {
         best = along;
         nearest = p;
       }
     }
     active_[nearest] = 0;
-    const double within = rim.rim_radius * touch.norm() * std::cos(kRimPointWindow);
-    for (int p : entry.points)
-      if ((model_->contact((*sites_)[p].ground).point - rim.point).dot(touch) >= within) active_[p] = 0;
   }
 }
 
