@@ -13,7 +13,8 @@
 //   limit      eq = [value(z_k+1)/dt - s]
 // Linearized friction rows: B u + psi - eta and c_f gamma - sum(beta) - s_psi.
 // Cone rows: B_t u - eta and c_f gamma - x0, with x = (x0, beta) and
-// y = (psi, eta) in the second-order cone and x o y = mu e (Jordan product).
+// y = (psi, eta) in the second-order cone and x o y = mu e (Jordan product),
+// linearized in the Nesterov-Todd scaling (cone_scaling.hpp).
 
 #include <array>
 #include <vector>
@@ -21,6 +22,7 @@
 #include <Eigen/Core>
 #include <graphsolve/graphsolve.hpp>
 
+#include "cone_scaling.hpp"
 #include "contact_site.hpp"
 #include "joint_limits.hpp"
 #include "mechanism_graph.hpp"
@@ -71,13 +73,17 @@ class Inequalities {
                 Eigen::VectorXd& r, InequalityPoint& point) const;
 
   Complementarity complementarity(const Eigen::VectorXd& u, const Eigen::VectorXd& aux) const;
-  // Squared 2-norm of (x o y - target e) over all pairs and cones.
+  // Squared 2-norm of (x o y - target e) over all pairs and cones, a cone's
+  // product taken in the scaling of the last assemble ((W^-1 x) o (W y)), for
+  // which the Newton direction is one.
   double complementarity_gap(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, double target) const;
 
   // Writes the inequality blocks of the Newton matrix at (u, aux): contact
-  // nodes and their body blocks, and the limit rows and columns of joint nodes.
+  // nodes and their body blocks, and the limit rows and columns of joint
+  // nodes. Fixes each cone's Nesterov-Todd scaling at (u, aux), which rhs
+  // and complementarity_gap use until the next assemble.
   void assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point,
-                graphsolve::BlockMatrix& matrix) const;
+                graphsolve::BlockMatrix& matrix);
   // Right-hand side rows of the inequalities for complementarity targets:
   // each pair aims at x y = target - corr_x corr_y (corr: a previous
   // direction, Mehrotra's second-order term; pass empty vectors for none).
@@ -88,7 +94,8 @@ class Inequalities {
   void recover(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point, double target,
                const Eigen::VectorXd& corr_u, const Eigen::VectorXd& corr_aux, const Eigen::VectorXd& du,
                Eigen::VectorXd& daux) const;
-  // Largest step in (0, 1] keeping every pair and cone a fraction tau inside.
+  // Largest step in (0, 1] keeping every pair a fraction tau inside, every cone
+  // min(tau, 0.99999) (see kConeFraction).
   double max_step(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const Eigen::VectorXd& du,
                   const Eigen::VectorXd& daux, double tau) const;
 
@@ -129,6 +136,11 @@ class Inequalities {
     double mu_f;
   };
 
+  // A cone contact's indices, and its pair's members at (u, aux) or in a direction.
+  static Cone cone_of(const ContactSlot& s);
+  static Eigen::Vector3d cone_x(const Cone& c, const Eigen::VectorXd& u, const Eigen::VectorXd& aux);
+  static Eigen::Vector3d cone_y(const Cone& c, const Eigen::VectorXd& u, const Eigen::VectorXd& aux);
+
   void find_rim_points();
   void stand_down_rim_points(const std::vector<Pose>& now);
   bool stands_down(const Pair& p) const { return p.contact >= 0 && !active_[p.contact]; }
@@ -147,6 +159,8 @@ class Inequalities {
   std::vector<LimitSlot> limits_;
   std::vector<Pair> pairs_;
   std::vector<Cone> cones_;
+  std::vector<NesterovTodd> scaling_;  // per cone, at the last assembled point
+  std::vector<int> cone_index_;        // per contact: its cone, or -1
   std::vector<RimPoints> rim_points_;
   std::vector<char> active_;  // per contact, for the step: 0 while a rim point stands down
   Eigen::VectorXd eq_scale_;  // per eq row: 1, or 1 / mass scale for friction budgets (impulses)
