@@ -94,8 +94,8 @@ class Inequalities {
   void recover(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point, double target,
                const Eigen::VectorXd& corr_u, const Eigen::VectorXd& corr_aux, const Eigen::VectorXd& du,
                Eigen::VectorXd& daux) const;
-  // Largest step in (0, 1] keeping every pair a fraction tau inside, every cone
-  // min(tau, 0.99999) (see kConeFraction).
+  // Largest step in (0, 1] keeping every pair and cone a fraction tau inside
+  // (a sliding contact's cone at most 0.999: see kSlidingConeFraction).
   double max_step(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const Eigen::VectorXd& du,
                   const Eigen::VectorXd& daux, double tau) const;
 
