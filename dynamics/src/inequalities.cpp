@@ -85,6 +85,7 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
                            double mass_scale)
     : model_(&model), graph_(&graph), sites_(&sites), dt_(dt) {
   int direction_rows = 0;
+  cone_index_.assign(sites.size(), -1);
   for (size_t c = 0; c < sites.size(); ++c) {
     const ContactSite& site = sites[c];
     ContactSlot slot;
@@ -107,8 +108,7 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
       for (int i = 0; i <= slot.friction_rows; ++i) pairs_.push_back({slot.row + 1 + i, slot.aux + 1 + i, contact});
       aux_size_ += 2 + slot.friction_rows;
     } else if (slot.model == FrictionModel::Cone) {
-      cone_index_.resize(c, -1);
-      cone_index_.push_back(static_cast<int>(cones_.size()));
+      cone_index_[c] = static_cast<int>(cones_.size());
       cones_.push_back(cone_of(slot));
       cones_.back().contact = contact;
       aux_size_ += 4;
@@ -117,7 +117,6 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
     }
     contacts_.push_back(slot);
   }
-  cone_index_.resize(sites.size(), -1);
   scaling_.resize(cones_.size());
   for (auto& rows : friction_now_) rows.setZero(direction_rows, 6);
   for (size_t l = 0; l < graph.limits.size(); ++l) {
@@ -383,7 +382,8 @@ Complementarity Inequalities::complementarity(const Eigen::VectorXd& u, const Ei
     sum += dot;
     // The scalar part alone, the pair's work like a linear pair's product: x . y
     // = 0 with both inside the cone is x o y = 0, but near it the vector part
-    // only falls like sqrt(x . y), which no scaled direction drives faster.
+    // only falls like sqrt(x . y) (a sliding contact at x . y = 7e-15 still
+    // had 2e-8 there, and the scaled direction does not aim at it).
     c.max = std::max(c.max, std::abs(dot));
   }
   c.mean = c.count > 0 ? sum / c.count : 0.0;
