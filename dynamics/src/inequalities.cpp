@@ -109,8 +109,7 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
       aux_size_ += 2 + slot.friction_rows;
     } else if (slot.model == FrictionModel::Cone) {
       cone_index_[c] = static_cast<int>(cones_.size());
-      cones_.push_back(cone_of(slot));
-      cones_.back().contact = contact;
+      cones_.push_back(cone_of(slot, contact));
       aux_size_ += 4;
     } else {
       aux_size_ += 1;
@@ -200,8 +199,8 @@ void Inequalities::stand_down_rim_points(const std::vector<Pose>& now) {
   }
 }
 
-Inequalities::Cone Inequalities::cone_of(const ContactSlot& s) {
-  return {s.aux + 3, s.row + 1, s.row + 3, s.aux + 1, s.row, -1, s.mu_f};
+Inequalities::Cone Inequalities::cone_of(const ContactSlot& s, int contact) {
+  return {s.aux + 3, s.row + 1, s.row + 3, s.aux + 1, s.row, contact, s.mu_f};
 }
 
 Eigen::Vector3d Inequalities::cone_x(const Cone& c, const Eigen::VectorXd& u, const Eigen::VectorXd& aux) {
@@ -376,9 +375,7 @@ Complementarity Inequalities::complementarity(const Eigen::VectorXd& u, const Ei
   for (const Cone& k : cones_) {
     if (!active_[k.contact]) continue;
     ++c.count;
-    const double x0 = aux(k.x0), y0 = u(k.psi);
-    const Eigen::Vector2d x1 = u.segment<2>(k.beta), y1 = aux.segment<2>(k.eta);
-    const double dot = x0 * y0 + x1.dot(y1);
+    const double dot = cone_x(k, u, aux).dot(cone_y(k, u, aux));
     sum += dot;
     // The scalar part alone, the pair's work like a linear pair's product: x . y
     // = 0 with both inside the cone is x o y = 0, but near it the vector part

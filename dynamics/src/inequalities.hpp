@@ -137,7 +137,7 @@ class Inequalities {
   };
 
   // A cone contact's indices, and its pair's members at (u, aux) or in a direction.
-  static Cone cone_of(const ContactSlot& s);
+  static Cone cone_of(const ContactSlot& s, int contact);
   static Eigen::Vector3d cone_x(const Cone& c, const Eigen::VectorXd& u, const Eigen::VectorXd& aux);
   static Eigen::Vector3d cone_y(const Cone& c, const Eigen::VectorXd& u, const Eigen::VectorXd& aux);
 
