@@ -20,7 +20,7 @@ struct SimulateOptions {
   long steps = 1000;
   double tolerance = 0.0;             // 0: the library defaults (1e-10, 1e-8 with contacts)
   int max_iterations = 50;
-  int max_substeps = 1;               // StepOptions::max_substeps
+  int max_substeps = 8;               // StepOptions::max_substeps
   double contact_regularization = 1e-6;  // StepOptions::contact_regularization
   std::string gravity;                // "x,y,z"; empty keeps the model's
   std::string ground;                 // "nx,ny,nz[,offset]"; empty keeps the model's

@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -195,7 +196,9 @@ int run_simulate(const SimulateOptions& o) {
         where = ", contact between colliders '" + model.collider(r.failed_collider_a).name + "' and '" +
                 model.collider(r.failed_collider_b).name + "'";
       std::cerr << "dynamics: error: step " << k + 1 << " (t = " << state.time + o.dt << " s) failed: "
-                << to_string(r.status) << where << " after " << r.iterations << " Newton iterations (residual "
+                << to_string(r.status) << where << " after " << r.iterations << " Newton iterations"
+                << (r.substeps > 1 ? ", the last ones in " + std::to_string(r.substeps) + " sub-steps" : "")
+                << " (residual "
                 << r.residual << ", constraint residual " << r.constraint_residual;
       if (model.has_inequalities())
         std::cerr << ", inequality residual " << r.inequality_residual << ", complementarity " << r.complementarity;

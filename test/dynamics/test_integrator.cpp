@@ -547,6 +547,7 @@ TEST(StepFailure, SpinPastTheRotationUpdateLimitDiverges) {
   State s = make_state(model);
   StepOptions o;
   o.dt = 0.5;  // the quaternion update needs |w| < 2/dt = 4 rad/s
+  o.max_substeps = 1;
   Simulator sim(model, o);
   const State before = s;
   const StepResult r = sim.step(s);
@@ -556,6 +557,16 @@ TEST(StepFailure, SpinPastTheRotationUpdateLimitDiverges) {
   EXPECT_EQ(r.residual, std::numeric_limits<double>::infinity());
   EXPECT_EQ(s.orientation[0].coeffs(), before.orientation[0].coeffs());
   EXPECT_EQ(s.steps, 0);
+
+  // The default options retry it: 2 sub-steps still turn past 2/dt = 8 rad/s,
+  // 4 carry it.
+  StepOptions defaults;
+  defaults.dt = 0.5;
+  Simulator retrying(model, defaults);
+  const StepResult retried = retrying.step(s);
+  EXPECT_TRUE(retried.ok()) << to_string(retried.status);
+  EXPECT_EQ(retried.substeps, 4);
+  EXPECT_EQ(s.steps, 1);
 }
 
 TEST(StepFailure, OverflowingEquationsDiverge) {

@@ -39,8 +39,14 @@ TEST(Substeps, AStepRetriedAsSubstepsIsExactlyThoseSteps) {
   ASSERT_GT(one.angular_velocity[0].norm(), 2.0 / dt);
   State two = one;
 
-  Simulator plain(model, with_dt(dt));
-  EXPECT_EQ(plain.step(one).status, StepStatus::Diverged);
+  Simulator plain(model, with_dt(dt));  // no sub-steps
+  State copy = one;
+  EXPECT_EQ(plain.step(copy).status, StepStatus::Diverged);
+
+  // The default options retry up to 8 sub-steps: 2 carry it.
+  EXPECT_EQ(StepOptions{}.max_substeps, 8);
+  Simulator by_default(model);
+  EXPECT_EQ(by_default.step(copy).substeps, 2);
 
   Simulator retried(model, with_substeps(dt, 2));
   const StepResult r = retried.step(one);

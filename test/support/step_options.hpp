@@ -1,5 +1,7 @@
 #pragma once
 // The step options most simulator tests vary: the step size and tolerance.
+// They take plain steps (no sub-steps), so that a test sees a step that fails
+// instead of its retry.
 
 #include "dynamics/simulator.hpp"
 
@@ -9,6 +11,7 @@ inline StepOptions with_dt(double dt, double tolerance = 1e-10) {
   StepOptions o;
   o.dt = dt;
   o.tolerance = tolerance;
+  o.max_substeps = 1;
   return o;
 }
 

@@ -47,7 +47,9 @@ struct StepOptions {
   // this many (1: never). A sub-stepped step ends at t + dt like any other,
   // with the velocities of its last sub-step, dt / StepResult::substeps; the
   // retry allocates (a copy of the state) and clears the warm-start history.
-  int max_substeps = 1;
+  // Steps that succeed never retry, so the default only changes failures:
+  // rare stalls of contact-rich scenes go through instead of ending a run.
+  int max_substeps = 8;
   int max_line_search = 30;   // halvings of the Newton step
   // Over m_s, added (negated) to the diagonal of joint nodes so that redundant
   // constraints (planar loops in 3D) stay solvable; the residual stays exact.
