@@ -44,6 +44,7 @@ void report(benchmark::State& bs, int steps, double penetration, double violatio
 void run_ours(benchmark::State& bs, const dynamics::Model& model, int steps) {
   dynamics::StepOptions options;
   options.dt = kDt;
+  options.max_substeps = 1;  // every step at dt, as MuJoCo's; a failure is reported, not retried
   dynamics::Simulator sim(model, options);
   const dynamics::State start = dynamics::make_state(model);
   double penetration = 0.0, violation = 0.0, iterations = 0.0;
