@@ -11,6 +11,7 @@
 
 #include "cone_scaling.hpp"
 #include "dynamics/dynamics.hpp"
+#include "step_options.hpp"
 
 namespace dynamics {
 namespace {
@@ -112,9 +113,7 @@ TEST(ConeFriction, TossedBoxesConvergeAtTheDefaults) {
     state.position[0] = Vector3(0.0, 0.0, toss.height);
     state.velocity[0] = toss.velocity;
     state.angular_velocity[0] = toss.angular_velocity;
-    StepOptions plain;  // the defaults but for sub-steps, which would hide a stall
-    plain.max_substeps = 1;
-    Simulator sim(model, plain);
+    Simulator sim(model, test::plain_steps());  // sub-steps would hide a stall
     double energy = total_energy(model, state);
     for (int k = 0; k < 60; ++k) {
       const StepResult result = sim.step(state);

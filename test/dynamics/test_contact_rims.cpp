@@ -14,6 +14,7 @@
 
 #include "contact_site.hpp"
 #include "dynamics/dynamics.hpp"
+#include "step_options.hpp"
 
 namespace dynamics {
 namespace {
@@ -438,9 +439,7 @@ State skid_cart(const Model& model, double v0, double w0, const std::string& lab
   for (const char* axle : {"left_axle", "right_axle"}) v(model.coordinate_offset(model.find_joint(axle))) = w0;
   set_joint_positions(model, state, q);
   set_joint_velocities(model, state, v);
-  StepOptions plain;  // the defaults but for sub-steps: every step must converge as it is
-  plain.max_substeps = 1;
-  Simulator sim(model, plain);
+  Simulator sim(model, test::plain_steps());  // every step must converge as it is
   const double start = total_energy(model, state);
   for (int k = 0; k < steps; ++k) {
     const StepResult result = sim.step(state);

@@ -545,10 +545,7 @@ TEST(StepFailure, OrientationsOffUnitNormAreInvalidInput) {
 TEST(StepFailure, SpinPastTheRotationUpdateLimitDiverges) {
   const Model model = t_handle(10.0, 0.0);
   State s = make_state(model);
-  StepOptions o;
-  o.dt = 0.5;  // the quaternion update needs |w| < 2/dt = 4 rad/s
-  o.max_substeps = 1;
-  Simulator sim(model, o);
+  Simulator sim(model, with_dt(0.5));  // the quaternion update needs |w| < 2/dt = 4 rad/s
   const State before = s;
   const StepResult r = sim.step(s);
   EXPECT_EQ(r.status, StepStatus::Diverged);

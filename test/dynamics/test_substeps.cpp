@@ -242,9 +242,7 @@ TEST(Substeps, QuadrupedDropsGoThroughAtTheDefaults) {
        {0.273, 0.608, -1.434, -0.340, 0.274, -1.280, 0.118, 0.714, -0.714, 0.609, 1.031, -1.911},
        {-2.89, -1.01, 3.18, -1.31, -0.18, 3.94, 0.94, -4.31}},
   };
-  StepOptions plain_options;
-  plain_options.max_substeps = 1;
-  Simulator plain(model, plain_options), by_default(model);
+  Simulator plain(model, test::plain_steps()), by_default(model);
   int plain_failures = 0;
   for (size_t d = 0; d < std::size(drops); ++d) {
     State start = make_state(model);

@@ -7,11 +7,17 @@
 
 namespace dynamics::test {
 
-inline StepOptions with_dt(double dt, double tolerance = 1e-10) {
+// The defaults without sub-steps: a step that fails is reported as it is.
+inline StepOptions plain_steps() {
   StepOptions o;
+  o.max_substeps = 1;
+  return o;
+}
+
+inline StepOptions with_dt(double dt, double tolerance = 1e-10) {
+  StepOptions o = plain_steps();
   o.dt = dt;
   o.tolerance = tolerance;
-  o.max_substeps = 1;
   return o;
 }
 
