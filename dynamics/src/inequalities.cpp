@@ -81,7 +81,7 @@ double contact_mass(const Model& model, const ContactSite& site) {
 }  // namespace
 
 Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, const std::vector<ContactSite>& sites,
-                           const graphsolve::Pattern& pattern, double dt, double regularization,
+                           const graphsolve::Pattern& pattern, double dt, ContactRegularization regularization,
                            double mass_scale)
     : model_(&model), graph_(&graph), sites_(&sites), dt_(dt) {
   int direction_rows = 0;
@@ -96,7 +96,8 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
     slot.aux = aux_size_;
     slot.model = site.friction;
     slot.mu_f = site.friction_coefficient;
-    slot.compliance = regularization / contact_mass(model, site);
+    slot.compliance = regularization.normal / contact_mass(model, site);
+    slot.friction_compliance = regularization.friction / contact_mass(model, site);
     slot.friction_rows = site.friction == FrictionModel::Linearized ? site.friction_directions
                          : site.friction == FrictionModel::Cone    ? 2
                                                                    : 0;
@@ -338,7 +339,7 @@ void Inequalities::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
     point.eq(s.aux) = f.distance / dt_ + s.compliance * u(s.row) - aux(s.aux);
     if (k == 0) continue;
     for (int i = 0; i < k; ++i) {
-      const double v = tangential(s, i, u);
+      const double v = tangential(s, i, u) + s.friction_compliance * u(s.row + 1 + i);
       point.eq(s.aux + 1 + i) = s.model == FrictionModel::Linearized ? v + u(s.row + 1 + k) - aux(s.aux + 1 + i)
                                                                      : v - aux(s.aux + 1 + i);
     }
@@ -451,7 +452,7 @@ void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
     if (k == 0) continue;
     if (!cone) {
       for (int i = 0; i < k; ++i) {
-        diag(1 + i, 1 + i) = aux(s.aux + 1 + i) / u(s.row + 1 + i);
+        diag(1 + i, 1 + i) = aux(s.aux + 1 + i) / u(s.row + 1 + i) + s.friction_compliance;
         diag(1 + i, 1 + k) = 1.0;
         diag(1 + k, 1 + i) = -1.0;
       }
@@ -460,7 +461,8 @@ void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
       continue;
     }
     diag.block<3, 1>(1, 0) = s.mu_f * nt->dx_rows.col(0);
-    diag.block<3, 2>(1, 1) = nt->dx_rows.rightCols<2>();
+    // d eta / d beta = k, the tangential rows' regularization.
+    diag.block<3, 2>(1, 1) = nt->dx_rows.rightCols<2>() + s.friction_compliance * nt->dy_rows.rightCols<2>();
     diag.block<3, 1>(1, 3) = nt->dy_rows.col(0);
   }
   for (size_t l = 0; l < limits_.size(); ++l) {
@@ -524,7 +526,8 @@ void Inequalities::recover(const Eigen::VectorXd& u, const Eigen::VectorXd& aux,
     if (!active_[c.contact]) continue;
     const ContactSlot& slot = contacts_[c.contact];
     daux(c.x0) = c.mu_f * du(c.gamma) + point.eq(c.x0);
-    for (int i = 0; i < 2; ++i) daux(c.eta + i) = tangential(slot, i, du) + point.eq(c.eta + i);
+    for (int i = 0; i < 2; ++i)
+      daux(c.eta + i) = tangential(slot, i, du) + slot.friction_compliance * du(c.beta + i) + point.eq(c.eta + i);
   }
   for (size_t c = 0; c < contacts_.size(); ++c)
     if (!active_[c]) daux.segment(contacts_[c].aux, node_rows(contacts_[c])).setZero();

@@ -11,8 +11,9 @@
 // the unknowns by an equation whose residual lives at the same index of `eq`:
 //   contact    eq = [phi(z_k+1)/dt + c gamma - s,  friction rows,  friction limit row]
 //   limit      eq = [value(z_k+1)/dt - s]
-// Linearized friction rows: B u + psi - eta and c_f gamma - sum(beta) - s_psi.
-// Cone rows: B_t u - eta and c_f gamma - x0, with x = (x0, beta) and
+// Linearized friction rows: B u + psi + k beta - eta and c_f gamma - sum(beta) - s_psi.
+// Cone rows: B_t u + k beta - eta and c_f gamma - x0 (k: the friction's
+// regularization over the contact's mass), with x = (x0, beta) and
 // y = (psi, eta) in the second-order cone and x o y = mu e (Jordan product),
 // linearized in the Nesterov-Todd scaling (cone_scaling.hpp).
 
@@ -46,13 +47,20 @@ struct Complementarity {
   int count = 0;
 };
 
+// StepOptions::contact_regularization and friction_regularization: each
+// contact's rows yield by these over its mass.
+struct ContactRegularization {
+  double normal = 0.0, friction = 0.0;
+};
+
 class Inequalities {
  public:
   // Keeps pointers to the model, graph and sites, which must outlive it.
-  // `regularization` is StepOptions::contact_regularization; `mass_scale`,
+  // `mass_scale`,
   // detail::mass_scale(model), is what impulse-valued equations are measured against.
   Inequalities(const Model& model, const MechanismGraph& graph, const std::vector<ContactSite>& sites,
-               const graphsolve::Pattern& pattern, double dt, double regularization, double mass_scale);
+               const graphsolve::Pattern& pattern, double dt, ContactRegularization regularization,
+               double mass_scale);
 
   bool empty() const { return pairs_.empty() && cones_.empty(); }
   int aux_size() const { return aux_size_; }
@@ -117,6 +125,7 @@ class Inequalities {
     FrictionModel model;
     double mu_f;
     double compliance;  // c in phi/dt + c gamma = s: the regularization over the contact's mass
+    double friction_compliance;  // k in B u + k beta: the friction regularization over that mass
   };
   struct LimitSlot {
     LimitRow limit;

@@ -114,7 +114,7 @@ struct Simulator::Impl {
         nj(m.num_joints()),
         dim(matrix.rows()),
         nc(m.num_couplings()),
-        ineq(m, mg, sites, symbolic.pattern(), o.dt, o.contact_regularization, mass_scale) {
+        ineq(m, mg, sites, symbolic.pattern(), o.dt, {o.contact_regularization, o.friction_regularization}, mass_scale) {
     now.resize(nb);
     next.resize(nb);
     trial_next.resize(nb);
@@ -249,7 +249,8 @@ void Simulator::Impl::update_contacts(const State& state) {
   matrix = graphsolve::BlockMatrix(symbolic);
   lu = graphsolve::Factorization(symbolic);
   dim = matrix.rows();
-  ineq = detail::Inequalities(model, mg, sites, symbolic.pattern(), dt(), options.contact_regularization, mass_scale);
+  ineq = detail::Inequalities(model, mg, sites, symbolic.pattern(), dt(),
+                              {options.contact_regularization, options.friction_regularization}, mass_scale);
   size_workspace();
 }
 
@@ -1001,6 +1002,9 @@ Simulator::Simulator(const Model& model, const StepOptions& options) {
   if (!(options.contact_regularization >= 0.0 && std::isfinite(options.contact_regularization)))
     throw std::invalid_argument("dynamics::Simulator: contact_regularization must be finite and >= 0, got " +
                                 detail::format_number(options.contact_regularization));
+  if (!(options.friction_regularization >= 0.0 && std::isfinite(options.friction_regularization)))
+    throw std::invalid_argument("dynamics::Simulator: friction_regularization must be finite and >= 0, got " +
+                                detail::format_number(options.friction_regularization));
   impl_ = std::make_unique<Impl>(model, options);
 }
 

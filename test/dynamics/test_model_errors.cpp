@@ -270,6 +270,9 @@ TEST(ModelErrors, BadInteriorPointOptions) {
     o = StepOptions{};
     o.contact_regularization = bad;
     expect_error([&] { Simulator s(model, o); }, "contact_regularization must be finite and >= 0");
+    o = StepOptions{};
+    o.friction_regularization = bad;
+    expect_error([&] { Simulator s(model, o); }, "friction_regularization must be finite and >= 0");
   }
   expect_error([] { make_builtin("box-drop", {{"friction", "sticky"}}); }, "must be none, linearized or cone");
   expect_error([] { make_builtin("sliding-box", {{"directions", "0"}}); }, "positive integer");
