@@ -22,6 +22,7 @@ struct SimulateOptions {
   int max_iterations = 50;
   int max_substeps = 8;               // StepOptions::max_substeps
   double contact_regularization = 1e-6;  // StepOptions::contact_regularization
+  double friction_regularization = 1e-9;  // StepOptions::friction_regularization
   std::string gravity;                // "x,y,z"; empty keeps the model's
   std::string ground;                 // "nx,ny,nz[,offset]"; empty keeps the model's
   double friction = -1.0;             // < 0 keeps the model's (URDF: 0.5 where no mu is given)

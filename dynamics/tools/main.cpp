@@ -48,6 +48,10 @@ int main(int argc, char** argv) {
   sim->add_option("--contact-regularization", o.contact_regularization,
                   "contacts yield by this much: a resting body sinks by it times |g| dt^2 (default 1e-6; 0: rigid)")
       ->check(positive_number(true));
+  sim->add_option("--friction-regularization", o.friction_regularization,
+                  "friction yields by this much: a sticking contact creeps at it over the body mass times its "
+                  "friction impulse (default 1e-9; 0: exact sticking)")
+      ->check(positive_number(true));
   sim->add_option("--gravity", o.gravity, "gravity vector x,y,z (default: the model's, 0,0,-9.81)");
   sim->add_option("--ground", o.ground, "ground half-space of every contact nx,ny,nz[,offset] (default 0,0,1,0)");
   sim->add_option("--friction", o.friction,

@@ -160,6 +160,7 @@ int run_simulate(const SimulateOptions& o) {
   step_options.max_iterations = o.max_iterations;
   step_options.max_substeps = o.max_substeps;
   step_options.contact_regularization = o.contact_regularization;
+  step_options.friction_regularization = o.friction_regularization;
   if (o.steps < 0) throw std::invalid_argument("--steps must be >= 0");
   const InitialState init =
       initial_state(model, parse_joint_values(o.q0, "--q0"), parse_joint_values(o.v0, "--v0"));

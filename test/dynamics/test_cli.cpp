@@ -138,6 +138,25 @@ TEST_F(DynamicsCli, ContactRegularizationSetsHowFarARestingBodySinks) {
   EXPECT_NEAR(lowest[1], -1e-3 * 9.81 * 1e-4 / 4.0, 0.05 * 1e-3 * 9.81 * 1e-4 / 4.0);
 }
 
+// The cube of box-incline sticks on its four lower corners; with friction
+// regularization r it creeps down the slope at r g sin(0.3) dt / 4 (see
+// test_friction_regularization), and not at all with 0.
+TEST_F(DynamicsCli, FrictionRegularizationSetsHowFastAStickingBoxCreeps) {
+  double speed[2];
+  const char* values[2] = {"0", "0.1"};
+  for (int i = 0; i < 2; ++i) {
+    const CliResult r =
+        run(std::string("simulate box-incline --steps 20 --out t.csv --friction-regularization ") + values[i]);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::vector<double> v = csv_numbers(last_row("t.csv"));
+    ASSERT_EQ(v.size(), 9u + 13u);
+    speed[i] = std::hypot(v[16], v[17], v[18]);  // box.vx, vy, vz
+  }
+  const double expected = 0.1 * 9.81 * std::sin(0.3) * 0.01 / 4.0;
+  EXPECT_LT(speed[0], 1e-9);
+  EXPECT_NEAR(speed[1], expected, 0.01 * expected);
+}
+
 TEST_F(DynamicsCli, UrdfModelsRunWithFloatingRoots) {
   write("robot.urdf",
         "<robot name='r'><link name='base'><inertial><mass value='2'/>"
@@ -440,6 +459,8 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
             "after 4 Newton iterations, the last ones in 8 sub-steps", 1},
            {"simulate pendulum --max-substeps 0", "--max-substeps: must be positive, got 0", 2},
            {"simulate box-drop --contact-regularization -1", "--contact-regularization: must be zero or positive", 2},
+           {"simulate box-drop --friction-regularization nan", "--friction-regularization: must be zero or positive",
+            2},
            {"simulate pendulum --v0 joint1=450 --max-substeps 3",
             "2 sub-steps of --dt 0.01 s carry at most 400 rad/s; lower --dt or --v0", 1},
        }) {
