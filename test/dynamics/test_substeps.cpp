@@ -170,8 +170,9 @@ TEST(Substeps, AWhippingChainGoesThroughWithSubsteps) {
 // rates (0.4 to 0.9 m up, legs anywhere within their limits): with plain
 // steps 34 of 200 such drops failed a step within 200 (these three at 0.31,
 // 0.32 and 0.15 s: one after 21 iterations just above the tolerances, two
-// crawling to the iteration limit); at the default options all but 2 of the
-// 200 go through, retrying the failed steps as sub-steps.
+// crawling to the iteration limit); at the default options 189 of the 200
+// go through, retrying the failed steps as sub-steps (the other 11 crawl at
+// every level).
 TEST(Substeps, QuadrupedDropsGoThroughAtTheDefaults) {
   const Model model = parse_urdf(test::quadruped_urdf());
   ASSERT_EQ(model.num_bodies(), 13);
