@@ -56,8 +56,8 @@ struct ContactRegularization {
 class Inequalities {
  public:
   // Keeps pointers to the model, graph and sites, which must outlive it.
-  // `mass_scale`,
-  // detail::mass_scale(model), is what impulse-valued equations are measured against.
+  // `mass_scale`, detail::mass_scale(model), is what impulse-valued equations
+  // are measured against.
   Inequalities(const Model& model, const MechanismGraph& graph, const std::vector<ContactSite>& sites,
                const graphsolve::Pattern& pattern, double dt, ContactRegularization regularization,
                double mass_scale);

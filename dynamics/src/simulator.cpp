@@ -114,7 +114,8 @@ struct Simulator::Impl {
         nj(m.num_joints()),
         dim(matrix.rows()),
         nc(m.num_couplings()),
-        ineq(m, mg, sites, symbolic.pattern(), o.dt, {o.contact_regularization, o.friction_regularization}, mass_scale) {
+        ineq(m, mg, sites, symbolic.pattern(), o.dt, {o.contact_regularization, o.friction_regularization},
+             mass_scale) {
     now.resize(nb);
     next.resize(nb);
     trial_next.resize(nb);
