@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <iterator>
+#include <string>
 
 #include "dynamics/dynamics.hpp"
 #include "quadruped.hpp"
