@@ -96,8 +96,9 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
     slot.aux = aux_size_;
     slot.model = site.friction;
     slot.mu_f = site.friction_coefficient;
-    slot.compliance = regularization.normal / contact_mass(model, site);
-    slot.friction_compliance = regularization.friction / contact_mass(model, site);
+    const double mass = contact_mass(model, site);
+    slot.compliance = regularization.normal / mass;
+    slot.friction_compliance = regularization.friction / mass;
     slot.friction_rows = site.friction == FrictionModel::Linearized ? site.friction_directions
                          : site.friction == FrictionModel::Cone    ? 2
                                                                    : 0;

@@ -3,7 +3,6 @@
 // for dt is carried, and a retry that fails everywhere leaves the state alone.
 #include <gtest/gtest.h>
 
-#include <array>
 #include <cmath>
 #include <iterator>
 #include <string>
