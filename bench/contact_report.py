@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Turn contact_bench JSON into the contact section of docs/benchmarks.md.
 
-Usage: contact_report.py RESULTS.json [--out docs/benchmarks.md] [--plots docs/plots]
+Usage: contact_report.py RESULTS.json [--also MORE.json ...] [--out docs/benchmarks.md] [--plots docs/plots]
                          [--command "how the JSON was made"] [--print]
 
 The section sits between its markers; it replaces an earlier one or is
 appended (bench/report.py keeps it). Benchmarks are named family/size/solver;
-the fastest repetition is used.
+the fastest repetition over all the runs given is used.
 """
 import json
 import math
@@ -20,23 +20,26 @@ TITLES = {"cylinder": "one cylinder with c rim contacts (100 steps)",
           "box_stack": "stack of n cubes resting on each other (200 steps; contacts between bodies)"}
 
 
-def load(path):
-    with open(path) as f:
-        data = json.load(f)
+def load(paths):
+    """The fastest repetition of every benchmark over all the runs, and the benchmarks that
+    failed in every run."""
     best, failed = {}, {}
-    for b in data["benchmarks"]:
-        if b.get("run_type") == "aggregate":
-            continue
-        family, size, solver = b.get("run_name", b["name"]).split("/")
-        key = (family, int(size), solver)
-        if b.get("error_occurred"):
-            failed[key] = b.get("error_message", "failed")
-            continue
-        entry = {"us": b["us_per_step"], "pen": max(b["penetration"], 0.0) + 0.0, "viol": b["joint_violation"],
-                 "ip": b.get("ip_iterations"), "warned": b.get("warnings", 0.0) > 0}
-        if key not in best or entry["us"] < best[key]["us"]:
-            best[key] = entry
-    return best, failed
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        for b in data["benchmarks"]:
+            if b.get("run_type") == "aggregate":
+                continue
+            family, size, solver = b.get("run_name", b["name"]).split("/")
+            key = (family, int(size), solver)
+            if b.get("error_occurred"):
+                failed[key] = b.get("error_message", "failed")
+                continue
+            entry = {"us": b["us_per_step"], "pen": max(b["penetration"], 0.0) + 0.0, "viol": b["joint_violation"],
+                     "ip": b.get("ip_iterations"), "warned": b.get("warnings", 0.0) > 0}
+            if key not in best or entry["us"] < best[key]["us"]:
+                best[key] = entry
+    return best, {key: message for key, message in failed.items() if key not in best}
 
 
 def slope(best, family, lo, hi):
@@ -166,8 +169,8 @@ def plots(best, outdir):
                       lambda f: "contact points" if f == "cylinder" else "bodies", lambda f: TITLES[f], 9)
 
 
-def make(results, plots_dir, rel, command):
-    best, failed = load(results)
+def make(result_paths, plots_dir, rel, command):
+    best, failed = load(result_paths)
     return section(best, failed, plots(best, plots_dir) if plots_dir else [], rel, command)
 
 

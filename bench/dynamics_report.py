@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Turn dynamics_bench JSON into the simulator section of docs/benchmarks.md.
 
-Usage: dynamics_report.py RESULTS.json [--out docs/benchmarks.md] [--plots docs/plots]
+Usage: dynamics_report.py RESULTS.json [--also MORE.json ...] [--out docs/benchmarks.md] [--plots docs/plots]
                           [--command "how the JSON was made"] [--print]
 
 The section sits between its markers; it replaces an earlier one or is
 appended, and bench/report.py keeps it when it rewrites the solver part.
-Benchmarks are named family/size/solver; the fastest repetition is used.
+Benchmarks are named family/size/solver; the fastest repetition over all the
+runs given is used.
 """
 import json
 import math
@@ -20,21 +21,23 @@ TITLES = {"nlink_revolute": "n-link pendulum, revolute joints",
           "fourlink_chain": "chain of k four-link loops"}
 
 
-def load(path):
-    with open(path) as f:
-        data = json.load(f)
+def load(paths):
+    """The fastest repetition of every benchmark over all the runs."""
     best = {}
-    for b in data["benchmarks"]:
-        if b.get("run_type") == "aggregate" or b.get("error_occurred"):
-            continue
-        family, size, solver = b.get("run_name", b["name"]).split("/")
-        key = (family, int(size), solver)
-        entry = {"us": b["us_per_step"], "energy": b["energy_error"],
-                 "energy_state": b.get("energy_error_state", b["energy_error"]), "newton": b.get("newton_iterations"),
-                 "factorizations": b.get("factorizations"),
-                 "violation": b["constraint_violation"]}
-        if key not in best or entry["us"] < best[key]["us"]:
-            best[key] = entry
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        for b in data["benchmarks"]:
+            if b.get("run_type") == "aggregate" or b.get("error_occurred"):
+                continue
+            family, size, solver = b.get("run_name", b["name"]).split("/")
+            key = (family, int(size), solver)
+            entry = {"us": b["us_per_step"], "energy": b["energy_error"],
+                     "energy_state": b.get("energy_error_state", b["energy_error"]),
+                     "newton": b.get("newton_iterations"), "factorizations": b.get("factorizations"),
+                     "violation": b["constraint_violation"]}
+            if key not in best or entry["us"] < best[key]["us"]:
+                best[key] = entry
     return best
 
 
@@ -105,8 +108,8 @@ def plots(best, outdir):
                       lambda f: "links" if f.startswith("nlink") else "segments", lambda f: TITLES.get(f, f))
 
 
-def make(results, plots_dir, rel, command):
-    best = load(results)
+def make(result_paths, plots_dir, rel, command):
+    best = load(result_paths)
     return section(best, plots(best, plots_dir) if plots_dir else [], rel, command)
 
 

@@ -206,9 +206,6 @@ def machine(context):
 def main():
     parser = report_arguments(__doc__)
     parser.add_argument("--notes", help="Markdown file with the hand-written analysis to include")
-    parser.add_argument("--also", action="append", default=[],
-                        help="a further JSON run of the same benchmark (repeatable): every benchmark's fastest "
-                             "run over all files is reported")
     args = parser.parse_args()
     context, best = load([args.results] + args.also)
 

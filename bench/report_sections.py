@@ -97,10 +97,13 @@ def section_end(name, out, targets_title, targets, value_format, plot_paths, rel
 
 
 def report_arguments(doc):
-    """The command line every benchmark report takes: results JSON, output document, plot
-    directory, the command that made the results, and --print."""
+    """The command line every benchmark report takes: results JSON (and --also further runs),
+    output document, plot directory, the command that made the results, and --print."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("results")
+    parser.add_argument("--also", action="append", default=[],
+                        help="a further JSON run of the same benchmark (repeatable): every benchmark's fastest "
+                             "run over all files is reported")
     parser.add_argument("--out")
     parser.add_argument("--plots")
     parser.add_argument("--command", default="")
@@ -109,11 +112,11 @@ def report_arguments(doc):
 
 
 def report_main(doc, name, make):
-    """Command line of a section report. make(results, plots_dir or None, rel, command) returns
+    """Command line of a section report. make(result paths, plots_dir or None, rel, command) returns
     (text, targets met, targets); rel turns a plot path into a link relative to the document."""
     args = report_arguments(doc).parse_args()
     base = os.path.dirname(os.path.abspath(args.out)) if args.out else os.getcwd()
-    text, met, total = make(args.results, args.plots if args.plots and args.out else None,
+    text, met, total = make([args.results] + args.also, args.plots if args.plots and args.out else None,
                             lambda p: os.path.relpath(p, base), args.command)
     if args.print:
         print(text)

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""The section reports take the fastest repetition of every benchmark over all the JSON runs
+given (--also), and call a benchmark failed only if it failed in every run."""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import contact_report  # noqa: E402
+import dynamics_report  # noqa: E402
+
+
+def contact_run(name, us, error=None):
+    if error:
+        return {"name": name, "run_name": name, "run_type": "iteration", "error_occurred": True,
+                "error_message": error}
+    return {"name": name, "run_name": name, "run_type": "iteration", "us_per_step": us, "penetration": 1e-9,
+            "joint_violation": 0.0, "ip_iterations": 3.0, "warnings": 0.0}
+
+
+def dynamics_run(name, us, energy):
+    return {"name": name, "run_name": name, "run_type": "iteration", "us_per_step": us, "energy_error": energy,
+            "energy_error_state": energy, "newton_iterations": 1.0, "factorizations": 1.0,
+            "constraint_violation": 1e-12}
+
+
+class ReportRuns(unittest.TestCase):
+    def write(self, benchmarks):
+        handle, path = tempfile.mkstemp(suffix=".json")
+        with os.fdopen(handle, "w") as f:
+            json.dump({"context": {}, "benchmarks": benchmarks}, f)
+        self.addCleanup(os.remove, path)
+        return path
+
+    def test_contact_report_takes_the_fastest_run_of_each_benchmark(self):
+        first = self.write([contact_run("cylinder/2/graphsolve", 10.0), contact_run("cylinder/100/graphsolve", 600.0),
+                            contact_run("box_drop/1/graphsolve", 30.0), contact_run("box_drop/1/mujoco", 0, "no model")])
+        second = self.write([contact_run("cylinder/2/graphsolve", 12.0), contact_run("cylinder/100/graphsolve", 500.0),
+                             contact_run("box_drop/1/graphsolve", 31.0), contact_run("box_drop/1/mujoco", 4.0)])
+        best, failed = contact_report.load([first, second])
+        self.assertEqual(best[("cylinder", 2, "graphsolve")]["us"], 10.0)
+        self.assertEqual(best[("cylinder", 100, "graphsolve")]["us"], 500.0)
+        self.assertEqual(best[("box_drop", 1, "mujoco")]["us"], 4.0)
+        self.assertEqual(failed, {})
+        text, _, _ = contact_report.make([first, second], None, lambda p: p, "test")
+        self.assertIn("| 2 | 10.0 |", text)
+        self.assertIn("| 100 | 500.0 |", text)
+        self.assertIn("| MuJoCo | 4.0 |", text)
+
+    def test_contact_benchmark_failed_in_every_run_stays_failed(self):
+        first = self.write([contact_run("box_drop/1/mujoco", 0, "no model")])
+        second = self.write([contact_run("box_drop/1/mujoco", 0, "no model")])
+        _, failed = contact_report.load([first, second])
+        self.assertEqual(failed, {("box_drop", 1, "mujoco"): "no model"})
+
+    def test_dynamics_report_takes_the_fastest_run_of_each_benchmark(self):
+        first = self.write([dynamics_run("nlink_revolute/10/graphsolve", 20.0, 1e-3),
+                            dynamics_run("nlink_revolute/10/mujoco_euler", 4.0, 1.0),
+                            dynamics_run("nlink_revolute/10/mujoco_rk4", 18.0, 1e-5)])
+        second = self.write([dynamics_run("nlink_revolute/10/graphsolve", 16.0, 1e-3),
+                             dynamics_run("nlink_revolute/10/mujoco_euler", 5.0, 1.0),
+                             dynamics_run("nlink_revolute/10/mujoco_rk4", 17.0, 1e-5)])
+        best = dynamics_report.load([first, second])
+        self.assertEqual(best[("nlink_revolute", 10, "graphsolve")]["us"], 16.0)
+        self.assertEqual(best[("nlink_revolute", 10, "mujoco_euler")]["us"], 4.0)
+        text, _, _ = dynamics_report.make([first, second], None, lambda p: p, "test")
+        self.assertIn("| 10 | 16.0 | 1.00 | 1.00 | 4.0 | 17.0 | 0.25 |", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
