@@ -39,6 +39,11 @@ const char* to_string(StepStatus status) {
   return "unknown";
 }
 
+int next_substeps(int substeps, int max_substeps) {
+  if (substeps >= max_substeps) return 0;
+  return substeps > max_substeps / 2 ? max_substeps : 2 * substeps;
+}
+
 struct Simulator::Impl {
   const Model& model;
   StepOptions options;
@@ -921,7 +926,7 @@ StepResult Simulator::Impl::solve(State& state) {
   return result;
 }
 
-// A failed step retried as 2, 4, ... equal sub-steps (up to
+// A failed step retried as 2, 4, ... equal sub-steps (next_substeps, up to
 // options.max_substeps) from the state it started from. Every sub-step is a
 // step of the same integrator at dt / k; the warm-start history is cleared
 // before the first and after the last (extrapolating across step sizes would
@@ -929,7 +934,8 @@ StepResult Simulator::Impl::solve(State& state) {
 StepResult Simulator::Impl::substep(State& state, const StepResult& failed) {
   const State start = state;
   StepResult result = failed;
-  for (int pieces = 2; pieces <= options.max_substeps; pieces *= 2) {
+  for (int pieces = next_substeps(1, options.max_substeps); pieces > 0;
+       pieces = next_substeps(pieces, options.max_substeps)) {
     state = start;
     state.clear_history();
     set_step_size(options.dt / pieces);

@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   sim->add_option("--max-iterations", o.max_iterations, "Newton iterations per step (default 50)")
       ->check(positive_number(false));
   sim->add_option("--max-substeps", o.max_substeps,
-                  "retry a failed step as 2, 4, ... equal sub-steps, up to this many (default 8; 1: never)")
+                  "retry a failed step as 2, 4, ... equal sub-steps, ending with this many (default 8; 1: never)")
       ->check(positive_number(false));
   sim->add_option("--contact-regularization", o.contact_regularization,
                   "contacts yield by this much: a resting body sinks by it times |g| dt^2 (default 1e-6; 0: rigid)")

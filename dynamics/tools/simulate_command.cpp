@@ -41,17 +41,17 @@ Model load_model(const SimulateOptions& o) {
 
 // Initial rates that the rotation update cannot carry through one step, nor
 // through the finest sub-steps allowed (|w| >= 2/dt), are bad input, named
-// before anything else uses them. Returns the longest of dt, dt/2, ... that
-// carries them: the step size of the initial state's midpoint energy.
+// before anything else uses them. Returns the longest of the step sizes a
+// step tries (dt, dt/2, ...: next_substeps) that carries them: the step size
+// of the initial state's midpoint energy.
 double check_initial_spin(const Model& model, const State& state, double dt, int max_substeps) {
-  int pieces = 1;
-  while (2 * pieces <= max_substeps) pieces *= 2;
-  for (double h = dt;; h /= 2.0) {
+  for (int pieces = 1;; pieces = next_substeps(pieces, max_substeps)) {
+    const double h = dt / pieces;
     int fast = -1;
     for (int b = 0; b < model.num_bodies() && fast < 0; ++b)
       if (!turns_within_a_step(state.angular_velocity[b], h)) fast = b;
     if (fast < 0) return h;
-    if (h > dt / pieces) continue;
+    if (next_substeps(pieces, max_substeps) > 0) continue;
     std::ostringstream message;
     message << "initial state: body '" << model.body(fast).name << "' turns at "
             << state.angular_velocity[fast].stableNorm() << " rad/s, but ";

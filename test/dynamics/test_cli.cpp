@@ -123,6 +123,20 @@ TEST_F(DynamicsCli, StepsThatFailAreRetriedAsSubsteps) {
   EXPECT_TRUE(fs::exists(dir_ / "t.csv"));
 }
 
+// A count that is not a power of two is the last retry: the pendulum at 250
+// rad/s fails 2 half steps of 0.01 s and goes through in thirds.
+TEST_F(DynamicsCli, MaxSubstepsThatIsNotAPowerOfTwoIsTried) {
+  const CliResult halves = run("simulate pendulum --v0 joint1=250 --max-substeps 2 --steps 5 --json");
+  EXPECT_EQ(halves.code, 1);
+  EXPECT_NE(halves.err.find("in 2 sub-steps"), std::string::npos) << halves.err;
+  const CliResult r = run("simulate pendulum --v0 joint1=250 --max-substeps 3 --steps 5 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto s = nlohmann::json::parse(r.out);
+  EXPECT_EQ(s["substepped_steps"], 5);
+  EXPECT_EQ(s["substeps_max"], 3);
+  EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-10);
+}
+
 // A resting body sinks by the regularization times |g| dt^2, shared by its
 // four bottom corners: about 2.5e-7 m at 1e-3, nothing with rigid contacts.
 TEST_F(DynamicsCli, ContactRegularizationSetsHowFarARestingBodySinks) {
@@ -461,8 +475,10 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate box-drop --contact-regularization -1", "--contact-regularization: must be zero or positive", 2},
            {"simulate box-drop --friction-regularization nan", "--friction-regularization: must be zero or positive",
             2},
-           {"simulate pendulum --v0 joint1=450 --max-substeps 3",
+           {"simulate pendulum --v0 joint1=450 --max-substeps 2",
             "2 sub-steps of --dt 0.01 s carry at most 400 rad/s; lower --dt or --v0", 1},
+           {"simulate pendulum --v0 joint1=650 --max-substeps 3",
+            "3 sub-steps of --dt 0.01 s carry at most 600 rad/s; lower --dt or --v0", 1},
        }) {
     const CliResult r = run(c.args + (c.args.find("--out") == std::string::npos ? " --out o.csv" : ""));
     EXPECT_EQ(r.code, c.code) << c.args << "\n" << r.err;

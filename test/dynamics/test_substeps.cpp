@@ -1,11 +1,13 @@
 // StepOptions::max_substeps: a step that fails is retried as 2, 4, ... equal
-// sub-steps. Each sub-step is exactly a step at dt / k, a transient too fast
-// for dt is carried, and a retry that fails everywhere leaves the state alone.
+// sub-steps, ending with max_substeps. Each sub-step is exactly a step at
+// dt / k, a transient too fast for dt is carried, and a retry that fails
+// everywhere leaves the state alone.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "dynamics/dynamics.hpp"
 #include "quadruped.hpp"
@@ -211,6 +213,44 @@ TEST(Substeps, QuadrupedDropsGoThroughAtTheDefaults) {
   }
   // Each of these failed a plain step in the sweep; allow round-off to spare one.
   EXPECT_GE(plain_failures, 2) << "plain steps no longer fail here: pick harder drops";
+}
+
+TEST(Substeps, TheLastRetryIsMaxSubsteps) {
+  // The sequence: doubling from 1, capped at max_substeps, then 0 (no more).
+  const auto sequence = [](int max_substeps) {
+    std::vector<int> tried;
+    for (int k = next_substeps(1, max_substeps); k > 0; k = next_substeps(k, max_substeps)) tried.push_back(k);
+    return tried;
+  };
+  EXPECT_EQ(sequence(1), std::vector<int>{});
+  EXPECT_EQ(sequence(2), (std::vector<int>{2}));
+  EXPECT_EQ(sequence(3), (std::vector<int>{2, 3}));
+  EXPECT_EQ(sequence(5), (std::vector<int>{2, 4, 5}));
+  EXPECT_EQ(sequence(6), (std::vector<int>{2, 4, 6}));
+  EXPECT_EQ(sequence(8), (std::vector<int>{2, 4, 8}));
+  EXPECT_EQ(sequence(1000), (std::vector<int>{2, 4, 8, 16, 32, 64, 128, 256, 512, 1000}));
+
+  // The box at 442 rad/s: 2 half steps carry at most 400 rad/s, 3 thirds 600.
+  const Model model = spinning_box();
+  const double dt = 0.01;
+  State s = make_state(model);
+  s.angular_velocity[0] *= 2.0;
+  ASSERT_GT(s.angular_velocity[0].norm(), 4.0 / dt);
+  State two = s, thirds = s;
+  Simulator halves(model, with_substeps(dt, 2));
+  EXPECT_EQ(halves.step(two).status, StepStatus::Diverged);
+  Simulator up_to_three(model, with_substeps(dt, 3));
+  const StepResult r = up_to_three.step(s);
+  ASSERT_TRUE(r.ok()) << to_string(r.status);
+  EXPECT_EQ(r.substeps, 3);
+  EXPECT_EQ(s.time, dt);
+  // The same three steps of dt / 3 by hand.
+  Simulator third(model, with_dt(dt / 3));
+  thirds.clear_history();
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(third.step(thirds).ok());
+  EXPECT_LT((s.position[0] - thirds.position[0]).norm(), 1e-14);
+  EXPECT_LT(s.orientation[0].angularDistance(thirds.orientation[0]), 1e-14);
+  EXPECT_LT((s.angular_velocity[0] - thirds.angular_velocity[0]).norm(), 1e-10);
 }
 
 TEST(Substeps, BadOption) {

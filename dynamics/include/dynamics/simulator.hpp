@@ -44,7 +44,8 @@ struct StepOptions {
   int max_iterations = 50;
   // A step that fails (not converged, diverged or a failed factorization) is
   // retried from where it started as 2, then 4, ... equal sub-steps, up to
-  // this many (1: never). A sub-stepped step ends at t + dt like any other,
+  // this many (1: never); a count that is not a power of two is the last
+  // retry (6: 2, 4, 6; see next_substeps). A sub-stepped step ends at t + dt like any other,
   // with the velocities of its last sub-step, dt / StepResult::substeps; the
   // retry allocates (a copy of the state) and clears the warm-start history.
   // Steps that succeed never retry, so the default only changes failures:
@@ -117,6 +118,11 @@ enum class StepStatus {
 };
 
 const char* to_string(StepStatus status);
+
+// The sub-step count a failed step tries after `substeps` (1: the plain step):
+// twice as many, capped at max_substeps; 0 once max_substeps has been tried.
+// From 1 with max_substeps 3: 2, 3; with 8: 2, 4, 8.
+int next_substeps(int substeps, int max_substeps);
 
 struct StepResult {
   StepStatus status = StepStatus::Success;
