@@ -8,10 +8,9 @@ The section sits between its markers; it replaces an earlier one or is
 appended (bench/report.py keeps it). Benchmarks are named family/size/solver;
 the fastest repetition over all the runs given is used.
 """
-import json
 import math
 
-from report_sections import report_main, section_end, section_start, time_plots
+from report_sections import fastest_runs, report_main, section_end, section_start, time_plots
 
 TITLES = {"cylinder": "one cylinder with c rim contacts (100 steps)",
           "cylinder_chain": "chain of n cylinders with n + 1 contacts (100 steps)",
@@ -23,23 +22,9 @@ TITLES = {"cylinder": "one cylinder with c rim contacts (100 steps)",
 def load(paths):
     """The fastest repetition of every benchmark over all the runs, and the benchmarks that
     failed in every run."""
-    best, failed = {}, {}
-    for path in paths:
-        with open(path) as f:
-            data = json.load(f)
-        for b in data["benchmarks"]:
-            if b.get("run_type") == "aggregate":
-                continue
-            family, size, solver = b.get("run_name", b["name"]).split("/")
-            key = (family, int(size), solver)
-            if b.get("error_occurred"):
-                failed[key] = b.get("error_message", "failed")
-                continue
-            entry = {"us": b["us_per_step"], "pen": max(b["penetration"], 0.0) + 0.0, "viol": b["joint_violation"],
-                     "ip": b.get("ip_iterations"), "warned": b.get("warnings", 0.0) > 0}
-            if key not in best or entry["us"] < best[key]["us"]:
-                best[key] = entry
-    return best, {key: message for key, message in failed.items() if key not in best}
+    return fastest_runs(paths, lambda b: {"us": b["us_per_step"], "pen": max(b["penetration"], 0.0) + 0.0,
+                                          "viol": b["joint_violation"], "ip": b.get("ip_iterations"),
+                                          "warned": b.get("warnings", 0.0) > 0})
 
 
 def slope(best, family, lo, hi):

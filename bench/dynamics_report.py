@@ -9,11 +9,9 @@ appended, and bench/report.py keeps it when it rewrites the solver part.
 Benchmarks are named family/size/solver; the fastest repetition over all the
 runs given is used.
 """
-import json
 import math
-from collections import defaultdict
 
-from report_sections import report_main, section_end, section_start, time_plots
+from report_sections import fastest_runs, report_main, section_end, section_start, time_plots
 
 SOLVERS = ["graphsolve", "mujoco_euler", "mujoco_rk4"]
 TITLES = {"nlink_revolute": "n-link pendulum, revolute joints",
@@ -22,22 +20,11 @@ TITLES = {"nlink_revolute": "n-link pendulum, revolute joints",
 
 
 def load(paths):
-    """The fastest repetition of every benchmark over all the runs."""
-    best = {}
-    for path in paths:
-        with open(path) as f:
-            data = json.load(f)
-        for b in data["benchmarks"]:
-            if b.get("run_type") == "aggregate" or b.get("error_occurred"):
-                continue
-            family, size, solver = b.get("run_name", b["name"]).split("/")
-            key = (family, int(size), solver)
-            entry = {"us": b["us_per_step"], "energy": b["energy_error"],
-                     "energy_state": b.get("energy_error_state", b["energy_error"]),
-                     "newton": b.get("newton_iterations"), "factorizations": b.get("factorizations"),
-                     "violation": b["constraint_violation"]}
-            if key not in best or entry["us"] < best[key]["us"]:
-                best[key] = entry
+    """The fastest repetition of every benchmark over all the runs (failed ones are left out)."""
+    best, _ = fastest_runs(paths, lambda b: {
+        "us": b["us_per_step"], "energy": b["energy_error"],
+        "energy_state": b.get("energy_error_state", b["energy_error"]), "newton": b.get("newton_iterations"),
+        "factorizations": b.get("factorizations"), "violation": b["constraint_violation"]})
     return best
 
 

@@ -1,7 +1,30 @@
 """Pieces shared by the benchmark report scripts: the targets table and the
 marked sections of docs/benchmarks.md that each script owns."""
 import argparse
+import json
 import os
+
+
+def fastest_runs(paths, entry):
+    """The fastest repetition of every benchmark family/size/solver over all the JSON runs
+    (entry(b) makes its record, which has "us"), and the error message of each benchmark
+    that failed in every run."""
+    best, failed = {}, {}
+    for path in paths:
+        with open(path) as f:
+            benchmarks = json.load(f)["benchmarks"]
+        for b in benchmarks:
+            if b.get("run_type") == "aggregate":
+                continue
+            family, size, solver = b.get("run_name", b["name"]).split("/")
+            key = (family, int(size), solver)
+            if b.get("error_occurred"):
+                failed[key] = b.get("error_message", "failed")
+                continue
+            record = entry(b)
+            if key not in best or record["us"] < best[key]["us"]:
+                best[key] = record
+    return best, {key: message for key, message in failed.items() if key not in best}
 
 
 def time_plots(best, families, solvers, outdir, prefix, xlabel, title, title_size=None):
