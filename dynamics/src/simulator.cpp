@@ -26,6 +26,17 @@ using detail::Pose;
 namespace {
 constexpr double kSmallestStep = 1e-100;  // s; see the constructor
 constexpr double kUnitNormSlack = 1e-6;    // of a state's orientations; see step()
+
+// How far each contact's rows yield (both options), for detail::Inequalities.
+detail::ContactRegularization contact_regularization(const StepOptions& o) {
+  return {o.contact_regularization, o.friction_regularization};
+}
+
+void require_finite_nonnegative(double value, const char* name) {
+  if (!(value >= 0.0 && std::isfinite(value)))
+    throw std::invalid_argument(std::string("dynamics::Simulator: ") + name + " must be finite and >= 0, got " +
+                                detail::format_number(value));
+}
 }  // namespace
 
 const char* to_string(StepStatus status) {
@@ -119,8 +130,7 @@ struct Simulator::Impl {
         nj(m.num_joints()),
         dim(matrix.rows()),
         nc(m.num_couplings()),
-        ineq(m, mg, sites, symbolic.pattern(), o.dt, {o.contact_regularization, o.friction_regularization},
-             mass_scale) {
+        ineq(m, mg, sites, symbolic.pattern(), o.dt, contact_regularization(o), mass_scale) {
     now.resize(nb);
     next.resize(nb);
     trial_next.resize(nb);
@@ -255,8 +265,8 @@ void Simulator::Impl::update_contacts(const State& state) {
   matrix = graphsolve::BlockMatrix(symbolic);
   lu = graphsolve::Factorization(symbolic);
   dim = matrix.rows();
-  ineq = detail::Inequalities(model, mg, sites, symbolic.pattern(), dt(),
-                              {options.contact_regularization, options.friction_regularization}, mass_scale);
+  ineq = detail::Inequalities(model, mg, sites, symbolic.pattern(), dt(), contact_regularization(options),
+                              mass_scale);
   size_workspace();
 }
 
@@ -1006,12 +1016,8 @@ Simulator::Simulator(const Model& model, const StepOptions& options) {
   if (!(options.fraction_to_boundary > 0.0 && options.fraction_to_boundary < 1.0))
     throw std::invalid_argument("dynamics::Simulator: fraction_to_boundary must lie in (0, 1), got " +
                                 detail::format_number(options.fraction_to_boundary));
-  if (!(options.contact_regularization >= 0.0 && std::isfinite(options.contact_regularization)))
-    throw std::invalid_argument("dynamics::Simulator: contact_regularization must be finite and >= 0, got " +
-                                detail::format_number(options.contact_regularization));
-  if (!(options.friction_regularization >= 0.0 && std::isfinite(options.friction_regularization)))
-    throw std::invalid_argument("dynamics::Simulator: friction_regularization must be finite and >= 0, got " +
-                                detail::format_number(options.friction_regularization));
+  require_finite_nonnegative(options.contact_regularization, "contact_regularization");
+  require_finite_nonnegative(options.friction_regularization, "friction_regularization");
   impl_ = std::make_unique<Impl>(model, options);
 }
 

@@ -3,6 +3,7 @@
 // joints with limits, dampers on the abduction joints; cylinder thighs and
 // sphere feet touching the ground), the kind of robot users drop onto the
 // ground, and drops of it: a pose and rates of the torso and the legs.
+// fails_within tells whether a simulator fails a drop's first steps.
 #include <array>
 #include <string>
 
@@ -65,6 +66,13 @@ inline void place(const Model& model, State& state, const Drop& drop) {
     set_joint_velocity(model, state, model.find_joint(n + "_hip_j"), vector(&drop.leg_rates[2 * i], 1));
     set_joint_velocity(model, state, model.find_joint(n + "_knee"), vector(&drop.leg_rates[2 * i + 1], 1));
   }
+}
+
+// Whether `sim` fails a step within `steps` steps from `state` (a copy).
+inline bool fails_within(Simulator& sim, State state, int steps) {
+  for (int k = 0; k < steps; ++k)
+    if (!sim.step(state).ok()) return true;
+  return false;
 }
 
 }  // namespace dynamics::test
