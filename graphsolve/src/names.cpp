@@ -13,6 +13,7 @@ const char* to_string(Status status) {
     case Status::NonFiniteValue: return "non-finite value (NaN or Inf)";
     case Status::NotFactorized: return "not factorized";
     case Status::DimensionMismatch: return "dimension mismatch";
+    case Status::NonFiniteSolution: return "the solution overflowed (NaN or Inf)";
   }
   return "unknown status";
 }

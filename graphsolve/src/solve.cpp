@@ -64,7 +64,9 @@ Status Factorization::solve_in_place(Eigen::Ref<Eigen::MatrixXd> rhs) {
   if (!rhs.allFinite()) return Status::NonFiniteValue;
   for (Eigen::Index c = 0; c < rhs.cols(); c += Impl::kRhsChunk)
     m.solve_columns(rhs.middleCols(c, std::min<Eigen::Index>(Impl::kRhsChunk, rhs.cols() - c)));
-  return Status::Success;
+  // Finite A and b can still overflow (b near DBL_MAX, a pivot that passed
+  // the rcond test but is tiny): say so rather than hand back Inf as success.
+  return rhs.allFinite() ? Status::Success : Status::NonFiniteSolution;
 }
 
 Status Factorization::solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x) {
@@ -99,7 +101,7 @@ Status Factorization::solve_refined(const BlockMatrix& matrix, const Eigen::Ref<
       if (steps > 1) m.correction = m.residual;
     }
   }
-  return Status::Success;
+  return x.allFinite() ? Status::Success : Status::NonFiniteSolution;
 }
 
 double relative_residual(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& x,

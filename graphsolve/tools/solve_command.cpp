@@ -91,6 +91,10 @@ int run_solve(const SolveOptions& o) {
     factorize_seconds = std::min(factorize_seconds, seconds_since(start));
     start = Clock::now();
     const Status solved = factorization.solve_refined(a, b, x, o.refine);
+    if (solved == Status::NonFiniteSolution)
+      throw UserError("solve failed: " + std::string(to_string(solved)) +
+                      ": A is too close to singular for this b, or b too large; scale the system, or regularize it "
+                      "with --shift EPS");
     if (solved != Status::Success) throw UserError(std::string("solve failed: ") + to_string(solved));
     solve_seconds = std::min(solve_seconds, seconds_since(start));
   }

@@ -142,6 +142,8 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
   write("b2.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n2\n");
   write("bhuge.mtx", "%%MatrixMarket matrix coordinate real general\n2000000000 1 1\n1 1 1\n");
   write("bnan.mtx", "%%MatrixMarket matrix array real general\n3 1\n1\nnan\n3\n");
+  // With --shift -4.5 the second pivot is 0.5: x(2) = 2e308 overflows.
+  write("bmax.mtx", "%%MatrixMarket matrix array real general\n3 1\n1\n1e308\n3\n");
   write("rect.mtx", "%%MatrixMarket matrix coordinate real general\n3 2 1\n1 1 4\n");
   write("bad.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 4\n2 x 5\n");
   write("nan.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 NaN\n");
@@ -165,6 +167,7 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       // Checked at the size line: two billion rows with one entry are never allocated.
       {"solve A.mtx --rhs bhuge.mtx --out x.mtx", "bhuge.mtx:2: the matrix has 2000000000 rows, expected 3", 1},
       {"solve A.mtx --rhs bnan.mtx --out x.mtx", "bnan.mtx:4: non-finite value", 1},
+      {"solve A.mtx --rhs bmax.mtx --out x.mtx --shift -4.5", "solve failed: the solution overflowed (NaN or Inf)", 1},
       {"solve A.mtx --rhs missing.mtx --out x.mtx", "missing.mtx: cannot open file", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --block-size 2", "--block-size 2 does not divide the dimension 3", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks.txt", "block sizes sum to 2 but A has dimension 3", 1},

@@ -127,6 +127,37 @@ TEST(Errors, NonFiniteValuesAreReported) {
   EXPECT_EQ(f.solve_in_place(b), gs::Status::NonFiniteValue);
 }
 
+// Finite A and b whose solution overflows: a right-hand side near DBL_MAX
+// over a pivot below one, and a tiny but well-conditioned 1x1 pivot.
+TEST(Errors, SolutionThatOverflowsIsReportedForEverySolve) {
+  const gs::Symbolic sym = gs::analyze(fam::chain(3, 2));
+  gs::BlockMatrix a(sym);
+  for (const gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
+    SCOPED_TRACE(gs::to_string(method));
+    a.set_zero();
+    for (int i = 0; i < 3; ++i) a.diag(i).setIdentity();
+    a.diag(1) *= 0.5;
+    gs::Factorization f(sym, method);
+    ASSERT_EQ(f.factorize(a), gs::Status::Success);
+    Eigen::VectorXd b = Eigen::VectorXd::Ones(6);
+    b(2) = 1e308;  // x(2) = 2e308
+    Eigen::VectorXd x(6);
+    EXPECT_EQ(f.solve(b, x), gs::Status::NonFiniteSolution);
+    EXPECT_EQ(f.solve_refined(a, b, x, 2), gs::Status::NonFiniteSolution);
+    b(2) = 1e307;  // x(2) = 2e307 is finite
+    EXPECT_EQ(f.solve(b, x), gs::Status::Success);
+    EXPECT_DOUBLE_EQ(x(2), 2e307);
+  }
+  const gs::Symbolic single = gs::analyze(fam::chain(1, 1));
+  gs::BlockMatrix tiny(single);
+  tiny.diag(0)(0, 0) = 1e-300;
+  gs::Factorization f(single);
+  ASSERT_EQ(f.factorize(tiny), gs::Status::Success);  // one pivot: its ratio is 1
+  Eigen::VectorXd b = Eigen::VectorXd::Constant(1, 1e10);
+  EXPECT_EQ(f.solve_in_place(b), gs::Status::NonFiniteSolution);
+  EXPECT_STREQ(gs::to_string(gs::Status::NonFiniteSolution), "the solution overflowed (NaN or Inf)");
+}
+
 // The loads check the values they copy; every block is covered, for every
 // method and in both orientations of an edge (natural and reversed order).
 TEST(Errors, NonFiniteValueInAnyBlockIsReportedForEveryMethod) {

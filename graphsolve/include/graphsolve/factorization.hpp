@@ -42,7 +42,8 @@ class Factorization {
   // names the node whose pivot block broke down (-1 if none).
   Status factorize(const BlockMatrix& matrix, const FactorOptions& options = {});
 
-  // Solves A X = B in place for one or several columns.
+  // Solves A X = B in place for one or several columns. NonFiniteSolution
+  // when finite A and B give a solution that overflowed (then X is not one).
   Status solve_in_place(Eigen::Ref<Eigen::MatrixXd> rhs);
   Status solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x);
   // Solves and then improves x by at most `steps` rounds of iterative

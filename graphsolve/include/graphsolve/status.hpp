@@ -11,6 +11,7 @@ enum class Status {
   NonFiniteValue,       // NaN or Inf in the matrix or right-hand side
   NotFactorized,        // solve called before a successful factorize
   DimensionMismatch,    // a vector or matrix does not fit the analysed pattern
+  NonFiniteSolution,    // finite A and b, but the solution overflowed to NaN or Inf
 };
 
 const char* to_string(Status status);
