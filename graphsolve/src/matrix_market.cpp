@@ -101,9 +101,14 @@ class Reader {
   }
 
   double real(const char* what) {
+    while (*cursor_ == ' ' || *cursor_ == '\t') ++cursor_;
     char* end = nullptr;
     const double v = std::strtod(cursor_, &end);
     if (end == cursor_ || !ends_token(*end)) fail(std::string("expected a number ") + what);
+    // strtod also reads C's hexadecimal floats; Matrix Market numbers are decimal.
+    if (std::find_if(cursor_, static_cast<const char*>(end), [](char c) { return c == 'x' || c == 'X'; }) != end)
+      fail(std::string("expected a decimal number ") + what + ", found '" +
+           std::string(cursor_, static_cast<const char*>(end)) + "'");
     if (!std::isfinite(v)) fail(std::string("non-finite value (NaN or Inf) ") + what);
     cursor_ = end;
     return v;
@@ -151,8 +156,35 @@ void read_size(Reader& r, const Header& h, long& rows, long& cols, long& entries
   r.check_room_for(entries, h.coordinate ? 6 : 2, h.coordinate ? "entries" : "array values");  // "i j v\n", "v\n"
 }
 
+// A symmetric or skew-symmetric file stores one triangle (the standard says
+// the lower; the upper alone is read too, as its transpose). Entries in both
+// strict triangles would be mirrored onto each other and summed: a full matrix
+// labelled symmetric would come out with its off-diagonal doubled, so refuse.
+class OneTriangle {
+ public:
+  void check(const Reader& r, long i, long j) {
+    if (i == j) return;
+    const bool lower = i > j;
+    Entry& seen = lower ? lower_ : upper_;
+    if (seen.i == 0) seen = {i, j};
+    const Entry& other = lower ? upper_ : lower_;
+    if (other.i != 0)
+      r.fail("entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is in the " + (lower ? "lower" : "upper") +
+             " triangle but (" + std::to_string(other.i) + ", " + std::to_string(other.j) + ") is in the " +
+             (lower ? "upper" : "lower") +
+             ": a symmetric Matrix Market file stores one triangle (write a full matrix as 'general')");
+  }
+
+ private:
+  struct Entry {
+    long i = 0, j = 0;  // 1-based; 0: none yet
+  };
+  Entry lower_, upper_;  // the first entry met in each strict triangle
+};
+
 template <class Sink>
-void read_coordinate_entries(Reader& r, long rows, long cols, long entries, Sink&& sink) {
+void read_coordinate_entries(Reader& r, const Header& h, long rows, long cols, long entries, Sink&& sink) {
+  OneTriangle triangle;
   for (long k = 0; k < entries; ++k) {
     if (!r.next_data_line())
       r.fail("file ends after " + std::to_string(k) + " entries, the size line announced " + std::to_string(entries));
@@ -163,6 +195,7 @@ void read_coordinate_entries(Reader& r, long rows, long cols, long entries, Sink
     if (i < 1 || i > rows || j < 1 || j > cols)
       r.fail("entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is outside the " + std::to_string(rows) +
              "x" + std::to_string(cols) + " matrix");
+    if (h.symmetry != Symmetry::General) triangle.check(r, i, j);
     sink(static_cast<int>(i - 1), static_cast<int>(j - 1), v);
   }
   if (r.next_data_line()) r.fail("more entries than the " + std::to_string(entries) + " the size line announced");
@@ -181,7 +214,7 @@ SparseTriplets read_matrix_market_sparse(const std::string& path) {
   result.cols = static_cast<int>(cols);
   result.symmetric = h.symmetry == Symmetry::Symmetric;
   result.entries.reserve(static_cast<size_t>(std::min(entries, 1L << 26)) * (h.symmetry == Symmetry::General ? 1 : 2));
-  read_coordinate_entries(r, rows, cols, entries, [&](int i, int j, double v) {
+  read_coordinate_entries(r, h, rows, cols, entries, [&](int i, int j, double v) {
     if (h.symmetry == Symmetry::SkewSymmetric && i == j) r.fail("a skew-symmetric matrix has a diagonal entry");
     result.entries.push_back({i, j, v});
     if (h.symmetry != Symmetry::General && i != j)
@@ -201,7 +234,7 @@ Eigen::MatrixXd read_matrix_market_dense(const std::string& path, long expected_
   Eigen::MatrixXd m = Eigen::MatrixXd::Zero(rows, cols);
   const double mirror = h.symmetry == Symmetry::SkewSymmetric ? -1.0 : 1.0;
   if (h.coordinate) {
-    read_coordinate_entries(r, rows, cols, entries, [&](int i, int j, double v) {
+    read_coordinate_entries(r, h, rows, cols, entries, [&](int i, int j, double v) {
       m(i, j) += v;
       if (h.symmetry != Symmetry::General && i != j) m(j, i) += mirror * v;
     });

@@ -55,6 +55,14 @@ TEST_F(MatrixMarket, ReadsGeneralAndSymmetricCoordinateFiles) {
   EXPECT_EQ(symmetric.entries[2].row, 0);
   EXPECT_EQ(symmetric.entries[2].col, 2);
   EXPECT_EQ(symmetric.entries[2].value, 5.0);
+  // The upper triangle alone is read as the transpose of the lower.
+  const auto upper = gs::read_matrix_market_sparse(
+      write("u.mtx", "%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n1 3 5\n2 2 1\n2 3 7\n"));
+  Eigen::MatrixXd full = Eigen::MatrixXd::Zero(3, 3);
+  for (const gs::Triplet& t : upper.entries) full(t.row, t.col) += t.value;
+  Eigen::MatrixXd expected(3, 3);
+  expected << 0, 0, 5, 0, 1, 7, 5, 7, 0;
+  EXPECT_EQ(full, expected);
 }
 
 TEST_F(MatrixMarket, DenseRoundTripKeepsEveryDigit) {
@@ -109,11 +117,17 @@ TEST_F(MatrixMarket, MalformedFilesNameTheFileAndLine) {
       {h + "2 2 1\n3 1 1\n", ":3: entry (3, 1) is outside the 2x2 matrix"},
       {h + "2 2 1\n1 0 1\n", ":3: entry (1, 0) is outside"},
       {h + "2 2 1\n1 1 abc\n", ":3: expected a number for the value"},
+      {h + "2 2 1\n1 1 0x10\n", ":3: expected a decimal number for the value, found '0x10'"},
       {h + "2 2 1\n1 1 nan\n", ":3: non-finite value (NaN or Inf)"},
       {h + "2 2 1\n1 1 inf\n", ":3: non-finite value"},
       {h + "2 2 1\n1 1 1 9\n", ":3: unexpected text '9'"},
       {h + "2 2 1\n1.5 1 1\n", ":3: expected an integer for the row index"},
       {"%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n", "a symmetric matrix must be square"},
+      // A full matrix labelled symmetric would have its off-diagonal doubled.
+      {"%%MatrixMarket matrix coordinate real symmetric\n3 3 3\n2 1 1\n1 1 4\n1 2 1\n",
+       ":5: entry (1, 2) is in the upper triangle but (2, 1) is in the lower"},
+      {"%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n1 3 1\n3 2 1\n",
+       ":4: entry (3, 2) is in the lower triangle but (1, 3) is in the upper"},
       // A size line that announces more entries than the file's bytes can
       // hold fails before anything is allocated for them.
       {h + "2 2 99999999\n1 1 1\n", ":2: the size line announces 99999999 entries, more than the"},
