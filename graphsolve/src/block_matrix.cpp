@@ -124,6 +124,19 @@ void BlockMatrix::multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Re
   }
 }
 
+double BlockMatrix::frobenius_norm() const {
+  // blueNorm and hypot: no overflow for values near DBL_MAX, where squares would.
+  const Pattern& p = *pattern_;
+  double norm = 0.0;
+  for (int i = 0; i < p.num_nodes; ++i)
+    norm = std::hypot(norm, active_[i] ? diag(i).blueNorm() : std::sqrt(p.size[i]));  // inactive: identity
+  for (int e = 0; e < p.num_edges; ++e) {
+    const auto [a, b] = p.edges[e];
+    if (active_[a] && active_[b]) norm = std::hypot(norm, std::hypot(block(a, b).blueNorm(), block(b, a).blueNorm()));
+  }
+  return norm;
+}
+
 Eigen::MatrixXd BlockMatrix::to_dense() const {
   const Pattern& p = *pattern_;
   Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(p.dimension, p.dimension);

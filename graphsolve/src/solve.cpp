@@ -3,7 +3,11 @@
 // permutation copy). The diagonal slots hold P_k = -D_k^{-1} (or -C_k^{-1}),
 // so applying a pivot is "y <- 0 - P_k * copy(y)". Columns are processed in
 // chunks that fit the preallocated scratch, so solves never allocate.
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "factor_storage.hpp"
 
@@ -104,14 +108,43 @@ Status Factorization::solve_refined(const BlockMatrix& matrix, const Eigen::Ref<
   return x.allFinite() ? Status::Success : Status::NonFiniteSolution;
 }
 
+namespace {
+void check_same_shape(const Eigen::Ref<const Eigen::MatrixXd>& x, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
+                      const char* where) {
+  if (x.rows() != rhs.rows() || x.cols() != rhs.cols())
+    throw std::invalid_argument(std::string("graphsolve::") + where + ": x is " + std::to_string(x.rows()) + "x" +
+                                std::to_string(x.cols()) + " but b is " + std::to_string(rhs.rows()) + "x" +
+                                std::to_string(rhs.cols()));
+}
+}  // namespace
+
 double relative_residual(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& x,
                          const Eigen::Ref<const Eigen::MatrixXd>& rhs) {
+  check_same_shape(x, rhs, "relative_residual");
   Eigen::MatrixXd ax(x.rows(), x.cols());
   matrix.multiply(x, ax);
-  const double norm_b = rhs.norm();
-  const double norm_r = (ax - rhs).norm();
+  // blueNorm: no overflow for entries near DBL_MAX, where the squares would.
+  const double norm_b = rhs.blueNorm();
+  const double norm_r = (ax - rhs).blueNorm();
   if (norm_b == 0.0) return norm_r == 0.0 ? 0.0 : std::numeric_limits<double>::infinity();
   return norm_r / norm_b;
+}
+
+double backward_error(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& x,
+                      const Eigen::Ref<const Eigen::MatrixXd>& rhs) {
+  check_same_shape(x, rhs, "backward_error");
+  const double norm_a = matrix.frobenius_norm();
+  Eigen::MatrixXd ax(x.rows(), x.cols());
+  matrix.multiply(x, ax);
+  double worst = 0.0;
+  for (Eigen::Index c = 0; c < x.cols(); ++c) {
+    const double norm_r = (ax.col(c) - rhs.col(c)).blueNorm();
+    const double scale = norm_a * x.col(c).blueNorm() + rhs.col(c).blueNorm();
+    const double error = scale > 0.0 ? norm_r / scale : 0.0;  // scale 0: b = 0 and A x = 0
+    if (std::isnan(error)) return error;
+    worst = std::max(worst, error);
+  }
+  return worst;
 }
 
 }  // namespace graphsolve

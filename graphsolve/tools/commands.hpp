@@ -21,6 +21,7 @@ struct SolveOptions {
   Method method = Method::LDU;
   int refine = 0;
   double shift = 0.0;
+  double max_backward_error = 1e-10;
   int repeat = 1;
   bool json = false;
 };

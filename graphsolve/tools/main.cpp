@@ -44,6 +44,8 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--method", method, "ldu|ldlt|llt")->check(enum_validator(&parse_method, "ldu|ldlt|llt"));
   solve_cmd->add_option("--refine", solve.refine, "iterative refinement steps (default 0)");
   solve_cmd->add_option("--shift", solve.shift, "add EPS * identity to every diagonal block");
+  solve_cmd->add_option("--max-backward-error", solve.max_backward_error,
+                        "fail if ||Ax-b||/(||A|| ||x||+||b||) stays above TOL after refinement (default 1e-10)");
   solve_cmd->add_option("--repeat", solve.repeat, "refactorize and solve N times, report the fastest");
   solve_cmd->add_flag("--json", solve.json, "print the statistics as JSON on stdout");
 

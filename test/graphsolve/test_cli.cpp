@@ -97,6 +97,67 @@ TEST_F(Cli, ShiftSolvesTheShiftedSystem) {
   EXPECT_NEAR(x(1, 0), -1.0 / 3.0, 1e-15);
 }
 
+// A tiny pivot eliminated first swamps the rest of its row: the factors solve
+// a matrix off by O(1). Refinement repairs the solution, and one that
+// refinement cannot repair is refused rather than written.
+TEST_F(Cli, UnstableSolutionsAreRefinedOrRefused) {
+  write("A.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 7\n1 1 1e-17\n1 2 1\n2 1 1\n2 2 1\n2 3 1\n3 2 1\n"
+                 "3 3 1\n");
+  write("b.mtx", "%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n");
+  Eigen::Matrix3d dense;
+  dense << 1e-17, 1, 0, 1, 1, 1, 0, 1, 1;
+  const Eigen::Vector3d exact = dense.partialPivLu().solve(Eigen::Vector3d(1, 2, 3));
+  // Unchecked (an infinite limit), AMD's order leaves x far from a solution.
+  const CliResult raw = run("solve A.mtx --rhs b.mtx --out x.mtx --ordering amd --max-backward-error inf --json");
+  ASSERT_EQ(raw.code, 0) << raw.err;
+  EXPECT_GT(nlohmann::json::parse(raw.out)["backward_error"].get<double>(), 1e-3);
+  EXPECT_GT((read("x.mtx").col(0) - exact).norm(), 0.1);
+  // The default limit refines it to the exact solution, even with --refine 0.
+  const CliResult refined = run("solve A.mtx --rhs b.mtx --out x.mtx --ordering amd --refine 0 --json");
+  ASSERT_EQ(refined.code, 0) << refined.err;
+  const auto report = nlohmann::json::parse(refined.out);
+  EXPECT_TRUE(report["auto_refined"].get<bool>());
+  EXPECT_LT(report["backward_error"].get<double>(), 1e-15);
+  EXPECT_NE(refined.err.find("auto_refined=yes"), std::string::npos) << refined.err;
+  EXPECT_LT((read("x.mtx").col(0) - exact).norm(), 1e-14);
+  fs::remove(dir_ / "x.mtx");
+
+  // Pivots of 1e-17 to 1e-5 on a 10x10 whose condition number is only 53
+  // (from a seeded random sweep): refinement stalls near 1e-8.
+  write("B.mtx", "%%MatrixMarket matrix coordinate real general\n10 10 31\n"
+                 "1 1 1.282372518617257e-15\n1 2 -4.639166597234754e-01\n1 3 -2.442428631528274e-01\n"
+                 "1 4 1.450039019314706e+00\n2 1 5.044334637116943e-01\n2 2 -6.818271757044262e-11\n"
+                 "2 8 1.099912884177458e+00\n3 1 -1.442983140072137e+00\n3 3 -1.356972761567275e-02\n"
+                 "3 5 -1.739896051718296e+00\n3 6 2.179435072440691e+00\n4 1 7.678397969974506e-02\n"
+                 "4 4 -1.478982334398483e-16\n4 9 9.472953069626058e-01\n5 2 1.456010779989887e+00\n"
+                 "5 3 1.292809329318993e+00\n5 5 1.224421937994825e-17\n6 3 -2.646343298784093e-01\n"
+                 "6 6 -2.127617507416653e-17\n6 7 -1.180742342072444e+00\n7 6 -1.062710553971455e+00\n"
+                 "7 7 -8.920392067017109e-05\n7 9 -2.635644145152028e+00\n8 2 2.080946145763920e+00\n"
+                 "8 8 6.240488815786058e-14\n8 10 1.416765122073982e+00\n9 7 -6.032297771000410e-01\n"
+                 "9 9 5.994766545343229e-06\n10 6 1.500407617368629e-01\n10 8 -3.246729525731715e-01\n"
+                 "10 10 -3.459794125749582e-06\n");
+  const std::vector<double> rhs_values = {1.2496103985765183,   0.38548250733402312, 0.60890152870733061,
+                                           -0.41663124217101039, -0.2808348948718552,  -0.68146280966036432,
+                                           0.023198270584034775, -0.058366722111682451, -0.34731673824313264,
+                                           -2.2366247632655645};
+  const Eigen::VectorXd rhs = Eigen::Map<const Eigen::VectorXd>(rhs_values.data(), 10);
+  gs::write_matrix_market_dense((dir_ / "c.mtx").string(), rhs);
+  const CliResult refused = run("solve B.mtx --rhs c.mtx --out x.mtx --refine 20");
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_NE(refused.err.find("graphsolve: error: the solution's backward error"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("at most 20 rounds), above --max-backward-error 1e-10"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("try larger nodes (--block-size"), std::string::npos) << refused.err;
+  EXPECT_FALSE(exists("x.mtx"));
+  // One node of 10 rows pivots across all of them: the remedy the message names.
+  const CliResult one_node = run("solve B.mtx --rhs c.mtx --out x.mtx --block-size 10");
+  ASSERT_EQ(one_node.code, 0) << one_node.err;
+  const gs::SparseTriplets triplets = gs::read_matrix_market_sparse((dir_ / "B.mtx").string());
+  Eigen::MatrixXd matrix = Eigen::MatrixXd::Zero(10, 10);
+  for (const gs::Triplet& t : triplets.entries) matrix(t.row, t.col) = t.value;
+  const Eigen::VectorXd solution = matrix.partialPivLu().solve(rhs);
+  EXPECT_LT((read("x.mtx").col(0) - solution).norm() / solution.norm(), 1e-13);
+}
+
 // [[0, 1], [1, 0]] is nonsingular but has no pivot in 1x1 nodes: the error
 // says so, and one 2x2 node (pivoting inside it) solves it.
 TEST_F(Cli, RowsThatMustExchangeGoInOneNode) {
@@ -181,6 +242,8 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       {"solve A.mtx --rhs b.mtx --out x.mtx --method llt", "needs a symmetric matrix: A(1,2) = 1 but A(2,1) = 0", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --ordering best", "'best' is not one of auto|dfs|amd|nd", 2},
       {"solve A.mtx --rhs b.mtx --out x.mtx --refine -1", "--refine must be >= 0", 1},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --max-backward-error 0", "--max-backward-error must be a positive", 1},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --max-backward-error nan", "--max-backward-error must be a positive", 1},
       {"solve A.mtx --rhs b.mtx", "--out is required", 2},
       {"solve A.mtx --rhs b.mtx --out nodir/x.mtx", "nodir/x.mtx.tmp: cannot open file for writing", 1},
       {"frobnicate", "A subcommand is required", 2},

@@ -141,6 +141,36 @@ TEST(Numeric, RefinementRepairsPivotGrowth) {
   EXPECT_GT(r_plain, 1e-12);
   EXPECT_LT(r_refined, 1e-15);
   EXPECT_NEAR(r_refined, gs_test::dense_residual(a.to_dense(), refined, b), 1e-15);
+  EXPECT_GT(gs::backward_error(a, plain, b), 1e-12);
+  EXPECT_LT(gs::backward_error(a, refined, b), 1e-16);
+}
+
+// The backward error and the norm behind it, against the dense matrix that
+// multiply() applies (an inactive node as identity), column by column.
+TEST(Numeric, BackwardErrorAndNormMatchTheDenseMatrix) {
+  const gs::Symbolic sym = gs::analyze(fam::ladder(4, 3));
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::Unsymmetric, 5);
+  a.set_active(2, false);
+  const Eigen::MatrixXd dense = a.to_dense();
+  EXPECT_NEAR(a.frobenius_norm(), dense.norm(), 1e-13 * dense.norm());
+  const Eigen::MatrixXd x = gs_test::random_rhs(a.rows(), 3, 1), b = gs_test::random_rhs(a.rows(), 3, 2);
+  double expected = 0.0;
+  for (int c = 0; c < 3; ++c)
+    expected = std::max(expected, (dense * x.col(c) - b.col(c)).norm() /
+                                      (dense.norm() * x.col(c).norm() + b.col(c).norm()));
+  EXPECT_NEAR(gs::backward_error(a, x, b), expected, 1e-14 * expected);
+  EXPECT_EQ(gs::backward_error(a, Eigen::MatrixXd::Zero(a.rows(), 1), Eigen::MatrixXd::Zero(a.rows(), 1)), 0.0);
+  EXPECT_THROW(gs::backward_error(a, x, b.leftCols(2)), std::invalid_argument);
+  EXPECT_THROW(gs::relative_residual(a, x, b.topRows(3)), std::invalid_argument);
+  // Values near DBL_MAX: the squares would overflow, the norms do not.
+  a.set_active(2, true);
+  const double norm = a.frobenius_norm();
+  for (gs::NodeId i = 0; i < a.num_nodes(); ++i) a.diag(i) *= 1e300;
+  for (const auto& [i, j] : sym.pattern().edges) a.block(i, j) *= 1e300, a.block(j, i) *= 1e300;
+  EXPECT_NEAR(a.frobenius_norm() / 1e300, norm, 1e-13 * norm);
+  const Eigen::MatrixXd huge_b = 1e300 * b;
+  EXPECT_NEAR(gs::relative_residual(a, Eigen::MatrixXd::Zero(a.rows(), 3), huge_b), 1.0, 1e-14);
 }
 
 // A singular A factorized with a shift: b has a part outside A's range that

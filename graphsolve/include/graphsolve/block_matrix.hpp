@@ -46,6 +46,8 @@ class BlockMatrix {
 
   // y = A x for one or several columns (inactive nodes act as identity).
   void multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y) const;
+  // Frobenius norm of the matrix multiply() applies (inactive nodes as identity).
+  double frobenius_norm() const;
   // The matrix as a dense Eigen matrix (for debugging and tests).
   Eigen::MatrixXd to_dense() const;
   // Index of the first non-finite value's node (active nodes only), or -1.

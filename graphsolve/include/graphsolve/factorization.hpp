@@ -75,4 +75,13 @@ class Factorization {
 double relative_residual(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& x,
                          const Eigen::Ref<const Eigen::MatrixXd>& rhs);
 
+// Normwise backward error, the largest over the columns of
+// ||A x - b|| / (||A|| ||x|| + ||b||) (2-norms of the columns, A's Frobenius
+// norm; 0 when all three vanish). A backward-stable solve keeps it near
+// machine epsilon however ill-conditioned A is; graphsolve pivots only within
+// nodes, so pivots that grew in elimination show here first (iterative
+// refinement, solve_refined, usually brings it back).
+double backward_error(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& x,
+                      const Eigen::Ref<const Eigen::MatrixXd>& rhs);
+
 }  // namespace graphsolve
