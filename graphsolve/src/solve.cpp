@@ -15,6 +15,11 @@ namespace graphsolve {
 
 namespace kn = kernels;
 
+namespace {
+// x * 0 is NaN exactly for NaN and Inf; Eigen vectorizes the sum, not allFinite().
+bool all_finite(const Eigen::Ref<const Eigen::MatrixXd>& m) { return (m.array() * 0.0).sum() == 0.0; }
+}  // namespace
+
 void Factorization::Impl::solve_columns(Eigen::Ref<Eigen::MatrixXd> x) {
   const Pattern& p = *d->pattern;
   const int n = static_cast<int>(d->order.size());
@@ -65,12 +70,12 @@ Status Factorization::solve_in_place(Eigen::Ref<Eigen::MatrixXd> rhs) {
   Impl& m = *impl_;
   if (m.status != Status::Success) return Status::NotFactorized;
   if (rhs.rows() != m.d->pattern->dimension) return Status::DimensionMismatch;
-  if (!rhs.allFinite()) return Status::NonFiniteValue;
+  if (!all_finite(rhs)) return Status::NonFiniteValue;
   for (Eigen::Index c = 0; c < rhs.cols(); c += Impl::kRhsChunk)
     m.solve_columns(rhs.middleCols(c, std::min<Eigen::Index>(Impl::kRhsChunk, rhs.cols() - c)));
   // Finite A and b can still overflow (b near DBL_MAX, a pivot that passed
   // the rcond test but is tiny): say so rather than hand back Inf as success.
-  return rhs.allFinite() ? Status::Success : Status::NonFiniteSolution;
+  return all_finite(rhs) ? Status::Success : Status::NonFiniteSolution;
 }
 
 Status Factorization::solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x) {
@@ -105,7 +110,7 @@ Status Factorization::solve_refined(const BlockMatrix& matrix, const Eigen::Ref<
       if (steps > 1) m.correction = m.residual;
     }
   }
-  return x.allFinite() ? Status::Success : Status::NonFiniteSolution;
+  return all_finite(x) ? Status::Success : Status::NonFiniteSolution;
 }
 
 namespace {
