@@ -64,33 +64,45 @@ BlockSystem load_system(const std::string& path, const BlockOptions& blocks) {
   return make_block_system(a, block_sizes(blocks, a.rows));
 }
 
+void check_solved(Status solved) {
+  if (solved == Status::NonFiniteSolution)
+    throw UserError("solve failed: " + std::string(to_string(solved)) +
+                    ": A is too close to singular for this b, or b too large; scale the system, or regularize it "
+                    "with --shift EPS");
+  if (solved != Status::Success) throw UserError(std::string("solve failed: ") + to_string(solved));
+}
+
+struct Accuracy {
+  double backward_error;
+  bool auto_refined;
+};
+
 // graphsolve pivots only within nodes, so a tiny pivot can grow the factors
 // and leave x far from backward stable. Iterative refinement usually repairs
 // that (UMFPACK also refines by default), so a solution above the limit gets
-// a few rounds before it is refused. Returns whether it was refined here.
-// With --shift, x solves the shifted system on purpose and is not checked.
-bool ensure_backward_error(const SolveOptions& o, Factorization& factorization, const BlockMatrix& a,
-                           const Eigen::MatrixXd& b, Eigen::MatrixXd& x) {
+// a few rounds before it is refused. With --shift, x solves the shifted
+// system on purpose and is not checked.
+Accuracy ensure_backward_error(const SolveOptions& o, Factorization& factorization, const BlockMatrix& a,
+                               const Eigen::MatrixXd& b, Eigen::MatrixXd& x) {
   constexpr int kAutomaticRounds = 3;
-  if (o.shift != 0.0 || backward_error(a, x, b) <= o.max_backward_error) return false;
+  Accuracy accuracy{backward_error(a, x, b), false};
+  if (o.shift != 0.0 || accuracy.backward_error <= o.max_backward_error) return accuracy;
   const int rounds = std::max(o.refine, kAutomaticRounds);
-  bool refined = false;
   if (o.refine < kAutomaticRounds) {
-    const Status solved = factorization.solve_refined(a, b, x, rounds);
-    if (solved != Status::Success) throw UserError(std::string("solve failed: ") + to_string(solved));
-    refined = true;
+    check_solved(factorization.solve_refined(a, b, x, rounds));
+    accuracy = {backward_error(a, x, b), true};
   }
-  const double error = backward_error(a, x, b);
-  if (!(error <= o.max_backward_error)) {
+  if (!(accuracy.backward_error <= o.max_backward_error)) {
     std::ostringstream message;
-    message << "the solution's backward error ||Ax-b||/(||A|| ||x||+||b||) is " << error
-            << " after iterative refinement (at most " << rounds << " rounds), above --max-backward-error " << o.max_backward_error
+    message << "the solution's backward error ||Ax-b||/(||A|| ||x||+||b||) is " << accuracy.backward_error
+            << " after iterative refinement (at most " << rounds << " rounds), above --max-backward-error "
+            << o.max_backward_error
             << ": graphsolve pivots only within each node, and a pivot block grew in elimination (or A is "
                "numerically singular); try larger nodes (--block-size, --blocks), another --ordering, more --refine "
                "rounds, or --shift EPS for a singular A";
     throw UserError(message.str());
   }
-  return refined;
+  return accuracy;
 }
 
 }  // namespace
@@ -122,17 +134,11 @@ int run_solve(const SolveOptions& o) {
       throw UserError(describe_failure(factorization, symbolic.pattern()));
     factorize_seconds = std::min(factorize_seconds, seconds_since(start));
     start = Clock::now();
-    const Status solved = factorization.solve_refined(a, b, x, o.refine);
-    if (solved == Status::NonFiniteSolution)
-      throw UserError("solve failed: " + std::string(to_string(solved)) +
-                      ": A is too close to singular for this b, or b too large; scale the system, or regularize it "
-                      "with --shift EPS");
-    if (solved != Status::Success) throw UserError(std::string("solve failed: ") + to_string(solved));
+    check_solved(factorization.solve_refined(a, b, x, o.refine));
     solve_seconds = std::min(solve_seconds, seconds_since(start));
   }
-  const bool auto_refined = ensure_backward_error(o, factorization, a, b, x);
+  const Accuracy accuracy = ensure_backward_error(o, factorization, a, b, x);
   const double residual = relative_residual(a, x, b);
-  const double error = backward_error(a, x, b);
   write_solution(o.out, x);
 
   nlohmann::json report = to_json(symbolic.stats());
@@ -141,14 +147,15 @@ int run_solve(const SolveOptions& o) {
   report["factorize_seconds"] = factorize_seconds;
   report["solve_seconds"] = solve_seconds;
   report["residual"] = residual;
-  report["backward_error"] = error;
-  report["auto_refined"] = auto_refined;
+  report["backward_error"] = accuracy.backward_error;
+  report["auto_refined"] = accuracy.auto_refined;
   report["rhs_columns"] = b.cols();
   report["repeat"] = o.repeat;
   std::cerr << to_line(symbolic.stats()) << " method=" << to_string(o.method)
             << " analyze_seconds=" << analyze_seconds << " factorize_seconds=" << factorize_seconds
-            << " solve_seconds=" << solve_seconds << " residual=" << residual << " backward_error=" << error
-            << (auto_refined ? " auto_refined=yes" : "") << "\n";
+            << " solve_seconds=" << solve_seconds << " residual=" << residual
+            << " backward_error=" << accuracy.backward_error
+            << (accuracy.auto_refined ? " auto_refined=yes" : "") << "\n";
   if (o.json) std::cout << report.dump() << "\n";
   return 0;
 }
