@@ -10,110 +10,14 @@
 
 #include "dynamics/coordinates.hpp"
 #include "format_number.hpp"
+#include "constraint_system.hpp"
 #include "mechanism_graph.hpp"
 #include "position_roundoff.hpp"
 
 namespace dynamics {
 namespace {
 
-using detail::JointEvaluation;
-
-class ConstraintSystem {
- public:
-  explicit ConstraintSystem(const Model& model)
-      : model_(model),
-        mg_(detail::build_mechanism_graph(model)),
-        symbolic_(graphsolve::analyze(mg_.graph)),
-        matrix_(symbolic_),
-        factor_(symbolic_),
-        poses_(model.num_bodies()),
-        mass_scale_(detail::mass_scale(model)) {}
-
-  // Body b's block of W: its mass matrix over the mass scale.
-  Eigen::Matrix<double, 6, 6> weight(int b) const { return detail::mass_matrix(model_.body(b)) / mass_scale_; }
-
-  // Fill the matrix at the state's configuration; returns max |g| and stores g
-  // (and, if asked, which joints are violated beyond `tolerance`).
-  double assemble(const State& state, Eigen::VectorXd& g_rows, ProjectionResult* report = nullptr,
-                  double tolerance = 0.0) {
-    g_rows.setZero(matrix_.rows());
-    double violation = 0.0;
-    for (int b = 0; b < model_.num_bodies(); ++b) matrix_.diag(b) = weight(b);
-    JointEvaluation e;
-    for (int j = 0; j < model_.num_joints(); ++j) {
-      const int node = mg_.joint_node[j];
-      if (node < 0) continue;
-      const Joint& joint = model_.joint(j);
-      const int m = joint.num_constraints();
-      detail::evaluate_joint(model_, mg_, state, j, true, e);
-      matrix_.diag(node).setZero();
-      matrix_.block(node, joint.child) = e.child.topRows(m);
-      matrix_.block(joint.child, node) = e.child.topRows(m).transpose();
-      if (joint.parent != kWorld) {
-        matrix_.block(node, joint.parent) = e.parent.topRows(m);
-        matrix_.block(joint.parent, node) = e.parent.topRows(m).transpose();
-      }
-      g_rows.segment(symbolic_.pattern().offset[node], m) = e.value.head(m);
-      const double v = e.value.head(m).lpNorm<Eigen::Infinity>();
-      if (report && v > violation) report->worst_joint = j;
-      if (report && v > tolerance) report->violated_joints.push_back(j);
-      violation = std::max(violation, v);
-    }
-    if (model_.num_couplings() == 0) return violation;
-    for (int b = 0; b < model_.num_bodies(); ++b) poses_[b] = detail::body_pose(state, b);
-    detail::CouplingEvaluation f;
-    for (int c = 0; c < model_.num_couplings(); ++c) {
-      const int node = mg_.coupling_node[c];
-      const detail::CouplingBodies& bodies = mg_.coupling_bodies[c];
-      detail::evaluate_coupling(model_, mg_.axes, model_.coupling(c), bodies, poses_, f);
-      matrix_.diag(node).setZero();
-      for (int i = 0; i < bodies.count; ++i) {
-        matrix_.block(node, bodies.body[i]) = f.row[i];
-        matrix_.block(bodies.body[i], node) = f.row[i].transpose();
-      }
-      g_rows(symbolic_.pattern().offset[node]) = f.value;
-      const double v = std::abs(f.value);
-      if (report && v > violation) {
-        report->worst_joint = -1;
-        report->worst_coupling = c;
-      }
-      if (report && v > tolerance) report->violated_couplings.push_back(c);
-      violation = std::max(violation, v);
-    }
-    return violation;
-  }
-
-  bool solve(Eigen::VectorXd& rhs, double regularization) {
-    graphsolve::FactorOptions options;
-    options.constraint_shift = -regularization;
-    if (factor_.factorize(matrix_, options) != graphsolve::Status::Success) return false;
-    return factor_.solve_in_place(rhs) == graphsolve::Status::Success && rhs.allFinite();
-  }
-
-  // Why the last solve failed: graphsolve's status and the body or joint of the failed pivot.
-  std::string failure() const {
-    if (factor_.status() == graphsolve::Status::Success) return "the solution is not finite";
-    std::string text = graphsolve::to_string(factor_.status());
-    const int node = factor_.failed_node();
-    if (node >= 0 && node < model_.num_bodies()) return text + " at body '" + model_.body(node).name + "'";
-    const int joint = detail::joint_of_node(mg_, node);
-    if (joint >= 0) return text + " at joint '" + model_.joint(joint).name + "'";
-    const int coupling = detail::coupling_of_node(mg_, node);
-    return coupling >= 0 ? text + " at coupling '" + model_.coupling(coupling).name + "'" : text;
-  }
-
-  const graphsolve::BlockMatrix& matrix() const { return matrix_; }
-  int rows() const { return matrix_.rows(); }
-
- private:
-  const Model& model_;
-  detail::MechanismGraph mg_;
-  graphsolve::Symbolic symbolic_;
-  graphsolve::BlockMatrix matrix_;
-  graphsolve::Factorization factor_;
-  std::vector<detail::Pose> poses_;  // the state's, for the couplings
-  double mass_scale_;
-};
+using detail::ConstraintSystem;
 
 void displace(State& s, const Eigen::VectorXd& delta, double alpha, int bodies) {
   for (int b = 0; b < bodies; ++b) {

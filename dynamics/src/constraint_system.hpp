@@ -1,0 +1,54 @@
+#pragma once
+// The saddle-point system [W G^T; G 0] of a mechanism's joints and couplings
+// (internal): W the body mass matrices over the mechanism's mass scale (so
+// that a regularization means the same for milligrams and tonnes), G the
+// constraint Jacobian at a configuration. Position and velocity projection
+// and the loaded-frequency estimate solve with it.
+
+#include <string>
+
+#include <Eigen/Core>
+#include <graphsolve/graphsolve.hpp>
+
+#include "dynamics/coordinates.hpp"
+#include "dynamics/model.hpp"
+#include "dynamics/state.hpp"
+#include "mechanism_graph.hpp"
+
+namespace dynamics::detail {
+
+class ConstraintSystem {
+ public:
+  explicit ConstraintSystem(const Model& model);
+
+  // Body b's block of W: its mass matrix over the mass scale.
+  Eigen::Matrix<double, 6, 6> weight(int b) const { return mass_matrix(model_.body(b)) / mass_scale_; }
+  double mass_scale() const { return mass_scale_; }
+
+  // Fill the matrix at the state's configuration; returns max |g| and stores g
+  // (and, if asked, which joints are violated beyond `tolerance`).
+  double assemble(const State& state, Eigen::VectorXd& g_rows, ProjectionResult* report = nullptr,
+                  double tolerance = 0.0);
+
+  // Factorize with the constraint rows shifted by -regularization, then solve
+  // in place; false on a failed pivot or a solution that is not finite.
+  bool factorize(double regularization);
+  bool solve_factored(Eigen::VectorXd& rhs);
+  bool solve(Eigen::VectorXd& rhs, double regularization) { return factorize(regularization) && solve_factored(rhs); }
+
+  // Why the last solve failed: graphsolve's status and the body or joint of the failed pivot.
+  std::string failure() const;
+
+  int rows() const { return matrix_.rows(); }
+
+ private:
+  const Model& model_;
+  MechanismGraph mg_;
+  graphsolve::Symbolic symbolic_;
+  graphsolve::BlockMatrix matrix_;
+  graphsolve::Factorization factor_;
+  std::vector<Pose> poses_;  // the state's, for the couplings
+  double mass_scale_;
+};
+
+}  // namespace dynamics::detail
