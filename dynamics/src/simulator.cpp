@@ -15,6 +15,7 @@
 #include "format_number.hpp"
 #include "inequalities.hpp"
 #include "joint_kinematics.hpp"
+#include "load_frequency.hpp"
 #include "mechanism_graph.hpp"
 #include "position_roundoff.hpp"
 
@@ -931,6 +932,7 @@ StepResult Simulator::Impl::solve(State& state) {
               state.previous_multipliers.rend());
   state.previous_multipliers[0].swap(state.multipliers);
   state.multipliers = s;
+  state.multipliers_dt = dt();
   state.time += dt();
   ++state.steps;
   return result;
@@ -1056,6 +1058,25 @@ StepResult Simulator::step(State& state) {
 const Model& Simulator::model() const { return impl_->model; }
 const StepOptions& Simulator::options() const { return impl_->options; }
 long Simulator::fill_blocks() const { return impl_->symbolic.stats().fill_blocks; }
+LoadFrequency Simulator::load_frequency(const State& state) const {
+  const Impl& m = *impl_;
+  check_state(m.model, state);
+  if (state.multipliers.size() != m.dim || !(state.multipliers_dt > 0.0))
+    throw std::invalid_argument("dynamics::Simulator::load_frequency: the state holds no joint impulses of this "
+                                "simulator (take a step first)");
+  // Each joint's translational force on its child: G_x^T L over the step.
+  std::vector<Vector3> child_force(m.nj, Vector3::Zero());
+  JointEvaluation e;
+  for (int j = 0; j < m.nj; ++j) {
+    if (m.joint_row[j] < 0) continue;
+    const int rows = m.model.joint(j).num_constraints();
+    detail::evaluate_joint(m.model, m.mg, state, j, true, e);
+    child_force[j] = e.child.topLeftCorner(rows, 3).transpose() * state.multipliers.segment(m.joint_row[j], rows) /
+                     state.multipliers_dt;
+  }
+  return detail::load_frequency(m.model, state, child_force);
+}
+
 int Simulator::graph_nodes() const { return impl_->mg.graph.num_nodes(); }
 
 }  // namespace dynamics

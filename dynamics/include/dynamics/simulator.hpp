@@ -23,6 +23,7 @@
 // the graph is analysed again (the only other time step() allocates). See
 // docs/contacts.md.
 
+#include <limits>
 #include <memory>
 
 #include "dynamics/model.hpp"
@@ -149,6 +150,19 @@ struct StepResult {
   bool ok() const { return status == StepStatus::Success; }
 };
 
+// How fast the joints' loads make a mechanism swing, and the step size that
+// follows it (Simulator::load_frequency). The step equations apply each joint
+// force at its lever arm as placed at the start of the step, so a load turns
+// a body as an explicit spring would: a chain hanging under tension T has a
+// zigzag of neighbouring links at sqrt(T l / J) rad/s (l the joint spacing, J
+// the link's inertia), and symplectic Euler lets a motion at rate omega grow
+// once omega dt > 2 (docs/dynamics.md, "Loaded joints").
+struct LoadFrequency {
+  double rate = 0.0;  // rad/s: the largest omega of K x = omega^2 M x over motions the joints allow
+  double step_limit = std::numeric_limits<double>::infinity();  // s: 2 / rate
+  int body = -1;      // the body that moves most in that motion (-1: no load stiffens any)
+};
+
 class Simulator {
  public:
   // Keeps a reference to the model, which must outlive the simulator and not
@@ -168,6 +182,18 @@ class Simulator {
   // Fill-in of the analysed Newton system (zero for mechanisms without loops),
   // for the graph of the last step.
   long fill_blocks() const;
+  // The rate and step limit of the state's joint loads: the joint impulses of
+  // the last step that produced the state (State::multipliers, over
+  // State::multipliers_dt), linearized about its poses. Only the joint
+  // constraint forces count: gravity acts at the centres of mass, and
+  // springs, couplings, limits and contacts are left out. An estimate of
+  // the linearized motion (power iteration, a few factorizations' worth of
+  // work): it allocates, so call it on demand (after a failed step, every
+  // few hundred steps), not every step. Throws std::invalid_argument when
+  // the state holds no impulses of this simulator's system (no step yet),
+  // std::runtime_error when the constraint system cannot be factorized.
+  LoadFrequency load_frequency(const State& state) const;
+
   // Nodes of the graph the Newton systems live on (body nodes
   // 0..bodies-1, then joints and limits, couplings, ground contacts, collider contacts).
   int graph_nodes() const;

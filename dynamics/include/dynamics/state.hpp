@@ -39,6 +39,7 @@ struct State {
   // beyond the net impulses on the bodies (docs/dynamics.md, impulse restart).
   static constexpr int kEarlierSolutions = 4;
   Eigen::VectorXd multipliers;
+  double multipliers_dt = 0.0;  // s: the step (or sub-step) that solved `multipliers`; 0 before any
   std::array<Eigen::VectorXd, kEarlierSolutions> previous_multipliers;
 
   // Forgets the solutions before the last one: the next step starts from the

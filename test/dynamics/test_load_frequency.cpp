@@ -1,0 +1,128 @@
+// Simulator::load_frequency: the rate at which joint loads make a mechanism
+// swing, against analytic small-oscillation rates, the measured swing of a
+// loop, and the step size at which a hanging chain's zigzag starts to grow.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "dynamics/dynamics.hpp"
+#include "period.hpp"
+#include "step_options.hpp"
+
+namespace dynamics {
+namespace {
+
+using test::with_dt;
+
+constexpr double kG = 9.81;
+
+// The load frequency after one step from the model's initial state.
+LoadFrequency after_one_step(const Model& model, double dt = 0.01) {
+  Simulator sim(model, with_dt(dt));
+  State s = make_state(model);
+  EXPECT_TRUE(sim.step(s).ok());
+  return sim.load_frequency(s);
+}
+
+TEST(LoadFrequency, HangingPendulumSwingsAtItsSmallAmplitudeRate) {
+  // A uniform rod on its end: omega^2 = m g (l/2) / (m l^2 / 3).
+  const double length = 1.3;
+  const double rate = std::sqrt(1.5 * kG / length);
+  for (const Model& model : {pendulum(length, 0.7, 0.0), n_link_pendulum(1, ChainJoint::Spherical, length, 0.7, 0.0)}) {
+    const LoadFrequency f = after_one_step(model);
+    EXPECT_NEAR(f.rate, rate, 1e-6 * rate);
+    EXPECT_DOUBLE_EQ(f.step_limit, 2.0 / f.rate);
+    EXPECT_EQ(f.body, 0);
+  }
+}
+
+TEST(LoadFrequency, DoublePendulumHasTheCompoundPendulumsFastMode) {
+  // Absolute link angles a, b of two uniform rods (l, m) hanging at rest:
+  // M = m l^2 [4/3 1/2; 1/2 1/3], K = m g l diag(3/2, 1/2); det(K - w^2 M) = 0.
+  const double length = 0.8, mass = 1.5;
+  const double m11 = 4.0 / 3.0, m12 = 0.5, m22 = 1.0 / 3.0;
+  const double k1 = 1.5 * kG / length, k2 = 0.5 * kG / length;
+  const double a = m11 * m22 - m12 * m12, b = -(k1 * m22 + k2 * m11), c = k1 * k2;
+  const double fast = std::sqrt((-b + std::sqrt(b * b - 4.0 * a * c)) / (2.0 * a));
+  const LoadFrequency f = after_one_step(double_pendulum(length, mass, 0.0, 0.0));
+  EXPECT_NEAR(f.rate, fast, 1e-6 * fast);
+  EXPECT_EQ(f.body, 1);  // the lower link swings most in the fast mode
+}
+
+TEST(LoadFrequency, FourBarLoopMatchesItsMeasuredSwing) {
+  // A loop (cycle in the graph, one degree of freedom): the rate of the
+  // loaded linkage at rest is that of its small swing.
+  const LoadFrequency f = after_one_step(four_bar(1.0, 1.0, 0.0));
+  Model swinging = four_bar(1.0, 1.0, 0.02);
+  State s = make_state(swinging);
+  const double period = test::measured_period(swinging, s, 1e-3, 20000);
+  ASSERT_TRUE(std::isfinite(period));
+  const double measured = 2.0 * M_PI / period;
+  EXPECT_NEAR(f.rate, measured, 1e-3 * measured);
+}
+
+// Largest angular rate of any link over `steps` steps of a 20-link chain
+// hanging at rest with its links zigzagging by 1e-6 rad; +inf if a step fails.
+double zigzag_growth(double dt, int steps) {
+  const Model model = n_link_pendulum(20, ChainJoint::Revolute, 1.0, 1.0, 0.0);
+  State s = make_state(model);
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(model.num_coordinates());
+  for (int i = 0; i < q.size(); ++i) q(i) = (i == 0 ? 1.0 : (i % 2 ? -2.0 : 2.0)) * 1e-6;
+  set_joint_positions(model, s, q);
+  Simulator sim(model, with_dt(dt));
+  double fastest = 0.0;
+  for (int k = 0; k < steps; ++k) {
+    if (!sim.step(s).ok()) return std::numeric_limits<double>::infinity();
+    for (const Vector3& w : s.angular_velocity) fastest = std::max(fastest, w.norm());
+  }
+  return fastest;
+}
+
+TEST(LoadFrequency, HangingChainsZigzagGrowsJustAboveTheStepLimit) {
+  // The tension of 20 links hanging at rest bounds dt near 0.048 s (about
+  // 2 / sqrt(12 n g / l), the zigzag rate of the top link). The step
+  // equations take the joint forces at the start of the step, so the zigzag
+  // stays at the size of its start below the limit and grows above it.
+  const LoadFrequency f = after_one_step(n_link_pendulum(20, ChainJoint::Revolute, 1.0, 1.0, 0.0));
+  const double top_link = 2.0 / std::sqrt(12.0 * 19.5 * kG);
+  EXPECT_GT(f.step_limit, top_link);  // the fixed top pivot stiffens the top link's zigzag
+  EXPECT_LT(f.step_limit, 1.2 * top_link);
+  EXPECT_LT(zigzag_growth(0.97 * f.step_limit, 400), 1e-2);
+  EXPECT_GT(zigzag_growth(1.03 * f.step_limit, 400), 0.1);
+}
+
+TEST(LoadFrequency, NothingSwingsWithoutAStiffeningLoad) {
+  Model weightless = pendulum(1.0, 1.0, 0.0);
+  weightless.gravity = Vector3::Zero();
+  // Balanced upside down the load compresses the rod: a physical
+  // instability, not a limit on the step.
+  for (const Model& model : {weightless, pendulum(1.0, 1.0, M_PI), t_handle(10.0, 0.01)}) {
+    const LoadFrequency f = after_one_step(model);
+    EXPECT_EQ(f.rate, 0.0);
+    EXPECT_EQ(f.step_limit, std::numeric_limits<double>::infinity());
+    EXPECT_EQ(f.body, -1);
+  }
+}
+
+TEST(LoadFrequency, NeedsTheImpulsesOfAStep) {
+  const Model model = pendulum();
+  Simulator sim(model);
+  State s = make_state(model);
+  try {
+    sim.load_frequency(s);
+    FAIL() << "a state before any step has no impulses";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("take a step first"), std::string::npos) << e.what();
+  }
+  ASSERT_TRUE(sim.step(s).ok());
+  const Model other = double_pendulum();
+  Simulator other_sim(other);
+  EXPECT_THROW(other_sim.load_frequency(s), std::invalid_argument);  // sizes of another model
+}
+
+}  // namespace
+}  // namespace dynamics
