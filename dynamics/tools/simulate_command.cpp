@@ -1,5 +1,7 @@
 // `dynamics simulate` and `dynamics models`.
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -11,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_options.hpp"
+#include "load_check.hpp"
 #include "dynamics/dynamics.hpp"
 
 namespace dynamics::cli {
@@ -184,6 +187,20 @@ int run_simulate(const SimulateOptions& o) {
   long total_iterations = 0, substepped = 0;
   int max_iterations = 0, most_substeps = 1;
   double last_dt = o.dt;  // of the last step: a sub-stepped one ends with a sub-step
+  // dt against the joints' loads, after the first and the last step (an
+  // estimate costs a few factorizations): warn once if they let a swing grow.
+  double load_step_limit = std::numeric_limits<double>::infinity();
+  bool load_warned = false;
+  double check_seconds = 0.0;  // left out of the wall time, which times the steps
+  const auto note_loads = [&](long step) {
+    const auto begin = std::chrono::steady_clock::now();
+    const LoadCheck loads = check_loads(sim, state, o.dt);
+    check_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    load_step_limit = std::min(load_step_limit, loads.step_limit);
+    if (loads.advice.empty() || load_warned) return;
+    std::cerr << "dynamics: warning: after step " << step << ": " << loads.advice << '\n';
+    load_warned = true;
+  };
   const auto start = std::chrono::steady_clock::now();
   for (long k = 0; k < o.steps; ++k) {
     const StepResult r = sim.step(state);
@@ -209,6 +226,11 @@ int run_simulate(const SimulateOptions& o) {
                   << (is_urdf_path(o.model) && !o.no_contacts ? " (or drop it with --no-contacts)\n" : "\n");
         return 1;
       }
+      const LoadCheck loads = check_loads(sim, state, o.dt);  // the state is where the step started
+      if (!loads.advice.empty()) {
+        std::cerr << "); " << loads.advice << '\n';
+        return 1;
+      }
       std::cerr << "); try a smaller --dt" << (o.max_substeps < 2 ? ", --max-substeps 8" : "")
                 << " or a larger --tol\n";
       return 1;
@@ -223,8 +245,10 @@ int run_simulate(const SimulateOptions& o) {
     lowest = std::min(lowest, r.min_signed_distance);
     most_collider_contacts = std::max(most_collider_contacts, r.collider_contacts);
     csv.row(model, state, last_dt, r.iterations, r.min_signed_distance);
+    if (k == 0 || k + 1 == o.steps) note_loads(k + 1);
   }
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - check_seconds;
   csv.commit();
   const double e1 = total_energy(model, state, last_dt);
   const double mean_iterations = o.steps > 0 ? double(total_iterations) / double(o.steps) : 0.0;
@@ -253,6 +277,8 @@ int run_simulate(const SimulateOptions& o) {
                         {"energy_drift", e1 - e0},
                         {"max_energy_error", max_energy_error},
                         {"fill_blocks", sim.fill_blocks()},
+                        {"load_step_limit_s",
+                         std::isfinite(load_step_limit) ? nlohmann::json(load_step_limit) : nlohmann::json()},
                         {"failures", 0},
                         {"projection",
                          {{"applied", init.projected},

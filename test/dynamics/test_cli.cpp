@@ -130,6 +130,37 @@ TEST_F(DynamicsCli, StepsThatFailAreRetriedAsSubsteps) {
   }
 }
 
+// A hanging chain's tension bounds dt (Simulator::load_frequency): within
+// the bound a run is quiet and reports the bound; past it the program warns
+// after the first step, explains the step that stalls, and the step size it
+// suggests runs.
+TEST_F(DynamicsCli, StepsPastTheLoadLimitAreExplained) {
+  const std::string chain = "simulate n-link-pendulum --param n=20 --max-substeps 1 --steps 300 --json";
+  const CliResult within = run(chain + " --dt 0.04");
+  ASSERT_EQ(within.code, 0) << within.err;
+  EXPECT_EQ(within.err.find("warning"), std::string::npos) << within.err;
+  const double limit = nlohmann::json::parse(within.out)["load_step_limit_s"].get<double>();
+  EXPECT_GT(limit, 0.04);
+  EXPECT_LT(limit, 0.06);  // 2 / sqrt(12 n g / l) = 0.042 for the top link alone, hanging still
+
+  const CliResult past = run(chain + " --dt 0.06");
+  EXPECT_EQ(past.code, 1);
+  EXPECT_NE(past.err.find("warning: after step 1: the joints' loads make body 'link"), std::string::npos) << past.err;
+  const std::size_t failed = past.err.find("error: step ");
+  ASSERT_NE(failed, std::string::npos) << past.err;
+  const std::size_t advice = past.err.find("try --dt ", failed);
+  ASSERT_NE(advice, std::string::npos) << past.err;
+  const double suggested = std::stod(past.err.substr(advice + 9));
+  EXPECT_LT(suggested, limit);
+  const CliResult advised = run(chain + " --dt " + std::to_string(suggested));
+  EXPECT_EQ(advised.code, 0) << advised.err;
+  EXPECT_EQ(advised.err.find("warning"), std::string::npos) << advised.err;
+
+  const CliResult free_body = run("simulate t-handle --steps 5 --json");
+  ASSERT_EQ(free_body.code, 0) << free_body.err;
+  EXPECT_TRUE(nlohmann::json::parse(free_body.out)["load_step_limit_s"].is_null());
+}
+
 // A resting body sinks by the regularization times |g| dt^2, shared by its
 // four bottom corners: about 2.5e-7 m at 1e-3, nothing with rigid contacts.
 TEST_F(DynamicsCli, ContactRegularizationSetsHowFarARestingBodySinks) {

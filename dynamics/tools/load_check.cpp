@@ -1,0 +1,37 @@
+#include "load_check.hpp"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace dynamics::cli {
+
+LoadCheck check_loads(const Simulator& sim, const State& state, double dt) {
+  LoadCheck check{std::numeric_limits<double>::infinity(), {}};
+  if (state.multipliers_dt <= 0.0) return check;  // no step taken yet
+  LoadFrequency f;
+  try {
+    f = sim.load_frequency(state);
+  } catch (const std::exception&) {
+    return check;  // advice only: a system the estimate cannot solve changes nothing
+  }
+  check.step_limit = f.step_limit;
+  if (!(f.step_limit < dt) || f.body < 0) return check;
+  // Suggest three quarters of the limit (the loads change as the mechanism
+  // moves: a swinging chain's tension peaks at the bottom of the swing),
+  // rounded down to two significant digits.
+  const double target = 0.75 * f.step_limit;
+  const double scale = std::pow(10.0, std::floor(std::log10(target)) - 1.0);
+  const double suggested = std::floor(target / scale) * scale;
+  std::ostringstream text;
+  text.precision(4);
+  text << "the joints' loads make body '" << sim.model().body(f.body).name << "' swing at " << f.rate
+       << " rad/s, and steps longer than 2/" << f.rate << " = " << f.step_limit
+       << " s let that swing grow (joint forces act along their directions at the start of each step; "
+          "docs/dynamics.md, \"Loaded joints\"): try --dt "
+       << suggested << " (the loads change as the mechanism moves)";
+  check.advice = text.str();
+  return check;
+}
+
+}  // namespace dynamics::cli
