@@ -73,6 +73,15 @@ bool ConstraintSystem::solve_factored(Eigen::VectorXd& rhs) {
   return factor_.solve_in_place(rhs) == graphsolve::Status::Success && rhs.allFinite();
 }
 
+bool ConstraintSystem::solve_refined(Eigen::VectorXd& rhs, int rounds) {
+  solution_.resize(rhs.size());
+  if (factor_.solve_refined(matrix_, rhs, solution_, rounds) != graphsolve::Status::Success ||
+      !solution_.allFinite())
+    return false;
+  rhs.swap(solution_);
+  return true;
+}
+
 std::string ConstraintSystem::failure() const {
   if (factor_.status() == graphsolve::Status::Success) return "the solution is not finite";
   std::string text = graphsolve::to_string(factor_.status());

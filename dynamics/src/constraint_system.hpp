@@ -34,6 +34,10 @@ class ConstraintSystem {
   // in place; false on a failed pivot or a solution that is not finite.
   bool factorize(double regularization);
   bool solve_factored(Eigen::VectorXd& rhs);
+  // The same, refined by up to `rounds` rounds against the unshifted matrix:
+  // where no constraint is redundant, the solution of the exact system
+  // (the shift alone lets joints open by about its size times the impulses).
+  bool solve_refined(Eigen::VectorXd& rhs, int rounds);
   bool solve(Eigen::VectorXd& rhs, double regularization) { return factorize(regularization) && solve_factored(rhs); }
 
   // Why the last solve failed: graphsolve's status and the body or joint of the failed pivot.
@@ -48,6 +52,7 @@ class ConstraintSystem {
   graphsolve::BlockMatrix matrix_;
   graphsolve::Factorization factor_;
   std::vector<Pose> poses_;  // the state's, for the couplings
+  Eigen::VectorXd solution_;  // scratch for solve_refined
   double mass_scale_;
 };
 

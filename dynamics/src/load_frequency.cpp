@@ -11,8 +11,9 @@
 // The rate of the whole mechanism is the largest omega with
 //   K x = omega^2 W x,   G x = 0
 // over body motions x that keep the joints closed (W the mass matrices, G the
-// constraint Jacobian): power iteration with the saddle-point system of the
-// constraints, each iterate the W-closest motion that keeps them closed.
+// constraint Jacobian): restarted Lanczos (Rayleigh-Ritz on Krylov spaces)
+// with the saddle-point system of the constraints, whose solve turns a
+// force into the W-closest motion that keeps them closed.
 #include "load_frequency.hpp"
 
 #include <algorithm>
@@ -29,20 +30,108 @@ namespace dynamics::detail {
 namespace {
 
 using Matrix3 = Eigen::Matrix3d;
+using Matrix6 = Eigen::Matrix<double, 6, 6>;
 
-constexpr int kMaxIterations = 2000;
-constexpr double kConverged = 1e-10;  // relative change of the Rayleigh quotient per iteration
+constexpr int kKrylovSize = 24;            // vectors per restart
+constexpr int kMaxRestarts = 100;
+constexpr double kConverged = 1e-6;        // relative change of the largest Ritz value per restart
 constexpr double kRegularization = 1e-10;  // of the constraint rows, as the steps use (redundant loops)
+constexpr int kRefinement = 2;             // rounds against the unregularized system (below)
+constexpr double kNoise = 1e-10;           // what that leaves of omega^2, relative to the largest body's alone
 
 void add_lever_stiffness(const Vector3& force, const Vector3& arm, Matrix3& k) {
   k += force.dot(arm) * Matrix3::Identity() - 0.5 * (arm * force.transpose() + force * arm.transpose());
 }
 
-// W-weighted inner products over the body rows (the constraint rows carry multipliers).
-double weighted_dot(const ConstraintSystem& system, int bodies, const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
-  double sum = 0.0;
-  for (int i = 0; i < bodies; ++i) sum += a.segment<6>(6 * i).dot(system.weight(i) * b.segment<6>(6 * i));
-  return sum;
+// The loaded motion's operator on body motions (6 rows per body): x -> the
+// W-closest motion that keeps the joints closed to W^-1 K x, self-adjoint in
+// the W inner product on those motions.
+class LoadedMotion {
+ public:
+  LoadedMotion(ConstraintSystem& system, std::vector<Matrix6> weight, std::vector<Matrix3> stiffness)
+      : system_(system), weight_(std::move(weight)), stiffness_(std::move(stiffness)) {}
+
+  int size() const { return 6 * static_cast<int>(weight_.size()); }
+
+  double dot(const Eigen::VectorXd& a, const Eigen::VectorXd& b) const {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < weight_.size(); ++i) sum += a.segment<6>(6 * i).dot(weight_[i] * b.segment<6>(6 * i));
+    return sum;
+  }
+
+  void apply(const Eigen::VectorXd& x, Eigen::VectorXd& out) {
+    rows_.setZero(system_.rows());
+    for (std::size_t i = 0; i < weight_.size(); ++i)
+      rows_.segment<3>(6 * i + 3) = stiffness_[i] * x.segment<3>(6 * i + 3);
+    solve(out);
+  }
+
+  // The W-closest motion to x that keeps the joints closed.
+  void project(Eigen::VectorXd& x) {
+    rows_.setZero(system_.rows());
+    for (std::size_t i = 0; i < weight_.size(); ++i) rows_.segment<6>(6 * i) = weight_[i] * x.segment<6>(6 * i);
+    solve(x);
+  }
+
+  // W energy of body b in motion x.
+  double energy(const Eigen::VectorXd& x, int b) const {
+    return x.segment<6>(6 * b).dot(weight_[b] * x.segment<6>(6 * b));
+  }
+
+ private:
+  void solve(Eigen::VectorXd& out) {
+    if (!system_.solve_refined(rows_, kRefinement))
+      throw std::runtime_error("dynamics: loaded-frequency estimate: " + system_.failure());
+    out = rows_.head(size());
+  }
+
+  ConstraintSystem& system_;
+  std::vector<Matrix6> weight_;
+  std::vector<Matrix3> stiffness_;
+  Eigen::VectorXd rows_;
+};
+
+// Largest eigenvalue of the operator and its eigenvector (W-normalized),
+// starting from `x`; false when no allowed motion is left from it. Each new
+// direction is projected onto the allowed motions again: orthogonalizing
+// cancels most of a vector, and what the regularized solves let open (about
+// 1e-10 of it) would otherwise grow into directions that open the joints.
+bool largest_eigenpair(LoadedMotion& op, Eigen::VectorXd& x, double& value) {
+  const int n = op.size();
+  Eigen::MatrixXd basis(n, kKrylovSize), image(n, kKrylovSize);
+  Eigen::VectorXd w = x;
+  op.project(w);
+  double previous = std::numeric_limits<double>::quiet_NaN();
+  for (int restart = 0; restart < kMaxRestarts; ++restart) {
+    double norm = std::sqrt(op.dot(w, w));
+    if (!(norm > 0.0)) return false;
+    int size = 0;
+    while (true) {
+      basis.col(size) = w / norm;
+      op.apply(basis.col(size), w);
+      image.col(size) = w;
+      ++size;
+      if (size == kKrylovSize) break;
+      // Classical Gram-Schmidt, twice: round-off in one pass leaves what the next removes.
+      const double scale = std::sqrt(op.dot(w, w));
+      for (int pass = 0; pass < 2; ++pass)
+        for (int i = 0; i < size; ++i) w -= op.dot(w, basis.col(i)) * basis.col(i);
+      op.project(w);
+      norm = std::sqrt(op.dot(w, w));
+      if (!(norm > 1e-8 * scale)) break;  // the space is invariant (to the regularization's noise)
+    }
+    Eigen::MatrixXd projected(size, size);
+    for (int i = 0; i < size; ++i)
+      for (int j = 0; j < size; ++j) projected(i, j) = op.dot(basis.col(i), image.col(j));
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> ritz(0.5 * (projected + projected.transpose()));
+    value = ritz.eigenvalues()(size - 1);
+    x = basis.leftCols(size) * ritz.eigenvectors().col(size - 1);
+    x /= std::sqrt(op.dot(x, x));
+    if (std::abs(value - previous) <= kConverged * std::abs(value)) break;
+    previous = value;
+    w = x;
+  }
+  return true;
 }
 
 }  // namespace
@@ -61,16 +150,17 @@ LoadFrequency load_frequency(const Model& model, const State& state, const std::
       add_lever_stiffness(-f, state.orientation[joint.parent] * joint.parent_frame.position, stiffness[joint.parent]);
   }
   // Each body alone bounds the spectrum (its translation and the constraints
-  // only add inertia or remove motions): shift by its most negative value so
-  // that power iteration finds the largest positive one.
-  double shift = 0.0, largest_alone = 0.0;
+  // only add inertia or remove motions): without a body stiffened alone, no
+  // motion is.
+  std::vector<Matrix6> weight(nb);
+  double largest_alone = 0.0;
   for (int b = 0; b < nb; ++b) {
+    weight[b] = system.weight(b);
     const Matrix3 rotation = state.orientation[b].toRotationMatrix();
     stiffness[b] = rotation.transpose() * stiffness[b] * rotation / system.mass_scale();
     if (stiffness[b].isZero(0.0)) continue;
-    const Matrix3 inertia = system.weight(b).bottomRightCorner<3, 3>();
-    Eigen::GeneralizedSelfAdjointEigenSolver<Matrix3> alone(stiffness[b], inertia, Eigen::EigenvaluesOnly);
-    shift = std::max(shift, -alone.eigenvalues()(0));
+    Eigen::GeneralizedSelfAdjointEigenSolver<Matrix3> alone(stiffness[b], weight[b].bottomRightCorner<3, 3>(),
+                                                            Eigen::EigenvaluesOnly);
     largest_alone = std::max(largest_alone, alone.eigenvalues()(2));
   }
   LoadFrequency result;
@@ -81,43 +171,25 @@ LoadFrequency load_frequency(const Model& model, const State& state, const std::
   if (!system.factorize(kRegularization))
     throw std::runtime_error("dynamics: the constraint system of the loaded-frequency estimate cannot be factorized (" +
                              system.failure() + ")");
-  const auto apply = [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) {  // (K + shift W) x, zero constraint rows
-    out.setZero(system.rows());
-    for (int b = 0; b < nb; ++b) {
-      out.segment<6>(6 * b) = shift * (system.weight(b) * x.segment<6>(6 * b));
-      out.segment<3>(6 * b + 3) += stiffness[b] * x.segment<3>(6 * b + 3);
-    }
-  };
+  LoadedMotion op(system, std::move(weight), std::move(stiffness));
   // A start with every body turning, deterministic (a fixed-seed sequence).
-  Eigen::VectorXd x = Eigen::VectorXd::Zero(system.rows()), y;
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(op.size());
   unsigned seed = 12345u;
   for (int b = 0; b < nb; ++b)
     for (int i = 0; i < 3; ++i) {
       seed = seed * 1664525u + 1013904223u;
       x(6 * b + 3 + i) = static_cast<double>(seed >> 8) / static_cast<double>(1u << 24) - 0.5;
     }
-  double quotient = 0.0;
-  for (int it = 0; it < kMaxIterations; ++it) {
-    // The W-closest motion to W^-1 (K + shift W) x that keeps the joints closed.
-    apply(x, y);
-    if (!system.solve_factored(y)) throw std::runtime_error("dynamics: loaded-frequency estimate: " + system.failure());
-    y.tail(system.rows() - 6 * nb).setZero();
-    const double norm = std::sqrt(weighted_dot(system, nb, y, y));
-    if (!(norm > 0.0)) return result;  // the loads stiffen no motion the joints allow
-    x = y / norm;
-    apply(x, y);
-    const double next = x.head(6 * nb).dot(y.head(6 * nb));  // Rayleigh quotient: x is W-normalized
-    const bool done = std::abs(next - quotient) <= kConverged * std::abs(next);
-    quotient = next;
-    if (done) break;
-  }
-  const double omega_squared = quotient - shift;
-  if (!(omega_squared > 0.0)) return result;
-  result.rate = std::sqrt(omega_squared);
+  double value = 0.0;
+  if (!largest_eigenpair(op, x, value)) return result;  // the loads stiffen no motion the joints allow
+  // Compression only (a physical instability, no limit on dt), or loads only
+  // on motions the joints forbid, which leaves the regularization's noise.
+  if (!(value > kNoise * largest_alone)) return result;
+  result.rate = std::sqrt(value);
   result.step_limit = 2.0 / result.rate;
   double most = -1.0;
   for (int b = 0; b < nb; ++b) {
-    const double energy = x.segment<6>(6 * b).dot(system.weight(b) * x.segment<6>(6 * b));
+    const double energy = op.energy(x, b);
     if (energy > most) {
       most = energy;
       result.body = b;

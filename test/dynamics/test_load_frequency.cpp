@@ -95,12 +95,24 @@ TEST(LoadFrequency, HangingChainsZigzagGrowsJustAboveTheStepLimit) {
   EXPECT_GT(zigzag_growth(1.03 * f.step_limit, 400), 0.1);
 }
 
+// A body hung from the world by a joint of `type` at 0.5 m above its centre.
+Model hung_by(JointType type) {
+  Model model;
+  const int b = model.add_body(make_link("link", 1.0, 1.0));
+  Joint j = Joint::make(type, "joint", kWorld, b, Vector3::UnitX());  // a slider moves sideways
+  j.child_frame.position = Vector3(0.0, 0.0, 0.5);
+  model.add_joint(j);
+  return model;
+}
+
 TEST(LoadFrequency, NothingSwingsWithoutAStiffeningLoad) {
   Model weightless = pendulum(1.0, 1.0, 0.0);
   weightless.gravity = Vector3::Zero();
   // Balanced upside down the load compresses the rod: a physical
-  // instability, not a limit on the step.
-  for (const Model& model : {weightless, pendulum(1.0, 1.0, M_PI), t_handle(10.0, 0.01)}) {
+  // instability, not a limit on the step. Welded or sliding, the body
+  // carries its weight at a lever arm but cannot turn.
+  for (const Model& model : {weightless, pendulum(1.0, 1.0, M_PI), t_handle(10.0, 0.01), hung_by(JointType::Fixed),
+                             hung_by(JointType::Prismatic)}) {
     const LoadFrequency f = after_one_step(model);
     EXPECT_EQ(f.rate, 0.0);
     EXPECT_EQ(f.step_limit, std::numeric_limits<double>::infinity());
