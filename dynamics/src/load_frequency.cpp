@@ -20,6 +20,8 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include <Eigen/Eigenvalues>
 
@@ -53,13 +55,13 @@ class LoadedMotion {
 
   int size() const { return 6 * static_cast<int>(weight_.size()); }
 
-  double dot(const Eigen::VectorXd& a, const Eigen::VectorXd& b) const {
+  double dot(const Eigen::Ref<const Eigen::VectorXd>& a, const Eigen::Ref<const Eigen::VectorXd>& b) const {
     double sum = 0.0;
     for (std::size_t i = 0; i < weight_.size(); ++i) sum += a.segment<6>(6 * i).dot(weight_[i] * b.segment<6>(6 * i));
     return sum;
   }
 
-  void apply(const Eigen::VectorXd& x, Eigen::VectorXd& out) {
+  void apply(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::VectorXd& out) {
     rows_.setZero(system_.rows());
     for (std::size_t i = 0; i < weight_.size(); ++i)
       rows_.segment<3>(6 * i + 3) = stiffness_[i] * x.segment<3>(6 * i + 3);
