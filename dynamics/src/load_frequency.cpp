@@ -6,7 +6,9 @@
 // the body's net torque, which its own equation balances). A chain hanging
 // under tension T gets K = T l (I - e e^T) per link: the zigzag of
 // neighbouring links has the rate sqrt(T l / J) rad/s. The explicit treatment
-// of K is symplectic Euler's, stable while rate * dt < 2.
+// of K is symplectic Euler's, stable while rate * dt < 2. Joint springs
+// without a damper are explicit too (their force is read at z_k): coordinate
+// rates R x give the stiffness R^T k R over both bodies' motions.
 //
 // The rate of the whole mechanism is the largest omega with
 //   K x = omega^2 W x,   G x = 0
@@ -26,6 +28,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "constraint_system.hpp"
+#include "joint_kinematics.hpp"
 #include "mechanism_graph.hpp"
 
 namespace dynamics::detail {
@@ -45,13 +48,22 @@ void add_lever_stiffness(const Vector3& force, const Vector3& arm, Matrix3& k) {
   k += force.dot(arm) * Matrix3::Identity() - 0.5 * (arm * force.transpose() + force * arm.transpose());
 }
 
+// A joint spring, linearized: k times its coordinate rates from the motions
+// of its bodies (rows past `coordinates` zero; parent -1 for the world).
+struct LinearSpring {
+  int parent = -1, child = -1;
+  double stiffness = 0.0;  // over the mass scale, as W is
+  RateJacobian rates;
+};
+
 // The loaded motion's operator on body motions (6 rows per body): x -> the
 // W-closest motion that keeps the joints closed to W^-1 K x, self-adjoint in
 // the W inner product on those motions.
 class LoadedMotion {
  public:
-  LoadedMotion(ConstraintSystem& system, std::vector<Matrix6> weight, std::vector<Matrix3> stiffness)
-      : system_(system), weight_(std::move(weight)), stiffness_(std::move(stiffness)) {}
+  LoadedMotion(ConstraintSystem& system, std::vector<Matrix6> weight, std::vector<Matrix3> stiffness,
+               std::vector<LinearSpring> springs)
+      : system_(system), weight_(std::move(weight)), stiffness_(std::move(stiffness)), springs_(std::move(springs)) {}
 
   int size() const { return 6 * static_cast<int>(weight_.size()); }
 
@@ -65,6 +77,12 @@ class LoadedMotion {
     rows_.setZero(system_.rows());
     for (std::size_t i = 0; i < weight_.size(); ++i)
       rows_.segment<3>(6 * i + 3) = stiffness_[i] * x.segment<3>(6 * i + 3);
+    for (const LinearSpring& s : springs_) {
+      Eigen::Matrix<double, 6, 1> rates = s.rates.child * x.segment<6>(6 * s.child);
+      if (s.parent >= 0) rates += s.rates.parent * x.segment<6>(6 * s.parent);
+      rows_.segment<6>(6 * s.child) += s.stiffness * (s.rates.child.transpose() * rates);
+      if (s.parent >= 0) rows_.segment<6>(6 * s.parent) += s.stiffness * (s.rates.parent.transpose() * rates);
+    }
     solve(out);
   }
 
@@ -90,6 +108,7 @@ class LoadedMotion {
   ConstraintSystem& system_;
   std::vector<Matrix6> weight_;
   std::vector<Matrix3> stiffness_;
+  std::vector<LinearSpring> springs_;
   Eigen::VectorXd rows_;
 };
 
@@ -151,19 +170,38 @@ LoadFrequency load_frequency(const Model& model, const State& state, const std::
     if (joint.parent != kWorld)
       add_lever_stiffness(-f, state.orientation[joint.parent] * joint.parent_frame.position, stiffness[joint.parent]);
   }
-  // Each body alone bounds the spectrum (its translation and the constraints
-  // only add inertia or remove motions): without a body stiffened alone, no
-  // motion is.
   std::vector<Matrix6> weight(nb);
-  double largest_alone = 0.0;
   for (int b = 0; b < nb; ++b) {
     weight[b] = system.weight(b);
     const Matrix3 rotation = state.orientation[b].toRotationMatrix();
     stiffness[b] = rotation.transpose() * stiffness[b] * rotation / system.mass_scale();
-    if (stiffness[b].isZero(0.0)) continue;
-    Eigen::GeneralizedSelfAdjointEigenSolver<Matrix3> alone(stiffness[b], weight[b].bottomRightCorner<3, 3>(),
-                                                            Eigen::EigenvaluesOnly);
-    largest_alone = std::max(largest_alone, alone.eigenvalues()(2));
+  }
+  std::vector<LinearSpring> springs;
+  for (int j = 0; j < model.num_joints(); ++j) {
+    const Joint& joint = model.joint(j);
+    // A damper acts on the new velocities and lengthens its spring's limit
+    // (alone, to (2 zeta + 2 sqrt(1 + zeta^2)) / omega): such springs are left out.
+    if (joint.stiffness == 0.0 || joint.num_coordinates() == 0 || has_damper(joint)) continue;
+    LinearSpring s;
+    s.parent = joint.parent;
+    s.child = joint.child;
+    s.stiffness = joint.stiffness / system.mass_scale();
+    s.rates = rate_jacobian(joint, joint_axes(joint), body_pose(state, joint.parent), body_pose(state, joint.child));
+    springs.push_back(s);
+  }
+  // Each body alone (the others held still) gives a scale for the
+  // spectrum: without a body stiffened alone, no motion is.
+  std::vector<Matrix6> alone(nb, Matrix6::Zero());
+  for (int b = 0; b < nb; ++b) alone[b].bottomRightCorner<3, 3>() = stiffness[b];
+  for (const LinearSpring& s : springs) {
+    alone[s.child] += s.stiffness * s.rates.child.transpose() * s.rates.child;
+    if (s.parent >= 0) alone[s.parent] += s.stiffness * s.rates.parent.transpose() * s.rates.parent;
+  }
+  double largest_alone = 0.0;
+  for (int b = 0; b < nb; ++b) {
+    if (alone[b].isZero(0.0)) continue;
+    Eigen::GeneralizedSelfAdjointEigenSolver<Matrix6> solver(alone[b], weight[b], Eigen::EigenvaluesOnly);
+    largest_alone = std::max(largest_alone, solver.eigenvalues()(5));
   }
   LoadFrequency result;
   if (!(largest_alone > 0.0)) return result;  // no load stiffens any body
@@ -173,15 +211,14 @@ LoadFrequency load_frequency(const Model& model, const State& state, const std::
   if (!system.factorize(kRegularization))
     throw std::runtime_error("dynamics: the constraint system of the loaded-frequency estimate cannot be factorized (" +
                              system.failure() + ")");
-  LoadedMotion op(system, std::move(weight), std::move(stiffness));
-  // A start with every body turning, deterministic (a fixed-seed sequence).
-  Eigen::VectorXd x = Eigen::VectorXd::Zero(op.size());
+  LoadedMotion op(system, std::move(weight), std::move(stiffness), std::move(springs));
+  // A start with every body moving and turning, deterministic (a fixed-seed sequence).
+  Eigen::VectorXd x(op.size());
   unsigned seed = 12345u;
-  for (int b = 0; b < nb; ++b)
-    for (int i = 0; i < 3; ++i) {
-      seed = seed * 1664525u + 1013904223u;
-      x(6 * b + 3 + i) = static_cast<double>(seed >> 8) / static_cast<double>(1u << 24) - 0.5;
-    }
+  for (int i = 0; i < x.size(); ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    x(i) = static_cast<double>(seed >> 8) / static_cast<double>(1u << 24) - 0.5;
+  }
   double value = 0.0;
   if (!largest_eigenpair(op, x, value)) return result;  // the loads stiffen no motion the joints allow
   // Compression only (a physical instability, no limit on dt), or loads only

@@ -95,6 +95,56 @@ TEST(LoadFrequency, HangingChainsZigzagGrowsJustAboveTheStepLimit) {
   EXPECT_GT(zigzag_growth(1.03 * f.step_limit, 400), 0.1);
 }
 
+// A rod (length l, mass m) on a revolute joint about y at its top end, with a
+// spring of stiffness k (rest 0), a damper and gravity g along -z, starting at `angle`.
+Model sprung_pendulum(double l, double m, double k, double g, double angle = 0.0, double damping = 0.0) {
+  Model model;
+  const int b = model.add_body(make_link("link", l, m));
+  Joint j = Joint::make(JointType::Revolute, "joint", kWorld, b, Vector3::UnitY());
+  j.child_frame.position = Vector3(0.0, 0.0, 0.5 * l);
+  j.stiffness = k;
+  j.damping = damping;
+  j.initial_position = {angle};
+  model.add_joint(j);
+  model.gravity = Vector3(0.0, 0.0, -g);
+  return model;
+}
+
+TEST(LoadFrequency, SpringsAddTheirStiffness) {
+  // Springs are read at the start of the step too: omega^2 = (k + m g l/2) / (m l^2/3).
+  const double l = 1.2, m = 0.8, k = 50.0, inertia = m * l * l / 3.0;
+  for (const double g : {0.0, kG}) {
+    const double rate = std::sqrt((k + m * g * 0.5 * l) / inertia);
+    EXPECT_NEAR(after_one_step(sprung_pendulum(l, m, k, g)).rate, rate, 1e-6 * rate) << "g = " << g;
+  }
+  // A damper lengthens its spring's limit, which the estimate leaves to the
+  // user: the damped spring is left out, gravity's part remains.
+  const double gravity_only = std::sqrt(m * kG * 0.5 * l / inertia);
+  EXPECT_NEAR(after_one_step(sprung_pendulum(l, m, k, kG, 0.0, 0.1)).rate, gravity_only, 1e-6 * gravity_only);
+  Model slider;
+  const int b = slider.add_body(make_link("slider", 1.0, 2.0));
+  Joint slide = Joint::make(JointType::Prismatic, "slide", kWorld, b, Vector3::UnitX());
+  slide.stiffness = 200.0;
+  slider.add_joint(slide);
+  EXPECT_NEAR(after_one_step(slider).rate, 10.0, 1e-5);  // sqrt(k / m); its weight acts at no lever arm
+
+  // The spring's swing stays bounded just below the limit and grows just above it.
+  const LoadFrequency f = after_one_step(sprung_pendulum(l, m, k, 0.0));
+  const auto largest_angle = [&](double dt) {
+    const Model swinging = sprung_pendulum(l, m, k, 0.0, 0.01);
+    State s = make_state(swinging);
+    Simulator sim(swinging, with_dt(dt));
+    double largest = 0.0;
+    for (int step = 0; step < 300; ++step) {
+      if (!sim.step(s).ok()) return std::numeric_limits<double>::infinity();
+      largest = std::max(largest, std::abs(joint_positions(swinging, s)(0)));
+    }
+    return largest;
+  };
+  EXPECT_LT(largest_angle(0.97 * f.step_limit), 0.1);
+  EXPECT_GT(largest_angle(1.03 * f.step_limit), 1.0);
+}
+
 // A body hung from the world by a joint of `type` at 0.5 m above its centre.
 Model hung_by(JointType type) {
   Model model;

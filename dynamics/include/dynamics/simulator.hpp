@@ -156,7 +156,8 @@ struct StepResult {
 // a body as an explicit spring would: a chain hanging under tension T has a
 // zigzag of neighbouring links at sqrt(T l / J) rad/s (l the joint spacing, J
 // the link's inertia), and symplectic Euler lets a motion at rate omega grow
-// once omega dt > 2 (docs/dynamics.md, "Loaded joints").
+// once omega dt > 2 (docs/dynamics.md, "Loaded joints"). Joint springs
+// without a damper, read at the start of the step too, add their stiffness.
 struct LoadFrequency {
   double rate = 0.0;  // rad/s: the largest omega of K x = omega^2 M x over motions the joints allow
   double step_limit = std::numeric_limits<double>::infinity();  // s: 2 / rate
@@ -184,14 +185,16 @@ class Simulator {
   long fill_blocks() const;
   // The rate and step limit of the state's joint loads: the joint impulses of
   // the last step that produced the state (State::multipliers, over
-  // State::multipliers_dt), linearized about its poses. Only the joint
-  // constraint forces count: gravity acts at the centres of mass, and
-  // springs, couplings, limits and contacts are left out. Restarted Lanczos
+  // State::multipliers_dt), linearized about its poses, with the springs
+  // of joints without a damper. Gravity acts at the centres of mass and
+  // stiffens nothing; damped springs (their damper lengthens the limit),
+  // couplings' own forces, limits and contacts are left out. Restarted Lanczos
   // on the linearized motion (one factorization and a few dozen solves: 120
   // ms for 1000 links); it allocates, so call it on demand (after a failed
-  // step, every few hundred steps), not every step. Throws std::invalid_argument when
-  // the state holds no impulses of this simulator's system (no step yet),
-  // std::runtime_error when the constraint system cannot be factorized.
+  // step, every few hundred steps), not every step. Throws
+  // std::invalid_argument when the state holds no impulses of this
+  // simulator's system (no step yet), std::runtime_error when the constraint
+  // system cannot be factorized.
   LoadFrequency load_frequency(const State& state) const;
 
   // Nodes of the graph the Newton systems live on (body nodes
