@@ -18,6 +18,7 @@
 #include "load_frequency.hpp"
 #include "mechanism_graph.hpp"
 #include "position_roundoff.hpp"
+#include "substep_schedule.hpp"
 
 namespace dynamics {
 
@@ -49,11 +50,6 @@ const char* to_string(StepStatus status) {
     case StepStatus::Diverged: return "diverged";
   }
   return "unknown";
-}
-
-int next_substeps(int substeps, int max_substeps) {
-  if (substeps >= max_substeps) return 0;
-  return substeps > max_substeps / 2 ? max_substeps : 2 * substeps;
 }
 
 struct Simulator::Impl {
@@ -248,7 +244,8 @@ struct Simulator::Impl {
   bool extrapolated = false;  // this step starts from an extrapolation (at least one Newton iteration)
   bool extrapolate(const State& state);
   StepResult solve(State& state);
-  StepResult substep(State& state, const StepResult& failed);
+  StepResult substep(State& state, const StepResult& before, int first_pieces);
+  StepResult advance(State& state);
 };
 
 // The broad phase at z_k; a new set of contacts between colliders means a new
@@ -707,8 +704,9 @@ bool Simulator::Impl::warm_start(const State& state, bool interior) {
 // the series converges and every term removes a power of dt (on the n-link
 // pendulums the fourth-order start saves the second iteration of most steps),
 // while a fast oscillation, whose differences grow with the order, keeps the
-// lower order. False without at least one earlier solution.
+// lower order. False without at least one earlier solution of this step size.
 bool Simulator::Impl::extrapolate(const State& state) {
+  if (state.multipliers_dt != dt()) return false;  // differences of another step size
   int depth = 0;  // earlier solutions usable: a prefix of vectors of this graph's size
   while (depth < State::kEarlierSolutions && state.previous_multipliers[depth].size() == dim) ++depth;
   if (depth == 0) return false;
@@ -928,9 +926,13 @@ StepResult Simulator::Impl::solve(State& state) {
   // then takes this solution, so that once the history is full a step
   // allocates nothing. Entries of another size (first steps, a new graph)
   // end the history where they are: extrapolate() stops at them.
+  // Solutions of another step size do not extrapolate to this one (their
+  // differences are per step): after a change of size the history restarts.
+  const bool same_step_size = state.multipliers_dt == dt();
   std::rotate(state.previous_multipliers.rbegin(), state.previous_multipliers.rbegin() + 1,
               state.previous_multipliers.rend());
   state.previous_multipliers[0].swap(state.multipliers);
+  if (!same_step_size) state.clear_history();
   state.multipliers = s;
   state.multipliers_dt = dt();
   state.time += dt();
@@ -938,18 +940,17 @@ StepResult Simulator::Impl::solve(State& state) {
   return result;
 }
 
-// A failed step retried as 2, 4, ... equal sub-steps (next_substeps, up to
-// options.max_substeps) from the state it started from. Every sub-step is a
-// step of the same integrator at dt / k; the warm-start history is cleared
-// before the first and after the last (extrapolating across step sizes would
-// mix their differences). The only allocation is the copy of the start.
-StepResult Simulator::Impl::substep(State& state, const StepResult& failed) {
+// A step as `first_pieces` equal sub-steps, retried as more of them
+// (next_substeps, up to options.max_substeps) from the state it started from
+// while it fails; `before` holds the iterations of failed attempts before
+// this. Every sub-step is a step of the same integrator at dt / k (the warm
+// start extrapolates only within one size: see solve()). The only
+// allocation is the copy of the start.
+StepResult Simulator::Impl::substep(State& state, const StepResult& before, int first_pieces) {
   const State start = state;
-  StepResult result = failed;
-  for (int pieces = next_substeps(1, options.max_substeps); pieces > 0;
-       pieces = next_substeps(pieces, options.max_substeps)) {
+  StepResult result = before;
+  for (int pieces = first_pieces; pieces > 0; pieces = next_substeps(pieces, options.max_substeps)) {
     state = start;
-    state.clear_history();
     set_step_size(options.dt / pieces);
     StepResult total;
     total.iterations = result.iterations;
@@ -973,9 +974,28 @@ StepResult Simulator::Impl::substep(State& state, const StepResult& failed) {
     state = start;
     return result;
   }
-  state.clear_history();
   state.time = start.time + options.dt;
   state.steps = start.steps + 1;
+  return result;
+}
+
+// A step from the sub-step count the state holds (or one try below it), with
+// the retry after a failure; a success updates that count.
+StepResult Simulator::Impl::advance(State& state) {
+  const detail::SubstepStart start = detail::substep_start(state.substep_memory, options);
+  StepResult result;
+  if (start.first > 1) {
+    result = substep(state, result, start.first);
+  } else {
+    prepare(state);
+    result = solve(state);
+    // Sub-steps can carry what one step cannot: a transient too fast for dt,
+    // a spin past 2/dt, a Newton system that does not factorize at this dt.
+    const bool retry = result.status == StepStatus::NotConverged || result.status == StepStatus::Diverged ||
+                       result.status == StepStatus::SolverFailure;
+    if (retry && options.max_substeps >= 2) result = substep(state, result, next_substeps(1, options.max_substeps));
+  }
+  if (result.ok()) detail::remember_substeps(state.substep_memory, start, result.substeps, options);
   return result;
 }
 
@@ -1005,6 +1025,7 @@ Simulator::Simulator(const Model& model, const StepOptions& options) {
                                 detail::format_number(options.tolerance));
   if (options.max_iterations < 1) throw std::invalid_argument("dynamics::Simulator: max_iterations must be >= 1");
   if (options.max_substeps < 1) throw std::invalid_argument("dynamics::Simulator: max_substeps must be >= 1");
+  if (options.substep_hold < 0) throw std::invalid_argument("dynamics::Simulator: substep_hold must be >= 0");
   if (options.max_line_search < 0) throw std::invalid_argument("dynamics::Simulator: max_line_search must be >= 0");
   if (!(options.reuse_factorization_below >= 0.0 && options.reuse_factorization_below <= 0.5))
     throw std::invalid_argument("dynamics::Simulator: reuse_factorization_below must lie in [0, 0.5], got " +
@@ -1045,14 +1066,7 @@ StepResult Simulator::step(State& state) {
     r.status = StepStatus::InvalidInput;
     return r;
   }
-  impl_->prepare(state);
-  const StepResult result = impl_->solve(state);
-  // Sub-steps can carry what one step cannot: a transient too fast for dt,
-  // a spin past 2/dt, a Newton system that does not factorize at this dt.
-  const bool retry = result.status == StepStatus::NotConverged || result.status == StepStatus::Diverged ||
-                     result.status == StepStatus::SolverFailure;
-  if (!retry || impl_->options.max_substeps < 2) return result;
-  return impl_->substep(state, result);
+  return impl_->advance(state);
 }
 
 const Model& Simulator::model() const { return impl_->model; }

@@ -21,6 +21,7 @@ struct SimulateOptions {
   double tolerance = 0.0;             // 0: the library defaults (1e-10, 1e-8 with contacts)
   int max_iterations = 50;
   int max_substeps = 8;               // StepOptions::max_substeps
+  int substep_hold = 4;               // StepOptions::substep_hold
   double contact_regularization = 1e-6;  // StepOptions::contact_regularization
   double friction_regularization = 1e-9;  // StepOptions::friction_regularization
   std::string gravity;                // "x,y,z"; empty keeps the model's

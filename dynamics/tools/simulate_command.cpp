@@ -162,6 +162,7 @@ int run_simulate(const SimulateOptions& o) {
   if (o.tolerance > 0.0) step_options.tolerance = step_options.interior_tolerance = o.tolerance;
   step_options.max_iterations = o.max_iterations;
   step_options.max_substeps = o.max_substeps;
+  step_options.substep_hold = o.substep_hold;
   step_options.contact_regularization = o.contact_regularization;
   step_options.friction_regularization = o.friction_regularization;
   if (o.steps < 0) throw std::invalid_argument("--steps must be >= 0");

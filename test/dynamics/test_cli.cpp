@@ -130,6 +130,23 @@ TEST_F(DynamicsCli, StepsThatFailAreRetriedAsSubsteps) {
   }
 }
 
+// A 100-link chain at three times its load limit fails most plain steps.
+// With the default --substep-hold the steps after a sub-stepped one start
+// as it did instead of failing first, which more than halves the Newton
+// iterations; --substep-hold 0 sub-steps only the steps that fail.
+TEST_F(DynamicsCli, SubsteppedStepsHoldTheirCount) {
+  const std::string chain = "simulate n-link-pendulum --param n=100 --dt 0.03 --steps 20 --json";
+  const CliResult held = run(chain);
+  const CliResult only_failures = run(chain + " --substep-hold 0");
+  ASSERT_EQ(held.code, 0) << held.err;
+  ASSERT_EQ(only_failures.code, 0) << only_failures.err;
+  const auto h = nlohmann::json::parse(held.out), f = nlohmann::json::parse(only_failures.out);
+  EXPECT_GE(f["substepped_steps"].get<int>(), 10);
+  EXPECT_GE(h["substepped_steps"].get<int>(), f["substepped_steps"].get<int>());
+  EXPECT_LT(h["newton_iterations_mean"].get<double>(), 0.5 * f["newton_iterations_mean"].get<double>());
+  EXPECT_LE(h["max_constraint_violation"].get<double>(), 1e-10);
+}
+
 // A hanging chain's tension bounds dt (Simulator::load_frequency): within
 // the bound a run is quiet and reports the bound; past it the program warns
 // after the first step, explains the step that stalls, and the step size it
@@ -496,6 +513,7 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate pendulum --dt 0.5 --param angle=3 --max-iterations 1",
             "after 4 Newton iterations, the last ones in 8 sub-steps", 1},
            {"simulate pendulum --max-substeps 0", "--max-substeps: must be positive, got 0", 2},
+           {"simulate pendulum --substep-hold -1", "--substep-hold: must be zero or positive, got -1", 2},
            {"simulate box-drop --contact-regularization -1", "--contact-regularization: must be zero or positive", 2},
            {"simulate box-drop --friction-regularization nan", "--friction-regularization: must be zero or positive",
             2},

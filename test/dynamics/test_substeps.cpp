@@ -125,8 +125,9 @@ TEST(Substeps, RetriesThatAllFailLeaveTheStateAsItWas) {
 // Six links alternating 1 kg and 1 mg: the light ones whip the chain around,
 // and at dt = 0.01 s one step, 7.27 s in, has no solution that Newton's method
 // finds from where it starts (at dt = 0.005 s the run goes through). With
-// sub-steps the run continues: the steps before are the plain run's, bit for
-// bit, that step is sub-stepped, and the constraints hold at tolerance. (The
+// sub-steps only where a step fails (substep_hold = 0) the run continues: the
+// steps before are the plain run's, bit for bit, that step is sub-stepped,
+// and the constraints hold at tolerance; with the default hold too. (The
 // energy error around such a step is the integrator's at this dt: the full
 // steps next to it gain energy too. Sub-steps keep a run going; a smaller dt
 // makes it accurate.)
@@ -143,8 +144,10 @@ TEST(Substeps, AWhippingChainGoesThroughWithSubsteps) {
     parent = link;
   }
   const double dt = 0.01;
-  State plain_state = make_state(model), state = plain_state;
-  Simulator plain(model, with_dt(dt)), sim(model, with_substeps(dt, 8));
+  State plain_state = make_state(model), state = plain_state, held_state = plain_state;
+  StepOptions only_failures = with_substeps(dt, 8);
+  only_failures.substep_hold = 0;  // every step starts as one step
+  Simulator plain(model, with_dt(dt)), sim(model, only_failures), by_default(model, with_substeps(dt, 8));
   int failed_at = -1, substepped = 0;
   double worst_violation = 0.0;
   for (int k = 0; k < 1000; ++k) {
@@ -160,11 +163,97 @@ TEST(Substeps, AWhippingChainGoesThroughWithSubsteps) {
     }
     substepped += r.substeps > 1;
     worst_violation = std::max(worst_violation, constraint_violation(model, state));
+    // With the default hold, the steps after a sub-stepped one start as it did.
+    const StepResult held = by_default.step(held_state);
+    ASSERT_TRUE(held.ok()) << "step " << k << ": " << to_string(held.status);
+    worst_violation = std::max(worst_violation, constraint_violation(model, held_state));
   }
   ASSERT_GE(failed_at, 0) << "the plain run no longer fails: pick a harder case";
   EXPECT_LT(substepped, 10);  // only where a step fails
   EXPECT_LT(worst_violation, 1e-10);
   EXPECT_NEAR(state.time, 1000 * dt, 1e-9);
+  EXPECT_NEAR(held_state.time, 1000 * dt, 1e-9);
+}
+
+// A sphere spun past 2/dt and braked by a torque for five steps. The first
+// step needs two half steps; the next four start as two (StepOptions::
+// substep_hold, 4 by default) and brake it to 31 rad/s; the step after them
+// tries one step again, which carries the slower spin from then on. With
+// substep_hold = 0 only the steps that fail sub-step, and the full steps
+// between them brake the wrong way: above |w| = sqrt(2)/dt (141 rad/s) a
+// step's rotational momentum falls as the spin rises (docs/dynamics.md,
+// Limitations), so the torque spins the ball up to near 2/dt, where the next
+// step fails again.
+TEST(Substeps, TheStepsAfterASubsteppedOneStartAsItDid) {
+  Model model;
+  model.gravity = Vector3::Zero();
+  const int ball = model.add_body(Body::solid("ball", 1.0, Shape::sphere(0.1)));
+  model.add_joint(Joint::make(JointType::Floating, "ball", kWorld, ball));
+  const double dt = 0.01, braking = 3000.0;  // rad/s^2
+  State held = make_state(model);
+  held.angular_velocity[ball] = Vector3(0.0, 0.0, 215.0);  // 2/dt = 200 rad/s
+  held.external_torque[ball] = Vector3(0.0, 0.0, -braking * model.body(ball).inertia(2, 2));
+  State plain = held;
+  const int hold = StepOptions{}.substep_hold;
+  ASSERT_EQ(hold, 4);
+  StepOptions no_hold = with_substeps(dt, 8);
+  no_hold.substep_hold = 0;
+  Simulator by_default(model, with_substeps(dt, 8)), only_failures(model, no_hold), one_step(model, with_dt(dt));
+  int plain_substepped = 0;
+  for (int k = 0; k < 20; ++k) {
+    if (k == 5) {
+      held.external_torque[ball].setZero();
+      plain.external_torque[ball].setZero();
+    }
+    const StepResult r = by_default.step(held);
+    ASSERT_TRUE(r.ok()) << "step " << k << ": " << to_string(r.status);
+    EXPECT_EQ(r.substeps, k <= hold ? 2 : 1) << "step " << k;
+    State tried = plain;
+    const bool one_step_fails = !one_step.step(tried).ok();
+    const StepResult p = only_failures.step(plain);
+    ASSERT_TRUE(p.ok()) << "step " << k << ": " << to_string(p.status);
+    EXPECT_EQ(p.substeps, one_step_fails ? 2 : 1) << "step " << k;
+    plain_substepped += p.substeps > 1;
+  }
+  EXPECT_EQ(held.substep_memory.count, 1);
+  EXPECT_EQ(plain.substep_memory.count, 1);
+  EXPECT_GE(plain_substepped, 2);
+  EXPECT_LT(std::abs(held.angular_velocity[ball].z()), 100.0);
+  EXPECT_GT(std::abs(plain.angular_velocity[ball].z()), 141.0);
+}
+
+// A box that keeps spinning past 2/dt needs two half steps in every step.
+// The held count carries each step; the tries of one step fail, and each
+// failure doubles the wait before the next: tries at steps 5, 14, 31 and 64
+// (waits of 4, 8, 16 and 32 steps), after which the wait is 64.
+TEST(Substeps, EachFailedTryDoublesTheWaitForTheNext) {
+  const Model model = spinning_box();
+  State s = make_state(model);
+  Simulator sim(model, with_substeps(0.01, 8));
+  for (int k = 0; k < 100; ++k) {
+    const StepResult r = sim.step(s);
+    ASSERT_TRUE(r.ok()) << "step " << k << ": " << to_string(r.status);
+    EXPECT_EQ(r.substeps, 2) << "step " << k;
+    if (k == 0) {
+      EXPECT_EQ(s.substep_memory.count, 2);
+      EXPECT_EQ(s.substep_memory.probe_after, 4);
+    }
+    if (k == 5 || k == 14 || k == 31 || k == 64) {
+      EXPECT_EQ(s.substep_memory.held, 0) << "step " << k;
+    }
+  }
+  EXPECT_EQ(s.substep_memory.count, 2);
+  EXPECT_EQ(s.substep_memory.probe_after, 64);
+  EXPECT_EQ(s.substep_memory.held, 99 - 64);
+
+  // The wait stops doubling at 1024 steps.
+  State late = make_state(model);
+  late.substep_memory = {2, 512, 512};  // a try is due
+  ASSERT_TRUE(sim.step(late).ok());
+  EXPECT_EQ(late.substep_memory.probe_after, 1024);
+  late.substep_memory.held = 1024;
+  ASSERT_TRUE(sim.step(late).ok());
+  EXPECT_EQ(late.substep_memory.probe_after, 1024);
 }
 
 // The quadruped of test/support/quadruped.hpp dropped from random poses and
@@ -188,17 +277,22 @@ TEST(Substeps, QuadrupedDropsGoThroughAtTheDefaults) {
        {-0.453, 0.703, -1.878, -0.568, 0.244, -2.331, 0.366, -0.874, -1.382, -0.585, 0.287, -1.957},
        {-2.72, 1.10, -1.76, -0.10, -0.37, 4.64, 2.85, -2.03}},
   };
-  Simulator plain(model, test::plain_steps()), by_default(model);
+  StepOptions only_failures;
+  only_failures.substep_hold = 0;
+  Simulator plain(model, test::plain_steps()), retrying(model, only_failures), by_default(model);
   int plain_failures = 0;
   for (size_t d = 0; d < std::size(drops); ++d) {
     State start = make_state(model);
     test::place(model, start, drops[d]);
     ASSERT_LT(constraint_violation(model, start), 1e-12);
-    State b = start;
+    State b = start, held = start;
     plain_failures += test::fails_within(plain, start, 50);
-    int substepped = 0;
+    int substepped = 0, held_substepped = 0;
     for (int k = 0; k < 50; ++k) {
-      const StepResult r = by_default.step(b);
+      const StepResult h = by_default.step(held);
+      ASSERT_TRUE(h.ok()) << "drop " << d << ", step " << k << ": " << to_string(h.status) << " (default hold)";
+      held_substepped += h.substeps > 1;
+      const StepResult r = retrying.step(b);
       ASSERT_TRUE(r.ok()) << "drop " << d << ", step " << k << ": " << to_string(r.status);
       // A turning rim's lowest point sinks first order in dt (docs/contacts.md,
       // rims): the thighs' cylinders, by up to 0.19 mm here (the feet and the
@@ -208,6 +302,9 @@ TEST(Substeps, QuadrupedDropsGoThroughAtTheDefaults) {
     }
     EXPECT_LT(constraint_violation(model, b), 1e-7) << "drop " << d;
     EXPECT_LE(substepped, 3) << "drop " << d << ": only the steps that fail retry";
+    EXPECT_LT(constraint_violation(model, held), 1e-7) << "drop " << d;
+    // A failure, the steps that hold its count, and a try that goes through.
+    EXPECT_LE(held_substepped, 3 * (1 + StepOptions{}.substep_hold)) << "drop " << d;
   }
   // Each of these failed a plain step in the sweep; allow round-off to spare one.
   EXPECT_GE(plain_failures, 2) << "plain steps no longer fail here: pick harder drops";
@@ -254,6 +351,22 @@ TEST(Substeps, TheLastRetryIsMaxSubsteps) {
 TEST(Substeps, BadOption) {
   const Model model = spinning_box();
   EXPECT_THROW(Simulator(model, with_substeps(0.01, 0)), std::invalid_argument);
+  StepOptions negative_hold = with_substeps(0.01, 8);
+  negative_hold.substep_hold = -1;
+  EXPECT_THROW(Simulator(model, negative_hold), std::invalid_argument);
+}
+
+// A state's remembered count beyond max_substeps (from a simulator with a
+// larger one) is clamped, not tried.
+TEST(Substeps, ARememberedCountIsClampedToMaxSubsteps) {
+  const Model model = spinning_box();
+  State s = make_state(model);
+  s.substep_memory = {8, 0, 4};
+  Simulator two(model, with_substeps(0.01, 2));
+  const StepResult r = two.step(s);
+  ASSERT_TRUE(r.ok()) << to_string(r.status);
+  EXPECT_EQ(r.substeps, 2);
+  EXPECT_EQ(s.substep_memory.count, 2);
 }
 
 }  // namespace

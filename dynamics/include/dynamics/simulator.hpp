@@ -48,10 +48,19 @@ struct StepOptions {
   // this many (1: never); a count that is not a power of two is the last
   // retry (6: 2, 4, 6; see next_substeps). A sub-stepped step ends at t + dt like any other,
   // with the velocities of its last sub-step, dt / StepResult::substeps; the
-  // retry allocates (a copy of the state) and clears the warm-start history.
-  // Steps that succeed never retry, so the default only changes failures:
-  // rare stalls of contact-rich scenes go through instead of ending a run.
+  // retry allocates (a copy of the state). The warm start extrapolates only
+  // over solutions of one step size, so it restarts when the size changes.
+  // Rare stalls of contact-rich scenes go through instead of ending a run.
   int max_substeps = 8;
+  // After a step that needed k sub-steps, the next steps start as k of them
+  // (State::substep_memory), skipping the attempts that just failed (up to
+  // max_iterations iterations each) and keeping their warm start; after this
+  // many, one step tries the next lower count of the retry sequence. A try
+  // that fails doubles the wait (up to 1024 steps, or this if larger): an
+  // isolated failure costs a few sub-stepped steps, a lasting need eight
+  // failed tries in the first thousand steps. 0: every step starts as one
+  // step and only failures sub-step.
+  int substep_hold = 4;
   int max_line_search = 30;   // halvings of the Newton step
   // Over m_s, added (negated) to the diagonal of joint nodes so that redundant
   // constraints (planar loops in 3D) stay solvable; the residual stays exact.

@@ -48,6 +48,17 @@ struct State {
     for (Eigen::VectorXd& v : previous_multipliers) v.resize(0);
   }
 
+  // Sub-steps (StepOptions::max_substeps and substep_hold): after a step
+  // that needed `count` sub-steps, the next steps start at that count instead
+  // of failing again first; after `probe_after` of them, one step tries fewer.
+  // The default starts with plain steps.
+  struct SubstepMemory {
+    int count = 1;        // sub-steps the next step starts with
+    int held = 0;         // steps taken at `count` since it was set or last tried lower
+    int probe_after = 0;  // steps at `count` before a step tries fewer
+  };
+  SubstepMemory substep_memory;
+
   double time = 0.0;
   long steps = 0;
 };
