@@ -51,6 +51,7 @@ void add_lever_stiffness(const Vector3& force, const Vector3& arm, Matrix3& k) {
 // A joint spring, linearized: k times its coordinate rates from the motions
 // of its bodies (rows past `coordinates` zero; parent -1 for the world).
 struct LinearSpring {
+  int joint = -1;
   int parent = -1, child = -1;
   double stiffness = 0.0;  // over the mass scale, as W is
   RateJacobian rates;
@@ -97,6 +98,14 @@ class LoadedMotion {
   double energy(const Eigen::VectorXd& x, int b) const {
     return x.segment<6>(6 * b).dot(weight_[b] * x.segment<6>(6 * b));
   }
+
+  // x^T K x of spring s alone.
+  double spring_energy(const Eigen::VectorXd& x, const LinearSpring& s) const {
+    Eigen::Matrix<double, 6, 1> rates = s.rates.child * x.segment<6>(6 * s.child);
+    if (s.parent >= 0) rates += s.rates.parent * x.segment<6>(6 * s.parent);
+    return s.stiffness * rates.squaredNorm();
+  }
+  const std::vector<LinearSpring>& springs() const { return springs_; }
 
  private:
   void solve(Eigen::VectorXd& out) {
@@ -183,6 +192,7 @@ LoadFrequency load_frequency(const Model& model, const State& state, const std::
     // (alone, to (2 zeta + 2 sqrt(1 + zeta^2)) / omega): such springs are left out.
     if (joint.stiffness == 0.0 || joint.num_coordinates() == 0 || has_damper(joint)) continue;
     LinearSpring s;
+    s.joint = j;
     s.parent = joint.parent;
     s.child = joint.child;
     s.stiffness = joint.stiffness / system.mass_scale();
@@ -234,6 +244,17 @@ LoadFrequency load_frequency(const Model& model, const State& state, const std::
       result.body = b;
     }
   }
+  // How much of that motion's stiffness (x^T K x = value) the springs give.
+  double strongest = 0.0, springs_total = 0.0;
+  for (const LinearSpring& s : op.springs()) {
+    const double e = op.spring_energy(x, s);
+    springs_total += e;
+    if (e > strongest) {
+      strongest = e;
+      result.spring_joint = s.joint;
+    }
+  }
+  result.spring_share = std::clamp(springs_total / value, 0.0, 1.0);
   return result;
 }
 

@@ -25,11 +25,20 @@ LoadCheck check_loads(const Simulator& sim, const State& state, double dt) {
   const double suggested = std::floor(target / scale) * scale;
   std::ostringstream text;
   text.precision(4);
-  text << "the joints' loads make body '" << sim.model().body(f.body).name << "' swing at " << f.rate
-       << " rad/s, and steps longer than 2/" << f.rate << " = " << f.step_limit
-       << " s let that swing grow (joint forces act along their directions at the start of each step; "
-          "docs/dynamics.md, \"Loaded joints\"): try --dt "
-       << suggested << " (the loads change as the mechanism moves)";
+  const Model& model = sim.model();
+  // Springs read at the start of the step limit it like any explicit spring;
+  // loads through the lever arms frozen at that start (docs/dynamics.md).
+  const bool spring = f.spring_share >= 0.5 && f.spring_joint >= 0;
+  if (spring)
+    text << "the spring of joint '" << model.joint(f.spring_joint).name << "'";
+  else
+    text << "the joints' loads";
+  text << (spring ? " makes" : " make") << " body '" << model.body(f.body).name << "' swing at " << f.rate << " rad/s, and steps longer than 2/"
+       << f.rate << " = " << f.step_limit << " s let that swing grow ("
+       << (spring ? "a spring's force is read at the start of each step"
+                  : "joint forces act along their directions at the start of each step")
+       << "; docs/dynamics.md, \"Loaded joints\"): try --dt " << suggested;
+  if (!spring) text << " (the loads change as the mechanism moves)";
   check.advice = text.str();
   return check;
 }

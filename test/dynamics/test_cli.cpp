@@ -173,6 +173,14 @@ TEST_F(DynamicsCli, StepsPastTheLoadLimitAreExplained) {
   EXPECT_EQ(advised.code, 0) << advised.err;
   EXPECT_EQ(advised.err.find("warning"), std::string::npos) << advised.err;
 
+  // The gripper's finger spring (500 N/m on two coupled 0.05 kg fingers) is
+  // read at the start of each step: sqrt(500 / 0.1) = 70.71 rad/s.
+  const CliResult sprung = run("simulate gripper --dt 0.1 --steps 3");
+  EXPECT_NE(sprung.err.find("warning: after step 1: the spring of joint 'finger1' makes body 'finger"),
+            std::string::npos)
+      << sprung.err;
+  EXPECT_NE(sprung.err.find("swing at 70.71 rad/s"), std::string::npos) << sprung.err;
+
   const CliResult free_body = run("simulate t-handle --steps 5 --json");
   ASSERT_EQ(free_body.code, 0) << free_body.err;
   EXPECT_TRUE(nlohmann::json::parse(free_body.out)["load_step_limit_s"].is_null());

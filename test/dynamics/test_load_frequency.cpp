@@ -37,6 +37,8 @@ TEST(LoadFrequency, HangingPendulumSwingsAtItsSmallAmplitudeRate) {
     EXPECT_NEAR(f.rate, rate, 1e-6 * rate);
     EXPECT_DOUBLE_EQ(f.step_limit, 2.0 / f.rate);
     EXPECT_EQ(f.body, 0);
+    EXPECT_EQ(f.spring_share, 0.0);  // no springs: the joint load's lever alone
+    EXPECT_EQ(f.spring_joint, -1);
   }
 }
 
@@ -115,18 +117,27 @@ TEST(LoadFrequency, SpringsAddTheirStiffness) {
   const double l = 1.2, m = 0.8, k = 50.0, inertia = m * l * l / 3.0;
   for (const double g : {0.0, kG}) {
     const double rate = std::sqrt((k + m * g * 0.5 * l) / inertia);
-    EXPECT_NEAR(after_one_step(sprung_pendulum(l, m, k, g)).rate, rate, 1e-6 * rate) << "g = " << g;
+    const LoadFrequency sprung = after_one_step(sprung_pendulum(l, m, k, g));
+    EXPECT_NEAR(sprung.rate, rate, 1e-6 * rate) << "g = " << g;
+    // The spring's share of the swing's stiffness, the weight's lever the rest.
+    EXPECT_NEAR(sprung.spring_share, k / (k + m * g * 0.5 * l), 1e-6) << "g = " << g;
+    EXPECT_EQ(sprung.spring_joint, 0);
   }
   // A damper lengthens its spring's limit, which the estimate leaves to the
   // user: the damped spring is left out, gravity's part remains.
   const double gravity_only = std::sqrt(m * kG * 0.5 * l / inertia);
-  EXPECT_NEAR(after_one_step(sprung_pendulum(l, m, k, kG, 0.0, 0.1)).rate, gravity_only, 1e-6 * gravity_only);
+  const LoadFrequency damped = after_one_step(sprung_pendulum(l, m, k, kG, 0.0, 0.1));
+  EXPECT_NEAR(damped.rate, gravity_only, 1e-6 * gravity_only);
+  EXPECT_EQ(damped.spring_share, 0.0);
+  EXPECT_EQ(damped.spring_joint, -1);
   Model slider;
   const int b = slider.add_body(make_link("slider", 1.0, 2.0));
   Joint slide = Joint::make(JointType::Prismatic, "slide", kWorld, b, Vector3::UnitX());
   slide.stiffness = 200.0;
   slider.add_joint(slide);
-  EXPECT_NEAR(after_one_step(slider).rate, 10.0, 1e-5);  // sqrt(k / m); its weight acts at no lever arm
+  const LoadFrequency sliding = after_one_step(slider);
+  EXPECT_NEAR(sliding.rate, 10.0, 1e-5);  // sqrt(k / m); its weight acts at no lever arm
+  EXPECT_NEAR(sliding.spring_share, 1.0, 1e-9);
 
   // The spring's swing stays bounded just below the limit and grows just above it.
   const LoadFrequency f = after_one_step(sprung_pendulum(l, m, k, 0.0));

@@ -171,6 +171,11 @@ struct LoadFrequency {
   double rate = 0.0;  // rad/s: the largest omega of K x = omega^2 M x over motions the joints allow
   double step_limit = std::numeric_limits<double>::infinity();  // s: 2 / rate
   int body = -1;      // the body that moves most in that motion (-1: no load stiffens any)
+  // Of that motion's stiffness, the share of the joint springs (0 to 1; the
+  // rest: the joint loads' lever arms), and the joint whose spring gives the
+  // most of it (-1: no spring moves in it).
+  double spring_share = 0.0;
+  int spring_joint = -1;
 };
 
 class Simulator {
