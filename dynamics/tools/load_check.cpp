@@ -43,4 +43,13 @@ LoadCheck check_loads(const Simulator& sim, const State& state, double dt) {
   return check;
 }
 
+bool load_check_due(long step, long steps) {
+  constexpr long kEvery = 1024;
+  if (step == steps) return true;
+  if (step > kEvery) return step % kEvery == 0;
+  long power = 1;
+  while (power < step) power *= 4;
+  return power == step;
+}
+
 }  // namespace dynamics::cli

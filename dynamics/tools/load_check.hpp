@@ -16,4 +16,12 @@ struct LoadCheck {
 
 LoadCheck check_loads(const Simulator& sim, const State& state, double dt);
 
+// Whether the run checks its loads after step `step` (1-based) of `steps`:
+// after steps 1, 4, 16, ..., 1024, then every 1024 steps, and after the
+// last. The loads change as the mechanism moves (a swinging pendulum's peak
+// at the bottom of its swing), and an estimate costs a few dozen solves:
+// about ten steps' time on a 1000-link chain, so a 1000-step run spends a
+// few percent of its time on them.
+bool load_check_due(long step, long steps);
+
 }  // namespace dynamics::cli

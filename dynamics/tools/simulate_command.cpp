@@ -188,8 +188,8 @@ int run_simulate(const SimulateOptions& o) {
   long total_iterations = 0, substepped = 0;
   int max_iterations = 0, most_substeps = 1;
   double last_dt = o.dt;  // of the last step: a sub-stepped one ends with a sub-step
-  // dt against the joints' loads, after the first and the last step (an
-  // estimate costs a few factorizations): warn once if they let a swing grow.
+  // dt against the joints' loads (see load_check_due): warn once if they
+  // let a swing grow.
   double load_step_limit = std::numeric_limits<double>::infinity();
   bool load_warned = false;
   double check_seconds = 0.0;  // left out of the wall time, which times the steps
@@ -246,7 +246,7 @@ int run_simulate(const SimulateOptions& o) {
     lowest = std::min(lowest, r.min_signed_distance);
     most_collider_contacts = std::max(most_collider_contacts, r.collider_contacts);
     csv.row(model, state, last_dt, r.iterations, r.min_signed_distance);
-    if (k == 0 || k + 1 == o.steps) note_loads(k + 1);
+    if (load_check_due(k + 1, o.steps)) note_loads(k + 1);
   }
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - check_seconds;

@@ -186,6 +186,22 @@ TEST_F(DynamicsCli, StepsPastTheLoadLimitAreExplained) {
   EXPECT_TRUE(nlohmann::json::parse(free_body.out)["load_step_limit_s"].is_null());
 }
 
+// A rod pendulum released from 1.5 rad pulls hardest on its pivot at the
+// bottom of its swing (about step 50): F = m g + m w^2 l / 2 with
+// w^2 = 3 g (1 - cos 1.5) / l, a lever stiffness F l / 2 on the inertia
+// m l^2 / 3, a step limit of 0.337 s. At release and after 100 steps the
+// limit is above 1.5 s; the checks during the run (after step 64 here) see
+// the swing's peak load.
+TEST_F(DynamicsCli, LoadsAreCheckedDuringTheRun) {
+  const CliResult r = run("simulate pendulum --param angle=1.5 --steps 100 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const double g = 9.81, w2 = 3.0 * g * (1.0 - std::cos(1.5));
+  const double bottom = 2.0 / std::sqrt((g + 0.5 * w2) * 0.5 / (1.0 / 3.0));
+  const double limit = nlohmann::json::parse(r.out)["load_step_limit_s"].get<double>();
+  EXPECT_GT(limit, 0.99 * bottom);
+  EXPECT_LT(limit, 1.25 * bottom);
+}
+
 // A resting body sinks by the regularization times |g| dt^2, shared by its
 // four bottom corners: about 2.5e-7 m at 1e-3, nothing with rigid contacts.
 TEST_F(DynamicsCli, ContactRegularizationSetsHowFarARestingBodySinks) {
