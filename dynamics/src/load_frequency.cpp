@@ -6,9 +6,10 @@
 // the body's net torque, which its own equation balances). A chain hanging
 // under tension T gets K = T l (I - e e^T) per link: the zigzag of
 // neighbouring links has the rate sqrt(T l / J) rad/s. The explicit treatment
-// of K is symplectic Euler's, stable while rate * dt < 2. Joint springs
-// without a damper are explicit too (their force is read at z_k): coordinate
-// rates R x give the stiffness R^T k R over both bodies' motions.
+// of K is symplectic Euler's, stable while rate * dt < 2. Joint springs are
+// explicit too (their force is read at z_k): coordinate rates R x give the
+// stiffness R^T k R over both bodies' motions. Dampers act on the new
+// velocities, C = R^T c R.
 //
 // The rate of the whole mechanism is the largest omega with
 //   K x = omega^2 W x,   G x = 0
@@ -16,6 +17,16 @@
 // constraint Jacobian): restarted Lanczos (Rayleigh-Ritz on Krylov spaces)
 // with the saddle-point system of the constraints, whose solve turns a
 // force into the W-closest motion that keeps them closed.
+//
+// With dampers, the step W (v' - v) = -h K q - h C v', q' = q + h v' has
+// q_k = lambda^k x with (W + hC) lambda^2 - (2W + hC - h^2 K) lambda + W = 0.
+// A motion that K stiffens leaves the unit circle through lambda = -1, where
+// h^2 K - 2 h C - 4 W is singular (a lone spring: h = 2 (zeta + sqrt(1 +
+// zeta^2)) / omega). The limit is the smallest h where the largest mu of
+// (h^2 K - 2 h C) x = 4 mu W x reaches 1. mu(h), a maximum of functions
+// convex in h that vanish at h = 0, is convex with mu(0) = 0: it crosses 1
+// once, and Newton's method from above converges to that crossing
+// monotonically.
 #include "load_frequency.hpp"
 
 #include <algorithm>
@@ -43,6 +54,8 @@ constexpr double kConverged = 1e-6;        // relative change of the largest Rit
 constexpr double kRegularization = 1e-10;  // of the constraint rows, as the steps use (redundant loops)
 constexpr int kRefinement = 2;             // rounds against the unregularized system (below)
 constexpr double kNoise = 1e-10;           // what that leaves of omega^2, relative to the largest body's alone
+constexpr int kMaxDoublings = 60;          // of the step while bracketing the damped limit
+constexpr int kMaxNewton = 50;
 
 void add_lever_stiffness(const Vector3& force, const Vector3& arm, Matrix3& k) {
   k += force.dot(arm) * Matrix3::Identity() - 0.5 * (arm * force.transpose() + force * arm.transpose());
@@ -54,12 +67,14 @@ struct LinearSpring {
   int joint = -1;
   int parent = -1, child = -1;
   double stiffness = 0.0;  // over the mass scale, as W is
+  double damping = 0.0;    // likewise
   RateJacobian rates;
 };
 
 // The loaded motion's operator on body motions (6 rows per body): x -> the
-// W-closest motion that keeps the joints closed to W^-1 K x, self-adjoint in
-// the W inner product on those motions.
+// W-closest motion that keeps the joints closed to W^-1 (a K - b C) x,
+// self-adjoint in the W inner product on those motions; a = 1, b = 0 unless
+// set_step() chooses the damped step's pencil.
 class LoadedMotion {
  public:
   LoadedMotion(ConstraintSystem& system, std::vector<Matrix6> weight, std::vector<Matrix3> stiffness,
@@ -67,6 +82,15 @@ class LoadedMotion {
       : system_(system), weight_(std::move(weight)), stiffness_(std::move(stiffness)), springs_(std::move(springs)) {}
 
   int size() const { return 6 * static_cast<int>(weight_.size()); }
+
+  // (h^2 K - 2 h C) / 4: the operator whose largest eigenvalue reaches 1 at the limit h.
+  void set_step(double h) {
+    stiffness_factor_ = 0.25 * h * h;
+    damping_factor_ = 0.5 * h;
+  }
+  bool damped() const {
+    return std::any_of(springs_.begin(), springs_.end(), [](const LinearSpring& s) { return s.damping > 0.0; });
+  }
 
   double dot(const Eigen::Ref<const Eigen::VectorXd>& a, const Eigen::Ref<const Eigen::VectorXd>& b) const {
     double sum = 0.0;
@@ -77,12 +101,12 @@ class LoadedMotion {
   void apply(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::VectorXd& out) {
     rows_.setZero(system_.rows());
     for (std::size_t i = 0; i < weight_.size(); ++i)
-      rows_.segment<3>(6 * i + 3) = stiffness_[i] * x.segment<3>(6 * i + 3);
+      rows_.segment<3>(6 * i + 3) = stiffness_factor_ * (stiffness_[i] * x.segment<3>(6 * i + 3));
     for (const LinearSpring& s : springs_) {
-      Eigen::Matrix<double, 6, 1> rates = s.rates.child * x.segment<6>(6 * s.child);
-      if (s.parent >= 0) rates += s.rates.parent * x.segment<6>(6 * s.parent);
-      rows_.segment<6>(6 * s.child) += s.stiffness * (s.rates.child.transpose() * rates);
-      if (s.parent >= 0) rows_.segment<6>(6 * s.parent) += s.stiffness * (s.rates.parent.transpose() * rates);
+      const double factor = stiffness_factor_ * s.stiffness - damping_factor_ * s.damping;
+      const Eigen::Matrix<double, 6, 1> rates = joint_rates(x, s);
+      rows_.segment<6>(6 * s.child) += factor * (s.rates.child.transpose() * rates);
+      if (s.parent >= 0) rows_.segment<6>(6 * s.parent) += factor * (s.rates.parent.transpose() * rates);
     }
     solve(out);
   }
@@ -99,15 +123,36 @@ class LoadedMotion {
     return x.segment<6>(6 * b).dot(weight_[b] * x.segment<6>(6 * b));
   }
 
-  // x^T K x of spring s alone.
+  // x^T K x of spring s alone, and of the joint loads' levers.
   double spring_energy(const Eigen::VectorXd& x, const LinearSpring& s) const {
-    Eigen::Matrix<double, 6, 1> rates = s.rates.child * x.segment<6>(6 * s.child);
-    if (s.parent >= 0) rates += s.rates.parent * x.segment<6>(6 * s.parent);
-    return s.stiffness * rates.squaredNorm();
+    return s.stiffness * joint_rates(x, s).squaredNorm();
+  }
+  double lever_energy(const Eigen::VectorXd& x) const {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < weight_.size(); ++i)
+      sum += x.segment<3>(6 * i + 3).dot(stiffness_[i] * x.segment<3>(6 * i + 3));
+    return sum;
+  }
+  double stiffness_energy(const Eigen::VectorXd& x) const {
+    double sum = lever_energy(x);
+    for (const LinearSpring& s : springs_) sum += spring_energy(x, s);
+    return sum;
+  }
+  // x^T C x.
+  double damping_energy(const Eigen::VectorXd& x) const {
+    double sum = 0.0;
+    for (const LinearSpring& s : springs_) sum += s.damping * joint_rates(x, s).squaredNorm();
+    return sum;
   }
   const std::vector<LinearSpring>& springs() const { return springs_; }
 
  private:
+  static Eigen::Matrix<double, 6, 1> joint_rates(const Eigen::Ref<const Eigen::VectorXd>& x, const LinearSpring& s) {
+    Eigen::Matrix<double, 6, 1> rates = s.rates.child * x.segment<6>(6 * s.child);
+    if (s.parent >= 0) rates += s.rates.parent * x.segment<6>(6 * s.parent);
+    return rates;
+  }
+
   void solve(Eigen::VectorXd& out) {
     if (!system_.solve_refined(rows_, kRefinement))
       throw std::runtime_error("dynamics: loaded-frequency estimate: " + system_.failure());
@@ -118,6 +163,7 @@ class LoadedMotion {
   std::vector<Matrix6> weight_;
   std::vector<Matrix3> stiffness_;
   std::vector<LinearSpring> springs_;
+  double stiffness_factor_ = 1.0, damping_factor_ = 0.0;
   Eigen::VectorXd rows_;
 };
 
@@ -164,6 +210,49 @@ bool largest_eigenpair(LoadedMotion& op, Eigen::VectorXd& x, double& value) {
   return true;
 }
 
+// The smallest h where the largest eigenvalue mu(h) of (h^2 K - 2 h C) / 4
+// over W reaches 1 (see the top of the file), from `undamped` = 2 / omega,
+// which no damper shortens; `x` ends as that motion. The bracket grows by
+// doubling until mu >= 1, then Newton's method on the convex mu(h) - 1
+// walks down to the crossing, each step a Lanczos run started from the last
+// motion.
+double damped_step_limit(LoadedMotion& op, Eigen::VectorXd& x, double undamped) {
+  const auto largest = [&](double h) {
+    op.set_step(h);
+    double mu = 0.0;
+    if (!largest_eigenpair(op, x, mu)) mu = 0.0;
+    return mu;
+  };
+  double low = undamped, high = undamped, mu = largest(high);
+  if (mu >= 1.0 - kConverged) return undamped;  // no damper moves in the fastest motion
+  for (int doubling = 0; mu < 1.0; ++doubling) {
+    if (doubling == kMaxDoublings) return std::numeric_limits<double>::infinity();
+    low = high;
+    high *= 2.0;
+    mu = largest(high);
+  }
+  for (int iteration = 0; iteration < kMaxNewton; ++iteration) {
+    // mu'(h) = (2 h x^T K x - 2 x^T C x) / 4 for the W-normalized motion x.
+    const double slope = 0.5 * (high * op.stiffness_energy(x) - op.damping_energy(x));
+    double next = slope > 0.0 ? high - (mu - 1.0) / slope : 0.5 * (low + high);
+    if (!(next > low && next < high)) next = 0.5 * (low + high);
+    const double next_mu = largest(next);
+    if (next_mu >= 1.0) {
+      const bool settled = high - next <= kConverged * next;
+      high = next;
+      mu = next_mu;
+      if (settled) break;
+    } else {
+      low = next;
+      if (high - low <= kConverged * high) break;
+    }
+  }
+  op.set_step(high);
+  double mu_high = 0.0;
+  largest_eigenpair(op, x, mu_high);  // x: the motion at the limit
+  return high;
+}
+
 }  // namespace
 
 LoadFrequency load_frequency(const Model& model, const State& state, const std::vector<Vector3>& child_force) {
@@ -188,14 +277,13 @@ LoadFrequency load_frequency(const Model& model, const State& state, const std::
   std::vector<LinearSpring> springs;
   for (int j = 0; j < model.num_joints(); ++j) {
     const Joint& joint = model.joint(j);
-    // A damper acts on the new velocities and lengthens its spring's limit
-    // (alone, to (2 zeta + 2 sqrt(1 + zeta^2)) / omega): such springs are left out.
-    if (joint.stiffness == 0.0 || joint.num_coordinates() == 0 || has_damper(joint)) continue;
+    if ((joint.stiffness == 0.0 && joint.damping == 0.0) || joint.num_coordinates() == 0) continue;
     LinearSpring s;
     s.joint = j;
     s.parent = joint.parent;
     s.child = joint.child;
     s.stiffness = joint.stiffness / system.mass_scale();
+    s.damping = joint.damping / system.mass_scale();
     s.rates = rate_jacobian(joint, joint_axes(joint), body_pose(state, joint.parent), body_pose(state, joint.child));
     springs.push_back(s);
   }
@@ -236,6 +324,7 @@ LoadFrequency load_frequency(const Model& model, const State& state, const std::
   if (!(value > kNoise * largest_alone)) return result;
   result.rate = std::sqrt(value);
   result.step_limit = 2.0 / result.rate;
+  if (op.damped()) result.step_limit = damped_step_limit(op, x, result.step_limit);
   double most = -1.0;
   for (int b = 0; b < nb; ++b) {
     const double energy = op.energy(x, b);
@@ -244,7 +333,7 @@ LoadFrequency load_frequency(const Model& model, const State& state, const std::
       result.body = b;
     }
   }
-  // How much of that motion's stiffness (x^T K x = value) the springs give.
+  // How much of that motion's stiffness x^T K x the springs give.
   double strongest = 0.0, springs_total = 0.0;
   for (const LinearSpring& s : op.springs()) {
     const double e = op.spring_energy(x, s);
@@ -254,7 +343,8 @@ LoadFrequency load_frequency(const Model& model, const State& state, const std::
       result.spring_joint = s.joint;
     }
   }
-  result.spring_share = std::clamp(springs_total / value, 0.0, 1.0);
+  const double total = op.stiffness_energy(x);
+  result.spring_share = total > 0.0 ? std::clamp(springs_total / total, 0.0, 1.0) : 0.0;
   return result;
 }
 

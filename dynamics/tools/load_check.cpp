@@ -33,8 +33,13 @@ LoadCheck check_loads(const Simulator& sim, const State& state, double dt) {
     text << "the spring of joint '" << model.joint(f.spring_joint).name << "'";
   else
     text << "the joints' loads";
-  text << (spring ? " makes" : " make") << " body '" << model.body(f.body).name << "' swing at " << f.rate << " rad/s, and steps longer than 2/"
-       << f.rate << " = " << f.step_limit << " s let that swing grow ("
+  text << (spring ? " makes" : " make") << " body '" << model.body(f.body).name << "' swing at " << f.rate
+       << " rad/s, and steps longer than ";
+  if (f.step_limit > 2.0 / f.rate * (1.0 + 1e-9))  // dampers on the new velocities lengthen 2/rate
+    text << f.step_limit << " s (2/" << f.rate << ", lengthened by joint damping)";
+  else
+    text << "2/" << f.rate << " = " << f.step_limit << " s";
+  text << " let that swing grow ("
        << (spring ? "a spring's force is read at the start of each step"
                   : "joint forces act along their directions at the start of each step")
        << "; docs/dynamics.md, \"Loaded joints\"): try --dt " << suggested;

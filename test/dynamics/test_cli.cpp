@@ -181,6 +181,13 @@ TEST_F(DynamicsCli, StepsPastTheLoadLimitAreExplained) {
       << sprung.err;
   EXPECT_NE(sprung.err.find("swing at 70.71 rad/s"), std::string::npos) << sprung.err;
 
+  // The damped pendulum (1 m, 1 kg, damping 0.5 N m s/rad, no spring): its
+  // damper lengthens 2/rate to (c + sqrt(c^2 + 4 J k)) / k = 0.63 s at rest.
+  const CliResult damped = run("simulate damped-pendulum --dt 0.7 --steps 3");
+  EXPECT_NE(damped.err.find("lengthened by joint damping"), std::string::npos) << damped.err;
+  const CliResult within_damped = run("simulate damped-pendulum --dt 0.55 --steps 3");
+  EXPECT_EQ(within_damped.err.find("warning"), std::string::npos) << within_damped.err;
+
   const CliResult free_body = run("simulate t-handle --steps 5 --json");
   ASSERT_EQ(free_body.code, 0) << free_body.err;
   EXPECT_TRUE(nlohmann::json::parse(free_body.out)["load_step_limit_s"].is_null());

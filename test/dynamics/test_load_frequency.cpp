@@ -123,13 +123,17 @@ TEST(LoadFrequency, SpringsAddTheirStiffness) {
     EXPECT_NEAR(sprung.spring_share, k / (k + m * g * 0.5 * l), 1e-6) << "g = " << g;
     EXPECT_EQ(sprung.spring_joint, 0);
   }
-  // A damper lengthens its spring's limit, which the estimate leaves to the
-  // user: the damped spring is left out, gravity's part remains.
-  const double gravity_only = std::sqrt(m * kG * 0.5 * l / inertia);
-  const LoadFrequency damped = after_one_step(sprung_pendulum(l, m, k, kG, 0.0, 0.1));
-  EXPECT_NEAR(damped.rate, gravity_only, 1e-6 * gravity_only);
-  EXPECT_EQ(damped.spring_share, 0.0);
-  EXPECT_EQ(damped.spring_joint, -1);
+  // A damper acts on the new velocities and lengthens the limit: the step
+  // (J + h c) w' = J w - h k_eff theta, theta' = theta + h w' flips
+  // (lambda = -1) at h^2 k_eff - 2 h c - 4 J = 0.
+  const double k_eff = k + m * kG * 0.5 * l, c = std::sqrt(inertia * k_eff);  // damping ratio 1/2
+  const LoadFrequency damped = after_one_step(sprung_pendulum(l, m, k, kG, 0.0, c));
+  EXPECT_NEAR(damped.rate, std::sqrt(k_eff / inertia), 1e-6 * damped.rate);  // the undamped rate
+  const double damped_limit = (c + std::sqrt(c * c + 4.0 * inertia * k_eff)) / k_eff;
+  EXPECT_NEAR(damped.step_limit, damped_limit, 1e-5 * damped_limit);
+  EXPECT_GT(damped.step_limit, 1.5 * 2.0 / damped.rate);
+  EXPECT_NEAR(damped.spring_share, k / k_eff, 1e-6);
+  EXPECT_EQ(damped.spring_joint, 0);
   Model slider;
   const int b = slider.add_body(make_link("slider", 1.0, 2.0));
   Joint slide = Joint::make(JointType::Prismatic, "slide", kWorld, b, Vector3::UnitX());
@@ -154,6 +158,21 @@ TEST(LoadFrequency, SpringsAddTheirStiffness) {
   };
   EXPECT_LT(largest_angle(0.97 * f.step_limit), 0.1);
   EXPECT_GT(largest_angle(1.03 * f.step_limit), 1.0);
+
+  // Damped, the swing decays just below the longer limit and grows just above it.
+  const auto damped_angle = [&](double dt) {
+    const Model swinging = sprung_pendulum(l, m, k, kG, 0.01, c);
+    State s = make_state(swinging);
+    Simulator sim(swinging, with_dt(dt));
+    double last = 0.0;
+    for (int step = 0; step < 300; ++step) {
+      if (!sim.step(s).ok()) return std::numeric_limits<double>::infinity();
+      last = std::abs(joint_positions(swinging, s)(0));
+    }
+    return last;
+  };
+  EXPECT_LT(damped_angle(0.97 * damped.step_limit), 0.01);
+  EXPECT_GT(damped_angle(1.03 * damped.step_limit), 1.0);
 }
 
 // A body hung from the world by a joint of `type` at 0.5 m above its centre.

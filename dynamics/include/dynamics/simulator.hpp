@@ -165,11 +165,12 @@ struct StepResult {
 // a body as an explicit spring would: a chain hanging under tension T has a
 // zigzag of neighbouring links at sqrt(T l / J) rad/s (l the joint spacing, J
 // the link's inertia), and symplectic Euler lets a motion at rate omega grow
-// once omega dt > 2 (docs/dynamics.md, "Loaded joints"). Joint springs
-// without a damper, read at the start of the step too, add their stiffness.
+// once omega dt > 2 (docs/dynamics.md, "Loaded joints"). Joint springs,
+// read at the start of the step too, add their stiffness; joint dampers,
+// which act on the new velocities, lengthen the limit.
 struct LoadFrequency {
   double rate = 0.0;  // rad/s: the largest omega of K x = omega^2 M x over motions the joints allow
-  double step_limit = std::numeric_limits<double>::infinity();  // s: 2 / rate
+  double step_limit = std::numeric_limits<double>::infinity();  // s: 2 / rate, longer with dampers
   int body = -1;      // the body that moves most in that motion (-1: no load stiffens any)
   // Of that motion's stiffness, the share of the joint springs (0 to 1; the
   // rest: the joint loads' lever arms), and the joint whose spring gives the
@@ -199,13 +200,13 @@ class Simulator {
   long fill_blocks() const;
   // The rate and step limit of the state's joint loads: the joint impulses of
   // the last step that produced the state (State::multipliers, over
-  // State::multipliers_dt), linearized about its poses, with the springs
-  // of joints without a damper. Gravity acts at the centres of mass and
-  // stiffens nothing; damped springs (their damper lengthens the limit),
-  // couplings' own forces, limits and contacts are left out. Restarted Lanczos
-  // on the linearized motion (one factorization and a few dozen solves: 120
-  // ms for 1000 links); it allocates, so call it on demand (after a failed
-  // step, every few hundred steps), not every step. Throws
+  // State::multipliers_dt), linearized about its poses, with the joint
+  // springs; joint dampers lengthen the limit beyond 2 / rate. Gravity acts
+  // at the centres of mass and stiffens nothing; couplings' own forces,
+  // limits and contacts are left out. Restarted Lanczos on the linearized
+  // motion (one factorization and a few dozen solves: 120 ms for 1000 links;
+  // a few Lanczos runs with dampers); it allocates, so call it on demand
+  // (after a failed step, every few hundred steps), not every step. Throws
   // std::invalid_argument when the state holds no impulses of this
   // simulator's system (no step yet), std::runtime_error when the constraint
   // system cannot be factorized.
