@@ -244,6 +244,7 @@ struct Simulator::Impl {
   bool extrapolated = false;  // this step starts from an extrapolation (at least one Newton iteration)
   bool extrapolate(const State& state);
   StepResult solve(State& state);
+  State retry_start;  // where a sub-stepped step started (see substep())
   StepResult substep(State& state, const StepResult& before, int first_pieces);
   StepResult advance(State& state);
 };
@@ -944,10 +945,12 @@ StepResult Simulator::Impl::solve(State& state) {
 // (next_substeps, up to options.max_substeps) from the state it started from
 // while it fails; `before` holds the iterations of failed attempts before
 // this. Every sub-step is a step of the same integrator at dt / k (the warm
-// start extrapolates only within one size: see solve()). The only
-// allocation is the copy of the start.
+// start extrapolates only within one size: see solve()). The copy of the
+// start reuses its storage from the last sub-stepped step: a run of held
+// sub-steps does not allocate.
 StepResult Simulator::Impl::substep(State& state, const StepResult& before, int first_pieces) {
-  const State start = state;
+  retry_start = state;
+  const State& start = retry_start;
   StepResult result = before;
   for (int pieces = first_pieces; pieces > 0; pieces = next_substeps(pieces, options.max_substeps)) {
     state = start;

@@ -35,6 +35,27 @@ TEST(NoAllocation, StepNeverAllocates) {
   }
 }
 
+// A box spinning past 2/dt takes two half steps every step; once the count
+// is held (StepOptions::substep_hold), those steps reuse the retry's copy of
+// the state, and the tries of one step (at steps 5 and 14) fail without
+// allocating either.
+TEST(NoAllocation, HeldSubstepsNeverAllocate) {
+  Model model;
+  const int box = model.add_body(Body::solid("box", 2.0, Shape::box(Vector3(0.3, 0.2, 0.1))));
+  Joint free = Joint::make(JointType::Floating, "box", kWorld, box);
+  free.initial_velocity = {1.0, 0.0, 2.0, 150.0, 160.0, 30.0};  // |w| = 221 rad/s > 2 / 0.01
+  model.add_joint(free);
+  State s = make_state(model);
+  Simulator sim(model);
+  for (int k = 0; k <= State::kEarlierSolutions; ++k) ASSERT_EQ(sim.step(s).substeps, 2);
+  bool held = true;
+  const long count = allocations_during([&] {
+    for (int k = 0; k < 20; ++k) held = held && sim.step(s).substeps == 2;
+  });
+  EXPECT_TRUE(held);
+  EXPECT_EQ(count, 0);
+}
+
 // With colliders, a step allocates only when the broad phase changes the set
 // of contacts between them (a new graph); once a stack rests, it is stable.
 TEST(NoAllocation, RestingCollidersNeverAllocate) {
