@@ -44,11 +44,14 @@ class Parameters {
     return v;
   }
 
+  // Counts of links, segments, contact points: capped so that a typo (1e9)
+  // is an error here rather than an allocation failure later.
   int integer(const std::string& name) const {
+    constexpr double kLargest = 1e6;
     const double v = number(name);
-    if (v != std::floor(v) || v < 1 || v > 1e6)
+    if (v != std::floor(v) || v < 1 || v > kLargest)
       throw std::invalid_argument("model '" + model_.name + "': parameter '" + name +
-                                  "' must be a positive integer, got '" + text(name) + "'");
+                                  "' must be a positive integer up to 1000000, got '" + text(name) + "'");
     return static_cast<int>(v);
   }
 

@@ -77,6 +77,7 @@ TEST(ModelErrors, BadShapesAndBuiltins) {
   expect_error([] { Shape::sphere(0); }, "radius must be positive");
   expect_error([] { make_builtin("n-link-pendulum", {{"n", "0"}}); }, "positive integer");
   expect_error([] { make_builtin("n-link-pendulum", {{"n", "2.5"}}); }, "positive integer");
+  expect_error([] { make_builtin("n-link-pendulum", {{"n", "1e9"}}); }, "positive integer up to 1000000, got '1e9'");
   expect_error([] { make_builtin("pendulum", {{"mass", "-1"}}); }, "mass must be positive");
   expect_error([] { make_builtin("nothing"); }, "unknown model 'nothing'");
 }
