@@ -47,9 +47,10 @@ struct StepOptions {
   // retried from where it started as 2, then 4, ... equal sub-steps, up to
   // this many (1: never); a count that is not a power of two is the last
   // retry (6: 2, 4, 6; see next_substeps). A sub-stepped step ends at t + dt like any other,
-  // with the velocities of its last sub-step, dt / StepResult::substeps; the
-  // retry allocates (a copy of the state). The warm start extrapolates only
-  // over solutions of one step size, so it restarts when the size changes.
+  // with the velocities of its last sub-step, dt / StepResult::substeps. The
+  // first retry allocates the simulator's copy of the state. The warm start
+  // extrapolates only over solutions of one step size, so it restarts (and
+  // its storage is allocated again) when the size changes.
   // Rare stalls of contact-rich scenes go through instead of ending a run.
   int max_substeps = 8;
   // After a step that needed k sub-steps, the next steps start as k of them
