@@ -5,9 +5,17 @@
 
 namespace dynamics::detail {
 
-ConstraintSystem::ConstraintSystem(const Model& model)
+namespace {
+MechanismGraph projection_graph(const Model& model, bool damper_edges) {
+  MechanismGraph mg = build_mechanism_graph(model);
+  if (damper_edges) add_damper_edges(model, mg);
+  return mg;
+}
+}  // namespace
+
+ConstraintSystem::ConstraintSystem(const Model& model, bool damper_edges)
     : model_(model),
-      mg_(build_mechanism_graph(model)),
+      mg_(projection_graph(model, damper_edges)),
       symbolic_(graphsolve::analyze(mg_.graph)),
       matrix_(symbolic_),
       factor_(symbolic_),

@@ -19,7 +19,9 @@ namespace dynamics::detail {
 
 class ConstraintSystem {
  public:
-  explicit ConstraintSystem(const Model& model);
+  // With `damper_edges`, the graph also couples the two bodies of every
+  // damped joint, whose blocks body_block() then reaches.
+  explicit ConstraintSystem(const Model& model, bool damper_edges = false);
 
   // Body b's block of W: its mass matrix over the mass scale.
   Eigen::Matrix<double, 6, 6> weight(int b) const { return mass_matrix(model_.body(b)) / mass_scale_; }
@@ -44,6 +46,11 @@ class ConstraintSystem {
   std::string failure() const;
 
   int rows() const { return matrix_.rows(); }
+
+  // Block (a, b) of the body rows: a == b for body a's diagonal block, which
+  // assemble() sets to W; otherwise the two bodies of a damped joint (with
+  // `damper_edges`), zero until written.
+  graphsolve::BlockMatrix::BlockMap body_block(int a, int b) { return a == b ? matrix_.diag(a) : matrix_.block(a, b); }
 
  private:
   const Model& model_;

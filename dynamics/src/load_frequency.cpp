@@ -22,10 +22,15 @@
 // q_k = lambda^k x with (W + hC) lambda^2 - (2W + hC - h^2 K) lambda + W = 0.
 // A motion that K stiffens leaves the unit circle through lambda = -1, where
 // h^2 K - 2 h C - 4 W is singular (a lone spring: h = 2 (zeta + sqrt(1 +
-// zeta^2)) / omega). The limit is the smallest h where the largest mu of
-// (h^2 K - 2 h C) x = 4 mu W x reaches 1. mu(h), a maximum of functions
-// convex in h that vanish at h = 0, is convex with mu(0) = 0: it crosses 1
-// once, and Newton's method from above converges to that crossing
+// zeta^2)) / omega). The limit is the smallest h where the largest nu of
+//   (h^2 / 4) K x = nu (W + (h / 2) C) x,   G x = 0
+// reaches 1: the same Lanczos with the damper in the metric, whose spectrum
+// keeps the stiff end apart as the undamped one does (with C on the left
+// instead, the dampers' large negative eigenvalues squeezed the top: a
+// heavily damped chain needed 100 restarts per estimate). nu(h), a maximum
+// of functions h^2 a / (4 + 2 h c) convex in h that vanish at h = 0, is
+// convex with nu(0) = 0: it crosses 1 once, the tangent from below lands
+// above the crossing, and Newton's steps from above descend to it
 // monotonically.
 #include "load_frequency.hpp"
 
@@ -54,7 +59,7 @@ constexpr double kConverged = 1e-6;        // relative change of the largest Rit
 constexpr double kRegularization = 1e-10;  // of the constraint rows, as the steps use (redundant loops)
 constexpr int kRefinement = 2;             // rounds against the unregularized system (below)
 constexpr double kNoise = 1e-10;           // what that leaves of omega^2, relative to the largest body's alone
-constexpr int kMaxDoublings = 60;          // of the step while bracketing the damped limit
+constexpr int kMaxBracketing = 60;         // steps towards the damped limit from below
 constexpr int kMaxNewton = 50;
 
 void add_lever_stiffness(const Vector3& force, const Vector3& arm, Matrix3& k) {
@@ -72,9 +77,9 @@ struct LinearSpring {
 };
 
 // The loaded motion's operator on body motions (6 rows per body): x -> the
-// W-closest motion that keeps the joints closed to W^-1 (a K - b C) x,
-// self-adjoint in the W inner product on those motions; a = 1, b = 0 unless
-// set_step() chooses the damped step's pencil.
+// B-closest motion that keeps the joints closed to B^-1 a K x, self-adjoint
+// in the B inner product on those motions, with B = W + b C. a = 1, b = 0
+// (B = W) unless set_step() chooses the damped step's pencil.
 class LoadedMotion {
  public:
   LoadedMotion(ConstraintSystem& system, std::vector<Matrix6> weight, std::vector<Matrix3> stiffness,
@@ -83,10 +88,28 @@ class LoadedMotion {
 
   int size() const { return 6 * static_cast<int>(weight_.size()); }
 
-  // (h^2 K - 2 h C) / 4: the operator whose largest eigenvalue reaches 1 at the limit h.
+  // a = h^2 / 4, b = h / 2: the pencil whose largest eigenvalue reaches 1 at
+  // the limit h. Writes B into the system's body blocks and refactorizes it.
   void set_step(double h) {
     stiffness_factor_ = 0.25 * h * h;
-    damping_factor_ = 0.5 * h;
+    metric_damping_ = 0.5 * h;
+    for (std::size_t b = 0; b < weight_.size(); ++b) system_.body_block(b, b) = weight_[b];
+    for (const LinearSpring& s : springs_)
+      if (s.damping > 0.0 && s.parent >= 0) {
+        system_.body_block(s.parent, s.child).setZero();
+        system_.body_block(s.child, s.parent).setZero();
+      }
+    for (const LinearSpring& s : springs_) {
+      if (!(s.damping > 0.0)) continue;
+      const double c = metric_damping_ * s.damping;
+      system_.body_block(s.child, s.child) += c * s.rates.child.transpose() * s.rates.child;
+      if (s.parent < 0) continue;
+      system_.body_block(s.parent, s.parent) += c * s.rates.parent.transpose() * s.rates.parent;
+      system_.body_block(s.parent, s.child) += c * s.rates.parent.transpose() * s.rates.child;
+      system_.body_block(s.child, s.parent) += c * s.rates.child.transpose() * s.rates.parent;
+    }
+    if (!system_.factorize(kRegularization))
+      throw std::runtime_error("dynamics: loaded-frequency estimate: " + system_.failure());
   }
   bool damped() const {
     return std::any_of(springs_.begin(), springs_.end(), [](const LinearSpring& s) { return s.damping > 0.0; });
@@ -95,7 +118,22 @@ class LoadedMotion {
   double dot(const Eigen::Ref<const Eigen::VectorXd>& a, const Eigen::Ref<const Eigen::VectorXd>& b) const {
     double sum = 0.0;
     for (std::size_t i = 0; i < weight_.size(); ++i) sum += a.segment<6>(6 * i).dot(weight_[i] * b.segment<6>(6 * i));
+    if (metric_damping_ > 0.0)
+      for (const LinearSpring& s : springs_)
+        if (s.damping > 0.0) sum += metric_damping_ * s.damping * joint_rates(a, s).dot(joint_rates(b, s));
     return sum;
+  }
+
+  // out = B x.
+  void metric(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> out) const {
+    for (std::size_t i = 0; i < weight_.size(); ++i) out.segment<6>(6 * i) = weight_[i] * x.segment<6>(6 * i);
+    if (!(metric_damping_ > 0.0)) return;
+    for (const LinearSpring& s : springs_) {
+      if (!(s.damping > 0.0)) continue;
+      const Eigen::Matrix<double, 6, 1> rates = metric_damping_ * s.damping * joint_rates(x, s);
+      out.segment<6>(6 * s.child) += s.rates.child.transpose() * rates;
+      if (s.parent >= 0) out.segment<6>(6 * s.parent) += s.rates.parent.transpose() * rates;
+    }
   }
 
   void apply(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::VectorXd& out) {
@@ -103,18 +141,18 @@ class LoadedMotion {
     for (std::size_t i = 0; i < weight_.size(); ++i)
       rows_.segment<3>(6 * i + 3) = stiffness_factor_ * (stiffness_[i] * x.segment<3>(6 * i + 3));
     for (const LinearSpring& s : springs_) {
-      const double factor = stiffness_factor_ * s.stiffness - damping_factor_ * s.damping;
-      const Eigen::Matrix<double, 6, 1> rates = joint_rates(x, s);
-      rows_.segment<6>(6 * s.child) += factor * (s.rates.child.transpose() * rates);
-      if (s.parent >= 0) rows_.segment<6>(6 * s.parent) += factor * (s.rates.parent.transpose() * rates);
+      if (s.stiffness == 0.0) continue;
+      const Eigen::Matrix<double, 6, 1> rates = stiffness_factor_ * s.stiffness * joint_rates(x, s);
+      rows_.segment<6>(6 * s.child) += s.rates.child.transpose() * rates;
+      if (s.parent >= 0) rows_.segment<6>(6 * s.parent) += s.rates.parent.transpose() * rates;
     }
     solve(out);
   }
 
-  // The W-closest motion to x that keeps the joints closed.
+  // The B-closest motion to x that keeps the joints closed.
   void project(Eigen::VectorXd& x) {
     rows_.setZero(system_.rows());
-    for (std::size_t i = 0; i < weight_.size(); ++i) rows_.segment<6>(6 * i) = weight_[i] * x.segment<6>(6 * i);
+    metric(x, rows_.head(size()));
     solve(x);
   }
 
@@ -163,18 +201,20 @@ class LoadedMotion {
   std::vector<Matrix6> weight_;
   std::vector<Matrix3> stiffness_;
   std::vector<LinearSpring> springs_;
-  double stiffness_factor_ = 1.0, damping_factor_ = 0.0;
+  double stiffness_factor_ = 1.0, metric_damping_ = 0.0;
   Eigen::VectorXd rows_;
 };
 
-// Largest eigenvalue of the operator and its eigenvector (W-normalized),
+// Largest eigenvalue of the operator and its eigenvector (B-normalized),
 // starting from `x`; false when no allowed motion is left from it. Each new
 // direction is projected onto the allowed motions again: orthogonalizing
 // cancels most of a vector, and what the regularized solves let open (about
 // 1e-10 of it) would otherwise grow into directions that open the joints.
 bool largest_eigenpair(LoadedMotion& op, Eigen::VectorXd& x, double& value) {
   const int n = op.size();
-  Eigen::MatrixXd basis(n, kKrylovSize), image(n, kKrylovSize);
+  // metric: B times each basis vector, so that the B inner products of the
+  // orthogonalization and of the Ritz matrix are plain dot products.
+  Eigen::MatrixXd basis(n, kKrylovSize), metric(n, kKrylovSize), image(n, kKrylovSize);
   Eigen::VectorXd w = x;
   op.project(w);
   double previous = std::numeric_limits<double>::quiet_NaN();
@@ -184,6 +224,7 @@ bool largest_eigenpair(LoadedMotion& op, Eigen::VectorXd& x, double& value) {
     int size = 0;
     while (true) {
       basis.col(size) = w / norm;
+      op.metric(basis.col(size), metric.col(size));
       op.apply(basis.col(size), w);
       image.col(size) = w;
       ++size;
@@ -191,14 +232,14 @@ bool largest_eigenpair(LoadedMotion& op, Eigen::VectorXd& x, double& value) {
       // Classical Gram-Schmidt, twice: round-off in one pass leaves what the next removes.
       const double scale = std::sqrt(op.dot(w, w));
       for (int pass = 0; pass < 2; ++pass)
-        for (int i = 0; i < size; ++i) w -= op.dot(w, basis.col(i)) * basis.col(i);
+        for (int i = 0; i < size; ++i) w -= metric.col(i).dot(w) * basis.col(i);
       op.project(w);
       norm = std::sqrt(op.dot(w, w));
       if (!(norm > 1e-8 * scale)) break;  // the space is invariant (to the regularization's noise)
     }
     Eigen::MatrixXd projected(size, size);
     for (int i = 0; i < size; ++i)
-      for (int j = 0; j < size; ++j) projected(i, j) = op.dot(basis.col(i), image.col(j));
+      for (int j = 0; j < size; ++j) projected(i, j) = metric.col(i).dot(image.col(j));
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> ritz(0.5 * (projected + projected.transpose()));
     value = ritz.eigenvalues()(size - 1);
     x = basis.leftCols(size) * ritz.eigenvectors().col(size - 1);
@@ -210,47 +251,46 @@ bool largest_eigenpair(LoadedMotion& op, Eigen::VectorXd& x, double& value) {
   return true;
 }
 
-// The smallest h where the largest eigenvalue mu(h) of (h^2 K - 2 h C) / 4
-// over W reaches 1 (see the top of the file), from `undamped` = 2 / omega,
-// which no damper shortens; `x` ends as that motion. The bracket grows by
-// doubling until mu >= 1, then Newton's method on the convex mu(h) - 1
-// walks down to the crossing, each step a Lanczos run started from the last
-// motion.
+// The smallest h where the largest eigenvalue nu(h) of (h^2 / 4) K over
+// W + (h / 2) C reaches 1 (see the top of the file), from `undamped` =
+// 2 / omega, which no damper shortens; `x` ends as that motion. From below
+// the crossing, the convex nu's tangent lands at or above it; from above,
+// Newton's steps descend to it. Each evaluation factorizes B and runs
+// Lanczos from the last motion.
 double damped_step_limit(LoadedMotion& op, Eigen::VectorXd& x, double undamped) {
   const auto largest = [&](double h) {
     op.set_step(h);
-    double mu = 0.0;
-    if (!largest_eigenpair(op, x, mu)) mu = 0.0;
-    return mu;
+    double nu = 0.0;
+    if (!largest_eigenpair(op, x, nu)) nu = 0.0;
+    return nu;
   };
-  double low = undamped, high = undamped, mu = largest(high);
-  if (mu >= 1.0 - kConverged) return undamped;  // no damper moves in the fastest motion
-  for (int doubling = 0; mu < 1.0; ++doubling) {
-    if (doubling == kMaxDoublings) return std::numeric_limits<double>::infinity();
-    low = high;
-    high *= 2.0;
-    mu = largest(high);
+  // nu'(h) = x^T ((h / 2) K - (nu / 2) C) x for the B-normalized motion x.
+  const auto slope = [&](double h, double nu) {
+    return 0.5 * (h * op.stiffness_energy(x) - nu * op.damping_energy(x));
+  };
+  double h = undamped, nu = largest(h);
+  if (nu >= 1.0 - kConverged) return undamped;  // no damper moves in the fastest motion
+  for (int step = 0; nu < 1.0; ++step) {
+    if (step == kMaxBracketing) return std::numeric_limits<double>::infinity();
+    const double s = slope(h, nu);
+    const double tangent = s > 0.0 ? h + (1.0 - nu) / s : 2.0 * h;
+    h = std::isfinite(tangent) ? std::max(tangent, (1.0 + kConverged) * h) : 2.0 * h;
+    nu = largest(h);
   }
+  Eigen::VectorXd motion = x;  // at h
   for (int iteration = 0; iteration < kMaxNewton; ++iteration) {
-    // mu'(h) = (2 h x^T K x - 2 x^T C x) / 4 for the W-normalized motion x.
-    const double slope = 0.5 * (high * op.stiffness_energy(x) - op.damping_energy(x));
-    double next = slope > 0.0 ? high - (mu - 1.0) / slope : 0.5 * (low + high);
-    if (!(next > low && next < high)) next = 0.5 * (low + high);
-    const double next_mu = largest(next);
-    if (next_mu >= 1.0) {
-      const bool settled = high - next <= kConverged * next;
-      high = next;
-      mu = next_mu;
-      if (settled) break;
-    } else {
-      low = next;
-      if (high - low <= kConverged * high) break;
-    }
+    const double s = slope(h, nu);
+    if (!(s > 0.0)) break;
+    const double next = h - (nu - 1.0) / s;
+    if (!(next < h) || h - next <= kConverged * h) break;
+    const double next_nu = largest(next);
+    if (next_nu < 1.0) break;  // past the crossing by the Lanczos accuracy: h is as close
+    h = next;
+    nu = next_nu;
+    motion = x;
   }
-  op.set_step(high);
-  double mu_high = 0.0;
-  largest_eigenpair(op, x, mu_high);  // x: the motion at the limit
-  return high;
+  x = motion;
+  return h;
 }
 
 }  // namespace
@@ -258,7 +298,7 @@ double damped_step_limit(LoadedMotion& op, Eigen::VectorXd& x, double undamped) 
 LoadFrequency load_frequency(const Model& model, const State& state, const std::vector<Vector3>& child_force) {
   const int nb = model.num_bodies();
   // Per body: rotational stiffness in its body frame, over the mass scale as W is.
-  ConstraintSystem system(model);
+  ConstraintSystem system(model, /*damper_edges=*/true);
   std::vector<Matrix3> stiffness(nb, Matrix3::Zero());
   for (int j = 0; j < model.num_joints(); ++j) {
     const Joint& joint = model.joint(j);

@@ -13,6 +13,12 @@ int contact_node_size(FrictionModel friction, int directions) {
   return 1;
 }
 
+void add_damper_edges(const Model& model, MechanismGraph& mg) {
+  for (const Joint& joint : model.joints())
+    if (has_damper(joint) && joint.parent != kWorld && !mg.graph.has_edge(joint.parent, joint.child))
+      mg.graph.add_edge(joint.parent, joint.child);
+}
+
 MechanismGraph build_mechanism_graph(const Model& model, bool for_steps,
                                      const std::vector<ContactSite>& sites) {
   MechanismGraph mg;
@@ -46,10 +52,7 @@ MechanismGraph build_mechanism_graph(const Model& model, bool for_steps,
       if (joint.parent != kWorld) mg.graph.add_edge(node, joint.parent);
     }
   }
-  if (for_steps)
-    for (const Joint& joint : model.joints())
-      if (has_damper(joint) && joint.parent != kWorld && !mg.graph.has_edge(joint.parent, joint.child))
-        mg.graph.add_edge(joint.parent, joint.child);
+  if (for_steps) add_damper_edges(model, mg);
   for (const JointCoupling& coupling : model.couplings()) {
     const CouplingBodies bodies = coupling_bodies(model, coupling);
     const int node = mg.graph.add_node(1, graphsolve::NodeKind::ZeroDiagonal);

@@ -60,6 +60,10 @@ int contact_node_size(FrictionModel friction, int directions);
 MechanismGraph build_mechanism_graph(const Model& model, bool for_steps = false,
                                      const std::vector<ContactSite>& sites = {});
 
+// Edges between the two bodies of every damped joint (a damper couples their
+// velocities); build_mechanism_graph adds them with `for_steps`.
+void add_damper_edges(const Model& model, MechanismGraph& mg);
+
 // The joint coupling whose row is graph node `node`, or -1.
 inline int coupling_of_node(const MechanismGraph& mg, int node) {
   if (node < 0) return -1;
