@@ -90,6 +90,7 @@ struct Simulator::Impl {
   std::vector<CoupledBodyBlocks> coupled_blocks;
   std::vector<Matrix3> turn_rate;  // per body: d(q_k+1)/dw as a body-frame rotation, over dt
   std::vector<int> damped_joints;  // joints with a damper (and coordinates), fixed per model
+  bool loads_stiffen = false;      // a joint carries a load or a spring (see past_load_limit)
   std::vector<detail::RateJacobian> damper_rates;  // per joint (damped ones only): its rates from u, at z_k
   detail::Inequalities ineq;   // contacts and joint limits
 
@@ -135,8 +136,11 @@ struct Simulator::Impl {
     angular_known.resize(nb);
     joint_now.resize(nj);
     damper_rates.resize(nj);
-    for (int j = 0; j < nj; ++j)
-      if (detail::has_damper(model.joint(j))) damped_joints.push_back(j);
+    for (int j = 0; j < nj; ++j) {
+      const Joint& joint = model.joint(j);
+      if (detail::has_damper(joint)) damped_joints.push_back(j);
+      loads_stiffen = loads_stiffen || joint.num_constraints() > 0 || joint.stiffness != 0.0;
+    }
     for (int c = 0; c < ground_sites; ++c)
       if (model.contact(c).rim_radius > 0.0) rim_contacts.push_back(c);
     joint_next.resize(nj);
@@ -247,6 +251,8 @@ struct Simulator::Impl {
   State retry_start;  // where a sub-stepped step started (see substep())
   StepResult substep(State& state, const StepResult& before, int first_pieces);
   StepResult advance(State& state);
+  LoadFrequency load_frequency(const State& state) const;
+  bool past_load_limit(const State& state, double h) const;
 };
 
 // The broad phase at z_k; a new set of contacts between colliders means a new
@@ -985,7 +991,12 @@ StepResult Simulator::Impl::substep(State& state, const StepResult& before, int 
 // A step from the sub-step count the state holds (or one try below it), with
 // the retry after a failure; a success updates that count.
 StepResult Simulator::Impl::advance(State& state) {
-  const detail::SubstepStart start = detail::substep_start(state.substep_memory, options);
+  detail::SubstepStart start = detail::substep_start(state.substep_memory, options);
+  // A try of fewer sub-steps past the joints' load limit converges all the
+  // same, and lets their swing grow until steps fail: such a try is declined
+  // as if it had failed (one estimate, no step).
+  if (start.probe && past_load_limit(state, options.dt / start.first))
+    start = detail::decline_try(state.substep_memory, start, options);
   StepResult result;
   if (start.first > 1) {
     result = substep(state, result, start.first);
@@ -1075,8 +1086,22 @@ StepResult Simulator::step(State& state) {
 const Model& Simulator::model() const { return impl_->model; }
 const StepOptions& Simulator::options() const { return impl_->options; }
 long Simulator::fill_blocks() const { return impl_->symbolic.stats().fill_blocks; }
-LoadFrequency Simulator::load_frequency(const State& state) const {
-  const Impl& m = *impl_;
+LoadFrequency Simulator::load_frequency(const State& state) const { return impl_->load_frequency(state); }
+
+// Whether steps of h are past the load limit of the state (see
+// load_frequency); false without a joint that carries a load or a spring, or
+// without an estimate. The estimate allocates.
+bool Simulator::Impl::past_load_limit(const State& state, double h) const {
+  if (!loads_stiffen || state.multipliers.size() != dim || !(state.multipliers_dt > 0.0)) return false;
+  try {
+    return h > load_frequency(state).step_limit;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+LoadFrequency Simulator::Impl::load_frequency(const State& state) const {
+  const Impl& m = *this;
   check_state(m.model, state);
   if (state.multipliers.size() != m.dim || !(state.multipliers_dt > 0.0))
     throw std::invalid_argument("dynamics::Simulator::load_frequency: the state holds no joint impulses of this "

@@ -19,6 +19,12 @@ namespace {
 // hold of 4), then once per
 // thousand.
 constexpr int kLongestHold = 1024;
+
+void wait_longer(State::SubstepMemory& memory, const StepOptions& options) {
+  memory.held = 0;
+  const long long doubled = 2LL * std::max(memory.probe_after, options.substep_hold);
+  memory.probe_after = static_cast<int>(std::min<long long>(doubled, std::max(kLongestHold, options.substep_hold)));
+}
 }  // namespace
 
 int fewer_substeps(int count, int max_substeps) {
@@ -39,6 +45,11 @@ SubstepStart substep_start(const State::SubstepMemory& memory, const StepOptions
   return start;
 }
 
+SubstepStart decline_try(State::SubstepMemory& memory, const SubstepStart& start, const StepOptions& options) {
+  wait_longer(memory, options);
+  return {start.held_count, start.held_count, false};
+}
+
 void remember_substeps(State::SubstepMemory& memory, const SubstepStart& start, int taken, const StepOptions& options) {
   if (options.substep_hold == 0) {
     memory = State::SubstepMemory{};
@@ -52,9 +63,7 @@ void remember_substeps(State::SubstepMemory& memory, const SubstepStart& start, 
   }
   memory.count = taken;  // clamped to max_substeps
   if (start.probe) {  // the try below failed; the held count carried the step
-    memory.held = 0;
-    const long long doubled = 2LL * std::max(memory.probe_after, options.substep_hold);
-    memory.probe_after = static_cast<int>(std::min<long long>(doubled, std::max(kLongestHold, options.substep_hold)));
+    wait_longer(memory, options);
     return;
   }
   if (taken > 1) ++memory.held;

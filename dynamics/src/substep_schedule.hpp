@@ -20,6 +20,10 @@ SubstepStart substep_start(const State::SubstepMemory& memory, const StepOptions
 // The largest count of the retry sequence (1, next_substeps(1), ...) below `count`.
 int fewer_substeps(int count, int max_substeps);
 
+// A try below the held count declined before it is taken: recorded as a
+// failed try (the wait doubles); returns the start at the held count.
+SubstepStart decline_try(State::SubstepMemory& memory, const SubstepStart& start, const StepOptions& options);
+
 // Records a successful step that took `taken` sub-steps after starting as `start`.
 void remember_substeps(State::SubstepMemory& memory, const SubstepStart& start, int taken, const StepOptions& options);
 

@@ -222,6 +222,32 @@ TEST(Substeps, TheStepsAfterASubsteppedOneStartAsItDid) {
   EXPECT_GT(std::abs(plain.angular_velocity[ball].z()), 141.0);
 }
 
+// A try of fewer sub-steps whose step would be past the joints' load limit
+// (Simulator::load_frequency) would converge and let the chain's zigzag
+// grow: it is declined like a failed try. A 20-link chain hanging at rest,
+// its count held at 2 or 4 with a try due, at 1.5 times its load limit: from
+// 2, one full step would be past the limit (declined, the wait doubles);
+// from 4, two half steps are within it (taken).
+TEST(Substeps, TriesPastTheLoadLimitAreDeclined) {
+  const Model chain = n_link_pendulum(20, ChainJoint::Revolute, 1.0, 1.0, 0.0);
+  State rest = make_state(chain);
+  Simulator probe(chain, with_dt(0.01));
+  ASSERT_TRUE(probe.step(rest).ok());
+  const double dt = 1.5 * probe.load_frequency(rest).step_limit;
+  Simulator sim(chain, with_substeps(dt, 8));
+  State held_two = rest, held_four = rest;
+  held_two.substep_memory = {2, 4, 4};
+  const StepResult two = sim.step(held_two);
+  ASSERT_TRUE(two.ok()) << to_string(two.status);
+  EXPECT_EQ(two.substeps, 2);
+  EXPECT_EQ(held_two.substep_memory.probe_after, 8);
+  held_four.substep_memory = {4, 4, 4};
+  const StepResult four = sim.step(held_four);
+  ASSERT_TRUE(four.ok()) << to_string(four.status);
+  EXPECT_EQ(four.substeps, 2);
+  EXPECT_EQ(held_four.substep_memory.count, 2);
+}
+
 // A box that keeps spinning past 2/dt needs two half steps in every step.
 // The held count carries each step; the tries of one step fail, and each
 // failure doubles the wait before the next: tries at steps 5, 14, 31 and 64
