@@ -115,37 +115,27 @@ class LoadedMotion {
     return std::any_of(springs_.begin(), springs_.end(), [](const LinearSpring& s) { return s.damping > 0.0; });
   }
 
-  double dot(const Eigen::Ref<const Eigen::VectorXd>& a, const Eigen::Ref<const Eigen::VectorXd>& b) const {
-    double sum = 0.0;
-    for (std::size_t i = 0; i < weight_.size(); ++i) sum += a.segment<6>(6 * i).dot(weight_[i] * b.segment<6>(6 * i));
-    if (metric_damping_ > 0.0)
-      for (const LinearSpring& s : springs_)
-        if (s.damping > 0.0) sum += metric_damping_ * s.damping * joint_rates(a, s).dot(joint_rates(b, s));
-    return sum;
+  // The B inner product.
+  double dot(const Eigen::Ref<const Eigen::VectorXd>& a, const Eigen::Ref<const Eigen::VectorXd>& b) {
+    metric_scratch_.resize(size());
+    metric(b, metric_scratch_);
+    return a.dot(metric_scratch_);
   }
 
   // out = B x.
   void metric(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> out) const {
     for (std::size_t i = 0; i < weight_.size(); ++i) out.segment<6>(6 * i) = weight_[i] * x.segment<6>(6 * i);
     if (!(metric_damping_ > 0.0)) return;
-    for (const LinearSpring& s : springs_) {
-      if (!(s.damping > 0.0)) continue;
-      const Eigen::Matrix<double, 6, 1> rates = metric_damping_ * s.damping * joint_rates(x, s);
-      out.segment<6>(6 * s.child) += s.rates.child.transpose() * rates;
-      if (s.parent >= 0) out.segment<6>(6 * s.parent) += s.rates.parent.transpose() * rates;
-    }
+    for (const LinearSpring& s : springs_)
+      if (s.damping > 0.0) add_joint_force(s, metric_damping_ * s.damping * joint_rates(x, s), out);
   }
 
   void apply(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::VectorXd& out) {
     rows_.setZero(system_.rows());
     for (std::size_t i = 0; i < weight_.size(); ++i)
       rows_.segment<3>(6 * i + 3) = stiffness_factor_ * (stiffness_[i] * x.segment<3>(6 * i + 3));
-    for (const LinearSpring& s : springs_) {
-      if (s.stiffness == 0.0) continue;
-      const Eigen::Matrix<double, 6, 1> rates = stiffness_factor_ * s.stiffness * joint_rates(x, s);
-      rows_.segment<6>(6 * s.child) += s.rates.child.transpose() * rates;
-      if (s.parent >= 0) rows_.segment<6>(6 * s.parent) += s.rates.parent.transpose() * rates;
-    }
+    for (const LinearSpring& s : springs_)
+      if (s.stiffness != 0.0) add_joint_force(s, stiffness_factor_ * s.stiffness * joint_rates(x, s), rows_);
     solve(out);
   }
 
@@ -185,6 +175,13 @@ class LoadedMotion {
   const std::vector<LinearSpring>& springs() const { return springs_; }
 
  private:
+  // Body rows of a force in the joint's coordinates (R^T f on both bodies).
+  template <typename Rows>
+  static void add_joint_force(const LinearSpring& s, const Eigen::Matrix<double, 6, 1>& f, Rows&& rows) {
+    rows.template segment<6>(6 * s.child) += s.rates.child.transpose() * f;
+    if (s.parent >= 0) rows.template segment<6>(6 * s.parent) += s.rates.parent.transpose() * f;
+  }
+
   static Eigen::Matrix<double, 6, 1> joint_rates(const Eigen::Ref<const Eigen::VectorXd>& x, const LinearSpring& s) {
     Eigen::Matrix<double, 6, 1> rates = s.rates.child * x.segment<6>(6 * s.child);
     if (s.parent >= 0) rates += s.rates.parent * x.segment<6>(6 * s.parent);
@@ -202,7 +199,7 @@ class LoadedMotion {
   std::vector<Matrix3> stiffness_;
   std::vector<LinearSpring> springs_;
   double stiffness_factor_ = 1.0, metric_damping_ = 0.0;
-  Eigen::VectorXd rows_;
+  Eigen::VectorXd rows_, metric_scratch_;
 };
 
 // Largest eigenvalue of the operator and its eigenvector (B-normalized),
@@ -383,7 +380,7 @@ LoadFrequency load_frequency(const Model& model, const State& state, const std::
       result.spring_joint = s.joint;
     }
   }
-  const double total = op.stiffness_energy(x);
+  const double total = springs_total + op.lever_energy(x);
   result.spring_share = total > 0.0 ? std::clamp(springs_total / total, 0.0, 1.0) : 0.0;
   return result;
 }

@@ -251,6 +251,9 @@ struct Simulator::Impl {
   State retry_start;  // where a sub-stepped step started (see substep())
   StepResult substep(State& state, const StepResult& before, int first_pieces);
   StepResult advance(State& state);
+  bool holds_impulses(const State& state) const {
+    return state.multipliers.size() == dim && state.multipliers_dt > 0.0;
+  }
   LoadFrequency load_frequency(const State& state) const;
   bool past_load_limit(const State& state, double h) const;
 };
@@ -1092,7 +1095,7 @@ LoadFrequency Simulator::load_frequency(const State& state) const { return impl_
 // load_frequency); false without a joint that carries a load or a spring, or
 // without an estimate. The estimate allocates.
 bool Simulator::Impl::past_load_limit(const State& state, double h) const {
-  if (!loads_stiffen || state.multipliers.size() != dim || !(state.multipliers_dt > 0.0)) return false;
+  if (!loads_stiffen || !holds_impulses(state)) return false;
   try {
     return h > load_frequency(state).step_limit;
   } catch (const std::exception&) {
@@ -1103,7 +1106,7 @@ bool Simulator::Impl::past_load_limit(const State& state, double h) const {
 LoadFrequency Simulator::Impl::load_frequency(const State& state) const {
   const Impl& m = *this;
   check_state(m.model, state);
-  if (state.multipliers.size() != m.dim || !(state.multipliers_dt > 0.0))
+  if (!holds_impulses(state))
     throw std::invalid_argument("dynamics::Simulator::load_frequency: the state holds no joint impulses of this "
                                 "simulator (take a step first)");
   // Each joint's translational force on its child: G_x^T L over the step.
