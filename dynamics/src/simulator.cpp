@@ -1110,14 +1110,20 @@ LoadFrequency Simulator::Impl::load_frequency(const State& state) const {
     throw std::invalid_argument("dynamics::Simulator::load_frequency: the state holds no joint impulses of this "
                                 "simulator (take a step first)");
   // Each joint's translational force on its child: G_x^T L over the step.
+  // An impulse within the Newton tolerance on momenta (tol m_s) is the
+  // solve's noise, not a load: a chain resting on the ground would otherwise
+  // report a "limit" of days.
+  const double tol = m.ineq.empty() ? m.options.tolerance : m.options.interior_tolerance;
+  const double noise = tol * m.mass_scale / state.multipliers_dt;
   std::vector<Vector3> child_force(m.nj, Vector3::Zero());
   JointEvaluation e;
   for (int j = 0; j < m.nj; ++j) {
     if (m.joint_row[j] < 0) continue;
     const int rows = m.model.joint(j).num_constraints();
     detail::evaluate_joint(m.model, m.mg, state, j, true, e);
-    child_force[j] = e.child.topLeftCorner(rows, 3).transpose() * state.multipliers.segment(m.joint_row[j], rows) /
-                     state.multipliers_dt;
+    const Vector3 force = e.child.topLeftCorner(rows, 3).transpose() *
+                          state.multipliers.segment(m.joint_row[j], rows) / state.multipliers_dt;
+    if (force.norm() > noise) child_force[j] = force;
   }
   return detail::load_frequency(m.model, state, child_force);
 }

@@ -237,6 +237,25 @@ TEST(LoadFrequency, NothingSwingsWithoutAStiffeningLoad) {
   }
 }
 
+TEST(LoadFrequency, ImpulsesWithinTheToleranceAreNoLoad) {
+  // A chain of spheres resting on the ground: its joints carry nothing but
+  // the solve's noise (far below the tolerance on momenta), which alone gave
+  // "limits" of days.
+  const Model chain = sphere_chain(5, 0.1);
+  Simulator sim(chain, with_dt(0.01));
+  State s = make_state(chain);
+  for (int k = 0; k < 100; ++k) ASSERT_TRUE(sim.step(s).ok()) << "step " << k;
+  const LoadFrequency resting = sim.load_frequency(s);
+  EXPECT_EQ(resting.rate, 0.0);
+  EXPECT_EQ(resting.step_limit, std::numeric_limits<double>::infinity());
+  // A small load that is real stays one: a pendulum in a thousandth of
+  // Earth's gravity swings at its analytic rate.
+  Model faint = pendulum(1.0, 1.0, 0.0);
+  faint.gravity *= 1e-3;
+  const double rate = std::sqrt(1.5 * 1e-3 * kG);
+  EXPECT_NEAR(after_one_step(faint).rate, rate, 1e-6 * rate);
+}
+
 TEST(LoadFrequency, NeedsTheImpulsesOfAStep) {
   const Model model = pendulum();
   Simulator sim(model);

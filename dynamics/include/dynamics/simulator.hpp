@@ -204,7 +204,8 @@ class Simulator {
   // State::multipliers_dt), linearized about its poses, with the joint
   // springs; joint dampers lengthen the limit beyond 2 / rate. Gravity acts
   // at the centres of mass and stiffens nothing; couplings' own forces,
-  // limits and contacts are left out. Restarted Lanczos on the linearized
+  // limits and contacts are left out, and so are joint impulses within the
+  // Newton tolerance on momenta (the solve's noise). Restarted Lanczos on the linearized
   // motion (one factorization and a few dozen solves: 120 ms for 1000 links;
   // a few Lanczos runs with dampers); it allocates, so call it on demand
   // (after a failed step, every few hundred steps), not every step. Throws
