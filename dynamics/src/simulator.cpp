@@ -717,8 +717,11 @@ bool Simulator::Impl::warm_start(const State& state, bool interior) {
 // lower order. False without at least one earlier solution of this step size.
 bool Simulator::Impl::extrapolate(const State& state) {
   if (state.multipliers_dt != dt()) return false;  // differences of another step size
-  int depth = 0;  // earlier solutions usable: a prefix of vectors of this graph's size
-  while (depth < State::kEarlierSolutions && state.previous_multipliers[depth].size() == dim) ++depth;
+  // Earlier solutions usable: those of the history, up to the first of
+  // another graph's size.
+  const int length = std::clamp(state.earlier_solutions, 0, State::kEarlierSolutions);
+  int depth = 0;
+  while (depth < length && state.previous_multipliers[depth].size() == dim) ++depth;
   if (depth == 0) return false;
   // Built one order at a time, so that a rejected order costs nothing more:
   // after order p, differences[i] is D^(p-i) u_k-i (i < p), and order p + 1
@@ -937,12 +940,14 @@ StepResult Simulator::Impl::solve(State& state) {
   // allocates nothing. Entries of another size (first steps, a new graph)
   // end the history where they are: extrapolate() stops at them.
   // Solutions of another step size do not extrapolate to this one (their
-  // differences are per step): after a change of size the history restarts.
+  // differences are per step): after a change of size the history restarts,
+  // keeping its storage.
   const bool same_step_size = state.multipliers_dt == dt();
   std::rotate(state.previous_multipliers.rbegin(), state.previous_multipliers.rbegin() + 1,
               state.previous_multipliers.rend());
   state.previous_multipliers[0].swap(state.multipliers);
-  if (!same_step_size) state.clear_history();
+  state.earlier_solutions =
+      same_step_size ? std::min(std::max(state.earlier_solutions, 0) + 1, State::kEarlierSolutions) : 0;
   state.multipliers = s;
   state.multipliers_dt = dt();
   state.time += dt();

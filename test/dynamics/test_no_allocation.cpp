@@ -56,6 +56,25 @@ TEST(NoAllocation, HeldSubstepsNeverAllocate) {
   EXPECT_EQ(count, 0);
 }
 
+// A change of step size restarts the warm start's history but keeps its
+// storage: a state stepped by simulators of two step sizes in turn (each
+// step changes the size) allocates nothing either.
+TEST(NoAllocation, ChangingTheStepSizeNeverAllocates) {
+  const Model model = n_link_pendulum(5, ChainJoint::Revolute);
+  StepOptions half;
+  half.dt = 0.005;
+  Simulator full_steps(model), half_steps(model, half);
+  State s = make_state(model);
+  for (int k = 0; k <= State::kEarlierSolutions; ++k) ASSERT_TRUE(full_steps.step(s).ok());
+  ASSERT_TRUE(half_steps.step(s).ok());
+  bool ok = true;
+  const long count = allocations_during([&] {
+    for (int k = 0; k < 20; ++k) ok = ok && (k % 2 == 0 ? full_steps : half_steps).step(s).ok();
+  });
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(count, 0);
+}
+
 // With colliders, a step allocates only when the broad phase changes the set
 // of contacts between them (a new graph); once a stack rests, it is stable.
 TEST(NoAllocation, RestingCollidersNeverAllocate) {

@@ -49,8 +49,8 @@ struct StepOptions {
   // retry (6: 2, 4, 6; see next_substeps). A sub-stepped step ends at t + dt like any other,
   // with the velocities of its last sub-step, dt / StepResult::substeps. The
   // first retry allocates the simulator's copy of the state. The warm start
-  // extrapolates only over solutions of one step size, so it restarts (and
-  // its storage is allocated again) when the size changes.
+  // extrapolates only over solutions of one step size, so it restarts (in the
+  // storage it has) when the size changes.
   // Rare stalls of contact-rich scenes go through instead of ending a run.
   int max_substeps = 8;
   // After a step that needed k sub-steps, the next steps start as k of them

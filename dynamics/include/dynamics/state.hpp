@@ -32,8 +32,10 @@ struct State {
   // rows of its graphsolve system) and, newest first, the solutions of the
   // steps before it: the next step starts from a polynomial extrapolation of
   // their velocities while the state's velocities are still the last
-  // solution's. Empty vectors end the history; clearing it only costs
-  // iterations. Impulses along redundant joint rows (a planar loop in 3D)
+  // solution's. The first `earlier_solutions` of `previous_multipliers`
+  // continue the trajectory at `multipliers_dt` (a vector of another size
+  // ends them too); clearing the history only costs iterations, and keeps
+  // its storage. Impulses along redundant joint rows (a planar loop in 3D)
   // are not unique: they are whatever Newton's method left there, recomputed
   // from zero when their round-off nears the tolerance while they are far
   // beyond the net impulses on the bodies (docs/dynamics.md, impulse restart).
@@ -41,12 +43,11 @@ struct State {
   Eigen::VectorXd multipliers;
   double multipliers_dt = 0.0;  // s: the step (or sub-step) that solved `multipliers`; 0 before any
   std::array<Eigen::VectorXd, kEarlierSolutions> previous_multipliers;
+  int earlier_solutions = 0;
 
   // Forgets the solutions before the last one: the next step starts from the
   // last solution alone (for example after the caller changed the impulses).
-  void clear_history() {
-    for (Eigen::VectorXd& v : previous_multipliers) v.resize(0);
-  }
+  void clear_history() { earlier_solutions = 0; }
 
   // Sub-steps (StepOptions::max_substeps and substep_hold): after a step
   // that needed `count` sub-steps, the next steps start at that count instead
