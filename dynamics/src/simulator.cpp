@@ -90,7 +90,7 @@ struct Simulator::Impl {
   std::vector<CoupledBodyBlocks> coupled_blocks;
   std::vector<Matrix3> turn_rate;  // per body: d(q_k+1)/dw as a body-frame rotation, over dt
   std::vector<int> damped_joints;  // joints with a damper (and coordinates), fixed per model
-  bool loads_stiffen = false;      // a joint carries a load or a spring (see past_load_limit)
+  bool loads_stiffen = false;      // a joint carries a load or a spring (see load_step_limit)
   std::vector<detail::RateJacobian> damper_rates;  // per joint (damped ones only): its rates from u, at z_k
   detail::Inequalities ineq;   // contacts and joint limits
 
@@ -255,7 +255,7 @@ struct Simulator::Impl {
     return state.multipliers.size() == dim && state.multipliers_dt > 0.0;
   }
   LoadFrequency load_frequency(const State& state) const;
-  bool past_load_limit(const State& state, double h) const;
+  double load_step_limit(const State& state) const;
 };
 
 // The broad phase at z_k; a new set of contacts between colliders means a new
@@ -1000,11 +1000,18 @@ StepResult Simulator::Impl::substep(State& state, const StepResult& before, int 
 // the retry after a failure; a success updates that count.
 StepResult Simulator::Impl::advance(State& state) {
   detail::SubstepStart start = detail::substep_start(state.substep_memory, options);
-  // A try of fewer sub-steps past the joints' load limit converges all the
-  // same, and lets their swing grow until steps fail: such a try is declined
-  // as if it had failed (one estimate, no step).
-  if (start.probe && past_load_limit(state, options.dt / start.first))
-    start = detail::decline_try(state.substep_memory, start, options);
+  // A step past the joints' load limit converges all the same, and lets
+  // their swing grow until steps fail. So at a try of fewer sub-steps, one
+  // estimate checks both counts: a held count the loads have outgrown (they
+  // change as the mechanism swings) is raised to the count within the limit,
+  // and a try past it is declined as if it had failed.
+  if (start.probe) {
+    const int within = detail::substeps_within(options.dt, load_step_limit(state), options.max_substeps);
+    if (within > start.held_count)
+      start = detail::raise_count(state.substep_memory, within, options);
+    else if (within > start.first)
+      start = detail::decline_try(state.substep_memory, start, options);
+  }
   StepResult result;
   if (start.first > 1) {
     result = substep(state, result, start.first);
@@ -1096,15 +1103,16 @@ const StepOptions& Simulator::options() const { return impl_->options; }
 long Simulator::fill_blocks() const { return impl_->symbolic.stats().fill_blocks; }
 LoadFrequency Simulator::load_frequency(const State& state) const { return impl_->load_frequency(state); }
 
-// Whether steps of h are past the load limit of the state (see
-// load_frequency); false without a joint that carries a load or a spring, or
-// without an estimate. The estimate allocates.
-bool Simulator::Impl::past_load_limit(const State& state, double h) const {
-  if (!loads_stiffen || !holds_impulses(state)) return false;
+// The load limit of the state's steps (see load_frequency); infinite without
+// a joint that carries a load or a spring, or without an estimate. The
+// estimate allocates.
+double Simulator::Impl::load_step_limit(const State& state) const {
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  if (!loads_stiffen || !holds_impulses(state)) return kNone;
   try {
-    return h > load_frequency(state).step_limit;
+    return load_frequency(state).step_limit;
   } catch (const std::exception&) {
-    return false;
+    return kNone;
   }
 }
 

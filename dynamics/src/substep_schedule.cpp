@@ -44,6 +44,17 @@ SubstepStart substep_start(const State::SubstepMemory& memory, const StepOptions
   return start;
 }
 
+int substeps_within(double dt, double limit, int max_substeps) {
+  int count = 1;
+  while (dt / count > limit && count < max_substeps) count = next_substeps(count, max_substeps);
+  return count;
+}
+
+SubstepStart raise_count(State::SubstepMemory& memory, int count, const StepOptions& options) {
+  memory = {count, 0, options.substep_hold};
+  return {count, count, false};
+}
+
 SubstepStart decline_try(State::SubstepMemory& memory, const SubstepStart& start, const StepOptions& options) {
   wait_longer(memory, options);
   return {start.held_count, start.held_count, false};

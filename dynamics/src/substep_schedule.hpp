@@ -24,6 +24,14 @@ int fewer_substeps(int count, int max_substeps);
 // failed try (the wait doubles); returns the start at the held count.
 SubstepStart decline_try(State::SubstepMemory& memory, const SubstepStart& start, const StepOptions& options);
 
+// The smallest count of the retry sequence whose sub-steps of dt are within
+// `limit` (max_substeps if none is).
+int substeps_within(double dt, double limit, int max_substeps);
+
+// A held count the loads have outgrown, raised to `count` before the step:
+// the count held from now on; returns the start at it.
+SubstepStart raise_count(State::SubstepMemory& memory, int count, const StepOptions& options);
+
 // Records a successful step that took `taken` sub-steps after starting as `start`.
 void remember_substeps(State::SubstepMemory& memory, const SubstepStart& start, int taken, const StepOptions& options);
 

@@ -4,6 +4,7 @@
 // everywhere leaves the state alone.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iterator>
 #include <string>
@@ -246,6 +247,61 @@ TEST(Substeps, TriesPastTheLoadLimitAreDeclined) {
   ASSERT_TRUE(four.ok()) << to_string(four.status);
   EXPECT_EQ(four.substeps, 2);
   EXPECT_EQ(held_four.substep_memory.count, 2);
+}
+
+// The estimate of a try checks the held count too: one the loads have
+// outgrown (the chain's sub-steps of dt / 2 are 1.5 times past its limit) is
+// raised to the count within the limit before the step.
+TEST(Substeps, AHeldCountPastTheLoadLimitIsRaised) {
+  const Model chain = n_link_pendulum(20, ChainJoint::Revolute, 1.0, 1.0, 0.0);
+  State rest = make_state(chain);
+  Simulator probe(chain, with_dt(0.01));
+  ASSERT_TRUE(probe.step(rest).ok());
+  const double dt = 3.0 * probe.load_frequency(rest).step_limit;
+  Simulator sim(chain, with_substeps(dt, 8));
+  State s = rest;
+  s.substep_memory = {2, 4, 4};  // a try is due
+  const StepResult r = sim.step(s);
+  ASSERT_TRUE(r.ok()) << to_string(r.status);
+  EXPECT_EQ(r.substeps, 4);
+  EXPECT_EQ(s.substep_memory.count, 4);
+  EXPECT_EQ(s.substep_memory.probe_after, 4);
+}
+
+// A hanging 20-link chain, its links zigzagging by 1e-6 rad, held at two
+// sub-steps of 0.9 times its limit at rest, while a pull on its last link
+// grows to twice the chain's weight: the tension shortens the limit below
+// dt / 2 within a dozen steps. Raised at the next try, the zigzag stays at its
+// start; held at two sub-steps, it grew to 4 rad/s before a step failed.
+TEST(Substeps, ACountTheLoadsOutgrowIsRaisedBeforeTheSwingGrows) {
+  const Model chain = n_link_pendulum(20, ChainJoint::Revolute, 1.0, 1.0, 0.0);
+  State s = make_state(chain);
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(chain.num_coordinates());
+  for (int i = 0; i < q.size(); ++i) q(i) = (i == 0 ? 1.0 : (i % 2 ? -2.0 : 2.0)) * 1e-6;
+  set_joint_positions(chain, s, q);
+  State first = s;
+  Simulator probe(chain, with_dt(0.01));
+  ASSERT_TRUE(probe.step(first).ok());
+  const double dt = 1.8 * probe.load_frequency(first).step_limit;
+  Simulator sim(chain, with_substeps(dt, 8));
+  s.substep_memory = {2, 0, 4};
+  const int last = chain.num_bodies() - 1;
+  const double weight = 20.0 * 9.81;
+  double fastest = 0.0;
+  int most_substeps = 0;
+  for (int k = 0; k < 60; ++k) {
+    s.external_force[last] = Vector3(0.0, 0.0, -2.0 * weight * std::min(1.0, k / 100.0));
+    const StepResult r = sim.step(s);
+    ASSERT_TRUE(r.ok()) << "step " << k << ": " << to_string(r.status);
+    most_substeps = std::max(most_substeps, r.substeps);
+    for (const Vector3& w : s.angular_velocity) fastest = std::max(fastest, w.norm());
+  }
+  EXPECT_EQ(s.substep_memory.count, 4);
+  EXPECT_EQ(most_substeps, 4);
+  EXPECT_LT(fastest, 1e-2);
+  const double pulled_limit = sim.load_frequency(s).step_limit;
+  EXPECT_GT(dt / 2.0, pulled_limit);  // two sub-steps would be past it
+  EXPECT_LT(dt / 4.0, pulled_limit);
 }
 
 // A box that keeps spinning past 2/dt needs two half steps in every step.

@@ -59,8 +59,11 @@ struct StepOptions {
   // many, one step tries the next lower count of the retry sequence. A try
   // that fails doubles the wait (up to 1024 steps, or this if larger): an
   // isolated failure costs a few sub-stepped steps, a lasting need eight
-  // failed tries in the first thousand steps. 0: every step starts as one
-  // step and only failures sub-step.
+  // failed tries in the first thousand steps. On jointed mechanisms each try
+  // first estimates the loads' step limit (load_frequency): a try past it is
+  // declined like a failed one, and a held count past it is raised to the
+  // first count within it. 0: every step starts as one step and only
+  // failures sub-step.
   int substep_hold = 4;
   int max_line_search = 30;   // halvings of the Newton step
   // Over m_s, added (negated) to the diagonal of joint nodes so that redundant
