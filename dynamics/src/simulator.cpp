@@ -249,13 +249,14 @@ struct Simulator::Impl {
   bool extrapolate(const State& state);
   StepResult solve(State& state);
   State retry_start;  // where a sub-stepped step started (see substep())
-  StepResult substep(State& state, const StepResult& before, int first_pieces);
+  StepResult substep(State& state, const StepResult& before, int first_pieces, bool failed);
   StepResult advance(State& state);
   bool holds_impulses(const State& state) const {
     return state.multipliers.size() == dim && state.multipliers_dt > 0.0;
   }
   LoadFrequency load_frequency(const State& state) const;
   double load_step_limit(const State& state) const;
+  int substeps_within_load_limit(const State& state) const;
 };
 
 // The broad phase at z_k; a new set of contacts between colliders means a new
@@ -962,11 +963,20 @@ StepResult Simulator::Impl::solve(State& state) {
 // start extrapolates only within one size: see solve()). The copy of the
 // start reuses its storage from the last sub-stepped step: a run of held
 // sub-steps does not allocate.
-StepResult Simulator::Impl::substep(State& state, const StepResult& before, int first_pieces) {
+StepResult Simulator::Impl::substep(State& state, const StepResult& before, int first_pieces, bool failed) {
   retry_start = state;
   const State& start = retry_start;
   StepResult result = before;
-  for (int pieces = first_pieces; pieces > 0; pieces = next_substeps(pieces, options.max_substeps)) {
+  // After a failure, no count below the one within the joints' load limit
+  // (estimated once, at the first failure): such sub-steps may converge,
+  // but their loads' swing grows until they fail too.
+  int within = failed ? substeps_within_load_limit(start) : 0;
+  const auto next_level = [&](int pieces) {
+    if (within == 0) within = substeps_within_load_limit(start);
+    const int more = next_substeps(pieces, options.max_substeps);
+    return more > 0 ? std::max(more, within) : 0;
+  };
+  for (int pieces = std::max(first_pieces, within); pieces > 0; pieces = next_level(pieces)) {
     state = start;
     set_step_size(options.dt / pieces);
     StepResult total;
@@ -1006,7 +1016,7 @@ StepResult Simulator::Impl::advance(State& state) {
   // change as the mechanism swings) is raised to the count within the limit,
   // and a try past it is declined as if it had failed.
   if (start.probe) {
-    const int within = detail::substeps_within(options.dt, load_step_limit(state), options.max_substeps);
+    const int within = substeps_within_load_limit(state);
     if (within > start.held_count)
       start = detail::raise_count(state.substep_memory, within, options);
     else if (within > start.first)
@@ -1014,7 +1024,7 @@ StepResult Simulator::Impl::advance(State& state) {
   }
   StepResult result;
   if (start.first > 1) {
-    result = substep(state, result, start.first);
+    result = substep(state, result, start.first, false);
   } else {
     prepare(state);
     result = solve(state);
@@ -1022,7 +1032,7 @@ StepResult Simulator::Impl::advance(State& state) {
     // a spin past 2/dt, a Newton system that does not factorize at this dt.
     const bool retry = result.status == StepStatus::NotConverged || result.status == StepStatus::Diverged ||
                        result.status == StepStatus::SolverFailure;
-    if (retry && options.max_substeps >= 2) result = substep(state, result, next_substeps(1, options.max_substeps));
+    if (retry && options.max_substeps >= 2) result = substep(state, result, next_substeps(1, options.max_substeps), true);
   }
   if (result.ok()) detail::remember_substeps(state.substep_memory, start, result.substeps, options);
   return result;
@@ -1102,6 +1112,16 @@ const Model& Simulator::model() const { return impl_->model; }
 const StepOptions& Simulator::options() const { return impl_->options; }
 long Simulator::fill_blocks() const { return impl_->symbolic.stats().fill_blocks; }
 LoadFrequency Simulator::load_frequency(const State& state) const { return impl_->load_frequency(state); }
+
+// The smallest count of the retry sequence whose sub-steps stay within
+// three quarters of the state's load limit: the loads change as the
+// mechanism moves (a swinging chain's tension peaks at the bottom of its
+// swing), and the command line suggests the same fraction. 1 without an
+// estimate.
+int Simulator::Impl::substeps_within_load_limit(const State& state) const {
+  constexpr double kMargin = 0.75;
+  return detail::substeps_within(options.dt, kMargin * load_step_limit(state), options.max_substeps);
+}
 
 // The load limit of the state's steps (see load_frequency); infinite without
 // a joint that carries a load or a spring, or without an estimate. The

@@ -46,7 +46,10 @@ struct StepOptions {
   // A step that fails (not converged, diverged or a failed factorization) is
   // retried from where it started as 2, then 4, ... equal sub-steps, up to
   // this many (1: never); a count that is not a power of two is the last
-  // retry (6: 2, 4, 6; see next_substeps). A sub-stepped step ends at t + dt like any other,
+  // retry (6: 2, 4, 6; see next_substeps); on mechanisms whose joints carry
+  // loads or springs the retry skips the counts whose sub-steps are past
+  // three quarters of the loads' step limit (one estimate, see
+  // load_frequency). A sub-stepped step ends at t + dt like any other,
   // with the velocities of its last sub-step, dt / StepResult::substeps. The
   // first retry allocates the simulator's copy of the state. The warm start
   // extrapolates only over solutions of one step size, so it restarts (in the
@@ -59,11 +62,12 @@ struct StepOptions {
   // many, one step tries the next lower count of the retry sequence. A try
   // that fails doubles the wait (up to 1024 steps, or this if larger): an
   // isolated failure costs a few sub-stepped steps, a lasting need eight
-  // failed tries in the first thousand steps. On jointed mechanisms each try
-  // first estimates the loads' step limit (load_frequency): a try past it is
-  // declined like a failed one, and a held count past it is raised to the
-  // first count within it. 0: every step starts as one step and only
-  // failures sub-step.
+  // failed tries in the first thousand steps. On mechanisms whose joints
+  // carry loads or springs each try first estimates the loads' step limit
+  // (load_frequency): a try past three quarters of it (the loads change as
+  // the mechanism moves) is declined like a failed one, and a held count
+  // past that is raised to the first count within it. 0: every step starts
+  // as one step and only failures sub-step.
   int substep_hold = 4;
   int max_line_search = 30;   // halvings of the Newton step
   // Over m_s, added (negated) to the diagonal of joint nodes so that redundant
