@@ -223,6 +223,27 @@ TEST(Substeps, TheStepsAfterASubsteppedOneStartAsItDid) {
   EXPECT_GT(std::abs(plain.angular_velocity[ball].z()), 141.0);
 }
 
+// A 20-link chain hanging at rest (its links zigzagging by `zigzag` rad)
+// after one step of 0.01 s, which gives the state its joint impulses, and
+// the load limit there.
+struct HangingChain {
+  Model model;
+  State state;
+  double limit;
+};
+
+HangingChain hanging_chain(double zigzag = 0.0) {
+  HangingChain chain{n_link_pendulum(20, ChainJoint::Revolute, 1.0, 1.0, 0.0), {}, 0.0};
+  chain.state = make_state(chain.model);
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(chain.model.num_coordinates());
+  for (int i = 0; i < q.size(); ++i) q(i) = (i == 0 ? 1.0 : (i % 2 ? -2.0 : 2.0)) * zigzag;
+  set_joint_positions(chain.model, chain.state, q);
+  Simulator probe(chain.model, with_dt(0.01));
+  EXPECT_TRUE(probe.step(chain.state).ok());
+  chain.limit = probe.load_frequency(chain.state).step_limit;
+  return chain;
+}
+
 // A try of fewer sub-steps whose step would be past the joints' load limit
 // (Simulator::load_frequency) would converge and let the chain's zigzag
 // grow: it is declined like a failed try. The loads change as the mechanism
@@ -233,12 +254,9 @@ TEST(Substeps, TheStepsAfterASubsteppedOneStartAsItDid) {
 // steps are within the margin (taken). At 0.8 times the limit a full step is
 // within the limit but not the margin: declined.
 TEST(Substeps, TriesPastTheLoadLimitAreDeclined) {
-  const Model chain = n_link_pendulum(20, ChainJoint::Revolute, 1.0, 1.0, 0.0);
-  State rest = make_state(chain);
-  Simulator probe(chain, with_dt(0.01));
-  ASSERT_TRUE(probe.step(rest).ok());
-  const double limit = probe.load_frequency(rest).step_limit;
-  Simulator sim(chain, with_substeps(1.4 * limit, 8));
+  const HangingChain chain = hanging_chain();
+  const State& rest = chain.state;
+  Simulator sim(chain.model, with_substeps(1.4 * chain.limit, 8));
   State held_two = rest, held_four = rest;
   held_two.substep_memory = {2, 4, 4};
   const StepResult two = sim.step(held_two);
@@ -251,7 +269,7 @@ TEST(Substeps, TriesPastTheLoadLimitAreDeclined) {
   EXPECT_EQ(four.substeps, 2);
   EXPECT_EQ(held_four.substep_memory.count, 2);
 
-  Simulator near(chain, with_substeps(0.8 * limit, 8));
+  Simulator near(chain.model, with_substeps(0.8 * chain.limit, 8));
   State held = rest;
   held.substep_memory = {2, 4, 4};
   const StepResult r = near.step(held);
@@ -264,13 +282,9 @@ TEST(Substeps, TriesPastTheLoadLimitAreDeclined) {
 // outgrown (the chain's sub-steps of dt / 2 are 1.4 times past its limit) is
 // raised to the first count within the margin before the step.
 TEST(Substeps, AHeldCountPastTheLoadLimitIsRaised) {
-  const Model chain = n_link_pendulum(20, ChainJoint::Revolute, 1.0, 1.0, 0.0);
-  State rest = make_state(chain);
-  Simulator probe(chain, with_dt(0.01));
-  ASSERT_TRUE(probe.step(rest).ok());
-  const double dt = 2.8 * probe.load_frequency(rest).step_limit;
-  Simulator sim(chain, with_substeps(dt, 8));
-  State s = rest;
+  const HangingChain chain = hanging_chain();
+  Simulator sim(chain.model, with_substeps(2.8 * chain.limit, 8));
+  State s = chain.state;
   s.substep_memory = {2, 4, 4};  // a try is due
   const StepResult r = sim.step(s);
   ASSERT_TRUE(r.ok()) << to_string(r.status);
@@ -284,14 +298,11 @@ TEST(Substeps, AHeldCountPastTheLoadLimitIsRaised) {
 // link spun to 1.2 times 2/dt (no plain step can carry that spin; two half
 // steps could), retries as four quarter steps, not two half steps.
 TEST(Substeps, AFailedStepRetriesWithinTheLoadLimit) {
-  const Model chain = n_link_pendulum(20, ChainJoint::Revolute, 1.0, 1.0, 0.0);
-  State s = make_state(chain);
-  Simulator probe(chain, with_dt(0.01));
-  ASSERT_TRUE(probe.step(s).ok());
-  const double dt = 2.8 * probe.load_frequency(s).step_limit;
-  const int last = chain.num_bodies() - 1;
-  s.angular_velocity[last] = Vector3(0.0, 1.2 * 2.0 / dt, 0.0);  // about its hinge
-  Simulator sim(chain, with_substeps(dt, 8));
+  const HangingChain chain = hanging_chain();
+  const double dt = 2.8 * chain.limit;
+  State s = chain.state;
+  s.angular_velocity.back() = Vector3(0.0, 1.2 * 2.0 / dt, 0.0);  // about its hinge
+  Simulator sim(chain.model, with_substeps(dt, 8));
   const StepResult r = sim.step(s);
   ASSERT_TRUE(r.ok()) << to_string(r.status);
   EXPECT_EQ(r.substeps, 4);
@@ -302,21 +313,15 @@ TEST(Substeps, AFailedStepRetriesWithinTheLoadLimit) {
 // sub-steps of 0.7 times its limit at rest, while a pull on its last link
 // grows to twice the chain's weight: the tension shortens the limit to about
 // half, below dt / 2, within a dozen steps. Raised at the next try, the
-// zigzag stays at its start; held at two sub-steps, it grew to rad/s before
-// a step failed.
+// zigzag stays at its start; held at two sub-steps, it grew to 1.1 rad/s
+// before a step failed.
 TEST(Substeps, ACountTheLoadsOutgrowIsRaisedBeforeTheSwingGrows) {
-  const Model chain = n_link_pendulum(20, ChainJoint::Revolute, 1.0, 1.0, 0.0);
-  State s = make_state(chain);
-  Eigen::VectorXd q = Eigen::VectorXd::Zero(chain.num_coordinates());
-  for (int i = 0; i < q.size(); ++i) q(i) = (i == 0 ? 1.0 : (i % 2 ? -2.0 : 2.0)) * 1e-6;
-  set_joint_positions(chain, s, q);
-  State first = s;
-  Simulator probe(chain, with_dt(0.01));
-  ASSERT_TRUE(probe.step(first).ok());
-  const double dt = 1.4 * probe.load_frequency(first).step_limit;
-  Simulator sim(chain, with_substeps(dt, 8));
+  const HangingChain chain = hanging_chain(1e-6);
+  const double dt = 1.4 * chain.limit;
+  Simulator sim(chain.model, with_substeps(dt, 8));
+  State s = chain.state;
   s.substep_memory = {2, 0, 4};
-  const int last = chain.num_bodies() - 1;
+  const int last = chain.model.num_bodies() - 1;
   const double weight = 20.0 * 9.81;
   double fastest = 0.0;
   int most_substeps = 0;
