@@ -249,7 +249,7 @@ struct Simulator::Impl {
   bool extrapolate(const State& state);
   StepResult solve(State& state);
   State retry_start;  // where a sub-stepped step started (see substep())
-  StepResult substep(State& state, const StepResult& before, int first_pieces, bool failed);
+  StepResult substep(State& state, const StepResult& before, int first_pieces, int fewest = 1);
   StepResult advance(State& state);
   bool holds_impulses(const State& state) const {
     return state.multipliers.size() == dim && state.multipliers_dt > 0.0;
@@ -958,25 +958,20 @@ StepResult Simulator::Impl::solve(State& state) {
 
 // A step as `first_pieces` equal sub-steps, retried as more of them
 // (next_substeps, up to options.max_substeps) from the state it started from
-// while it fails; `before` holds the iterations of failed attempts before
-// this. Every sub-step is a step of the same integrator at dt / k (the warm
+// while it fails, never as fewer than `fewest`; `before` holds the
+// iterations of failed attempts before this. Every sub-step is a step of the same integrator at dt / k (the warm
 // start extrapolates only within one size: see solve()). The copy of the
 // start reuses its storage from the last sub-stepped step: a run of held
 // sub-steps does not allocate.
-StepResult Simulator::Impl::substep(State& state, const StepResult& before, int first_pieces, bool failed) {
+StepResult Simulator::Impl::substep(State& state, const StepResult& before, int first_pieces, int fewest) {
   retry_start = state;
   const State& start = retry_start;
   StepResult result = before;
-  // After a failure, no count below the one within the joints' load limit
-  // (estimated once, at the first failure): such sub-steps may converge,
-  // but their loads' swing grows until they fail too.
-  int within = failed ? substeps_within_load_limit(start) : 0;
   const auto next_level = [&](int pieces) {
-    if (within == 0) within = substeps_within_load_limit(start);
     const int more = next_substeps(pieces, options.max_substeps);
-    return more > 0 ? std::max(more, within) : 0;
+    return more > 0 ? std::max(more, fewest) : 0;
   };
-  for (int pieces = std::max(first_pieces, within); pieces > 0; pieces = next_level(pieces)) {
+  for (int pieces = std::max(first_pieces, fewest); pieces > 0; pieces = next_level(pieces)) {
     state = start;
     set_step_size(options.dt / pieces);
     StepResult total;
@@ -1024,7 +1019,7 @@ StepResult Simulator::Impl::advance(State& state) {
   }
   StepResult result;
   if (start.first > 1) {
-    result = substep(state, result, start.first, false);
+    result = substep(state, result, start.first);
   } else {
     prepare(state);
     result = solve(state);
@@ -1032,7 +1027,13 @@ StepResult Simulator::Impl::advance(State& state) {
     // a spin past 2/dt, a Newton system that does not factorize at this dt.
     const bool retry = result.status == StepStatus::NotConverged || result.status == StepStatus::Diverged ||
                        result.status == StepStatus::SolverFailure;
-    if (retry && options.max_substeps >= 2) result = substep(state, result, next_substeps(1, options.max_substeps), true);
+    // The retry skips the counts past the joints' load limit (with its
+    // margin): their sub-steps may converge, but the loads' swing grows
+    // until they fail too. A held count that fails climbs without an
+    // estimate: its tries were checked, and the failures of a count held
+    // near the limit would otherwise each cost one.
+    if (retry && options.max_substeps >= 2)
+      result = substep(state, result, next_substeps(1, options.max_substeps), substeps_within_load_limit(state));
   }
   if (result.ok()) detail::remember_substeps(state.substep_memory, start, result.substeps, options);
   return result;
@@ -1117,9 +1118,12 @@ LoadFrequency Simulator::load_frequency(const State& state) const { return impl_
 // three quarters of the state's load limit: the loads change as the
 // mechanism moves (a swinging chain's tension peaks at the bottom of its
 // swing), and the command line suggests the same fraction. 1 without an
-// estimate.
+// estimate, and with substep_hold 0, which sub-steps only failed steps and
+// estimates nothing (an estimate at every failure would cost a long chain
+// that fails every step more than the failures).
 int Simulator::Impl::substeps_within_load_limit(const State& state) const {
   constexpr double kMargin = 0.75;
+  if (options.substep_hold == 0) return 1;
   return detail::substeps_within(options.dt, kMargin * load_step_limit(state), options.max_substeps);
 }
 

@@ -43,11 +43,13 @@ int main(int argc, char** argv) {
   sim->add_option("--max-iterations", o.max_iterations, "Newton iterations per step (default 50)")
       ->check(positive_number(false));
   sim->add_option("--max-substeps", o.max_substeps,
-                  "retry a failed step as 2, 4, ... equal sub-steps, ending with this many (default 8; 1: never)")
+                  "retry a failed step as 2, 4, ... equal sub-steps, ending with this many, from the first count "
+                  "within 3/4 of the joints' load limit (default 8; 1: never)")
       ->check(positive_number(false));
   sim->add_option("--substep-hold", o.substep_hold,
-                  "steps after a sub-stepped one that start with its count before one tries fewer; each failed "
-                  "try doubles the wait (default 4; 0: only failed steps sub-step)")
+                  "steps after a sub-stepped one that start with its count before one tries fewer (declined, or "
+                  "the count raised, past 3/4 of the joints' load limit); each failed try doubles the wait "
+                  "(default 4; 0: only failed steps sub-step)")
       ->check(positive_number(true));
   sim->add_option("--contact-regularization", o.contact_regularization,
                   "contacts yield by this much: a resting body sinks by it times |g| dt^2 (default 1e-6; 0: rigid)")

@@ -132,8 +132,8 @@ TEST_F(DynamicsCli, StepsThatFailAreRetriedAsSubsteps) {
 
 // A 100-link chain at three times its load limit fails most plain steps.
 // With the default --substep-hold the steps after a sub-stepped one start
-// as it did instead of failing first, which about halves the Newton
-// iterations (measured: 19.3 against 38.4 per step); --substep-hold 0
+// as it did instead of failing first, which more than halves the Newton
+// iterations (measured: 19.3 against 45 per step); --substep-hold 0
 // sub-steps only the steps that fail.
 TEST_F(DynamicsCli, SubsteppedStepsHoldTheirCount) {
   const std::string chain = "simulate n-link-pendulum --param n=100 --dt 0.03 --steps 20 --json";
@@ -144,7 +144,7 @@ TEST_F(DynamicsCli, SubsteppedStepsHoldTheirCount) {
   const auto h = nlohmann::json::parse(held.out), f = nlohmann::json::parse(only_failures.out);
   EXPECT_GE(f["substepped_steps"].get<int>(), 10);
   EXPECT_GE(h["substepped_steps"].get<int>(), f["substepped_steps"].get<int>());
-  EXPECT_LT(h["newton_iterations_mean"].get<double>(), 0.6 * f["newton_iterations_mean"].get<double>());
+  EXPECT_LT(h["newton_iterations_mean"].get<double>(), 0.5 * f["newton_iterations_mean"].get<double>());
   EXPECT_LE(h["max_constraint_violation"].get<double>(), 1e-10);
 }
 

@@ -296,17 +296,26 @@ TEST(Substeps, AHeldCountPastTheLoadLimitIsRaised) {
 // A step that fails retries at no fewer sub-steps than the joints' load
 // limit allows (with its margin): the chain at 2.8 times its limit, its last
 // link spun to 1.2 times 2/dt (no plain step can carry that spin; two half
-// steps could), retries as four quarter steps, not two half steps.
+// steps could), retries as four quarter steps, not two half steps. With
+// substep_hold 0 nothing is estimated: two half steps.
 TEST(Substeps, AFailedStepRetriesWithinTheLoadLimit) {
   const HangingChain chain = hanging_chain();
   const double dt = 2.8 * chain.limit;
   State s = chain.state;
   s.angular_velocity.back() = Vector3(0.0, 1.2 * 2.0 / dt, 0.0);  // about its hinge
+  State unchecked = s;
   Simulator sim(chain.model, with_substeps(dt, 8));
   const StepResult r = sim.step(s);
   ASSERT_TRUE(r.ok()) << to_string(r.status);
   EXPECT_EQ(r.substeps, 4);
   EXPECT_EQ(s.substep_memory.count, 4);
+
+  StepOptions only_failures = with_substeps(dt, 8);
+  only_failures.substep_hold = 0;
+  Simulator plain_retry(chain.model, only_failures);
+  const StepResult two = plain_retry.step(unchecked);
+  ASSERT_TRUE(two.ok()) << to_string(two.status);
+  EXPECT_EQ(two.substeps, 2);
 }
 
 // A hanging 20-link chain, its links zigzagging by 1e-6 rad, held at two

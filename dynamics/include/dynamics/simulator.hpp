@@ -49,7 +49,7 @@ struct StepOptions {
   // retry (6: 2, 4, 6; see next_substeps); on mechanisms whose joints carry
   // loads or springs the retry skips the counts whose sub-steps are past
   // three quarters of the loads' step limit (one estimate, see
-  // load_frequency). A sub-stepped step ends at t + dt like any other,
+  // load_frequency; not with substep_hold 0). A sub-stepped step ends at t + dt like any other,
   // with the velocities of its last sub-step, dt / StepResult::substeps. The
   // first retry allocates the simulator's copy of the state. The warm start
   // extrapolates only over solutions of one step size, so it restarts (in the
@@ -67,7 +67,7 @@ struct StepOptions {
   // (load_frequency): a try past three quarters of it (the loads change as
   // the mechanism moves) is declined like a failed one, and a held count
   // past that is raised to the first count within it. 0: every step starts
-  // as one step and only failures sub-step.
+  // as one step, only failures sub-step, and nothing is estimated.
   int substep_hold = 4;
   int max_line_search = 30;   // halvings of the Newton step
   // Over m_s, added (negated) to the diagonal of joint nodes so that redundant
