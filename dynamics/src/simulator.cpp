@@ -959,10 +959,10 @@ StepResult Simulator::Impl::solve(State& state) {
 // A step as `first_pieces` equal sub-steps, retried as more of them
 // (next_substeps, up to options.max_substeps) from the state it started from
 // while it fails, never as fewer than `fewest`; `before` holds the
-// iterations of failed attempts before this. Every sub-step is a step of the same integrator at dt / k (the warm
-// start extrapolates only within one size: see solve()). The copy of the
-// start reuses its storage from the last sub-stepped step: a run of held
-// sub-steps does not allocate.
+// iterations of failed attempts before this. Every sub-step is a step of the
+// same integrator at dt / k (the warm start extrapolates only within one
+// size: see solve()). The copy of the start reuses its storage from the last
+// sub-stepped step: a run of held sub-steps does not allocate.
 StepResult Simulator::Impl::substep(State& state, const StepResult& before, int first_pieces, int fewest) {
   retry_start = state;
   const State& start = retry_start;
@@ -1007,8 +1007,9 @@ StepResult Simulator::Impl::advance(State& state) {
   detail::SubstepStart start = detail::substep_start(state.substep_memory, options);
   // A step past the joints' load limit converges all the same, and lets
   // their swing grow until steps fail. So at a try of fewer sub-steps, one
-  // estimate checks both counts: a held count the loads have outgrown (they
-  // change as the mechanism swings) is raised to the count within the limit,
+  // estimate checks both counts against the limit with its margin (see
+  // substeps_within_load_limit): a held count the loads have outgrown (they
+  // change as the mechanism swings) is raised to the first count within it,
   // and a try past it is declined as if it had failed.
   if (start.probe) {
     const int within = substeps_within_load_limit(state);
