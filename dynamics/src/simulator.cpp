@@ -1011,8 +1011,9 @@ StepResult Simulator::Impl::advance(State& state) {
   // substeps_within_load_limit): a held count the loads have outgrown (they
   // change as the mechanism swings) is raised to the first count within it,
   // and a try past it is declined as if it had failed.
+  int within = 0;  // sub-steps the load limit asks for; 0 until estimated
   if (start.probe) {
-    const int within = substeps_within_load_limit(state);
+    within = substeps_within_load_limit(state);
     if (within > start.held_count)
       start = detail::raise_count(state.substep_memory, within, options);
     else if (within > start.first)
@@ -1032,9 +1033,12 @@ StepResult Simulator::Impl::advance(State& state) {
     // margin): their sub-steps may converge, but the loads' swing grows
     // until they fail too. A held count that fails climbs without an
     // estimate: its tries were checked, and the failures of a count held
-    // near the limit would otherwise each cost one.
-    if (retry && options.max_substeps >= 2)
-      result = substep(state, result, next_substeps(1, options.max_substeps), substeps_within_load_limit(state));
+    // near the limit would otherwise each cost one. A try that failed here
+    // was estimated already, at the same state.
+    if (retry && options.max_substeps >= 2) {
+      if (within == 0) within = substeps_within_load_limit(state);
+      result = substep(state, result, next_substeps(1, options.max_substeps), within);
+    }
   }
   if (result.ok()) detail::remember_substeps(state.substep_memory, start, result.substeps, options);
   return result;
