@@ -79,14 +79,33 @@ struct LinearSpring {
 // The loaded motion's operator on body motions (6 rows per body): x -> the
 // B-closest motion that keeps the joints closed to B^-1 a K x, self-adjoint
 // in the B inner product on those motions, with B = W + b C. a = 1, b = 0
-// (B = W) unless set_step() chooses the damped step's pencil.
+// (B = W) unless set_step() chooses the damped step's pencil. Its storage
+// (one block per body, one spring per sprung joint) is sized once; each
+// estimate writes a state's stiffness and spring rates into it.
 class LoadedMotion {
  public:
-  LoadedMotion(ConstraintSystem& system, std::vector<Matrix6> weight, std::vector<Matrix3> stiffness,
-               std::vector<LinearSpring> springs)
-      : system_(system), weight_(std::move(weight)), stiffness_(std::move(stiffness)), springs_(std::move(springs)) {}
+  LoadedMotion(ConstraintSystem& system, int bodies, std::vector<LinearSpring> springs)
+      : system_(system), weight_(bodies), stiffness_(bodies), springs_(std::move(springs)) {
+    for (int b = 0; b < bodies; ++b) weight_[b] = system_.weight(b);
+  }
 
   int size() const { return 6 * static_cast<int>(weight_.size()); }
+
+  // Per body: rotational stiffness in its body frame, over the mass scale as
+  // W is; and the springs, whose rates the caller sets for the state.
+  std::vector<Matrix3>& stiffness() { return stiffness_; }
+  std::vector<LinearSpring>& springs() { return springs_; }
+  const std::vector<LinearSpring>& springs() const { return springs_; }
+  const Matrix6& weight(int b) const { return weight_[b]; }
+
+  // Back to B = W for an estimate of a new state: the damped blocks that an
+  // earlier estimate's set_step() wrote are cleared (the system's assemble
+  // sets only the bodies' own blocks).
+  void reset() {
+    stiffness_factor_ = 1.0;
+    metric_damping_ = 0.0;
+    clear_damper_blocks();
+  }
 
   // a = h^2 / 4, b = h / 2: the pencil whose largest eigenvalue reaches 1 at
   // the limit h. Writes B into the system's body blocks and refactorizes it.
@@ -94,11 +113,7 @@ class LoadedMotion {
     stiffness_factor_ = 0.25 * h * h;
     metric_damping_ = 0.5 * h;
     for (std::size_t b = 0; b < weight_.size(); ++b) system_.body_block(b, b) = weight_[b];
-    for (const LinearSpring& s : springs_)
-      if (s.damping > 0.0 && s.parent >= 0) {
-        system_.body_block(s.parent, s.child).setZero();
-        system_.body_block(s.child, s.parent).setZero();
-      }
+    clear_damper_blocks();
     for (const LinearSpring& s : springs_) {
       if (!(s.damping > 0.0)) continue;
       const double c = metric_damping_ * s.damping;
@@ -172,9 +187,16 @@ class LoadedMotion {
     for (const LinearSpring& s : springs_) sum += s.damping * joint_rates(x, s).squaredNorm();
     return sum;
   }
-  const std::vector<LinearSpring>& springs() const { return springs_; }
 
  private:
+  void clear_damper_blocks() {
+    for (const LinearSpring& s : springs_)
+      if (s.damping > 0.0 && s.parent >= 0) {
+        system_.body_block(s.parent, s.child).setZero();
+        system_.body_block(s.child, s.parent).setZero();
+      }
+  }
+
   // Body rows of a force in the joint's coordinates (R^T f on both bodies).
   template <typename Rows>
   static void add_joint_force(const LinearSpring& s, const Eigen::Matrix<double, 6, 1>& f, Rows&& rows) {
@@ -202,17 +224,28 @@ class LoadedMotion {
   Eigen::VectorXd rows_, metric_scratch_;
 };
 
+// Restarted Lanczos' storage: the basis, B times it and the operator's image
+// of it (n x kKrylovSize each), and the Ritz problem, whose size is bounded
+// at compile time (no heap).
+using RitzMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kKrylovSize, kKrylovSize>;
+struct Krylov {
+  explicit Krylov(int n) : basis(n, kKrylovSize), metric(n, kKrylovSize), image(n, kKrylovSize), w(n) {}
+  Eigen::MatrixXd basis, metric, image;
+  Eigen::VectorXd w;
+  RitzMatrix projected;
+  Eigen::SelfAdjointEigenSolver<RitzMatrix> ritz;
+};
+
 // Largest eigenvalue of the operator and its eigenvector (B-normalized),
 // starting from `x`; false when no allowed motion is left from it. Each new
 // direction is projected onto the allowed motions again: orthogonalizing
 // cancels most of a vector, and what the regularized solves let open (about
 // 1e-10 of it) would otherwise grow into directions that open the joints.
-bool largest_eigenpair(LoadedMotion& op, Eigen::VectorXd& x, double& value) {
-  const int n = op.size();
-  // metric: B times each basis vector, so that the B inner products of the
+bool largest_eigenpair(LoadedMotion& op, Krylov& k, Eigen::VectorXd& x, double& value) {
+  // k.metric: B times each basis vector, so that the B inner products of the
   // orthogonalization and of the Ritz matrix are plain dot products.
-  Eigen::MatrixXd basis(n, kKrylovSize), metric(n, kKrylovSize), image(n, kKrylovSize);
-  Eigen::VectorXd w = x;
+  Eigen::VectorXd& w = k.w;
+  w = x;
   op.project(w);
   double previous = std::numeric_limits<double>::quiet_NaN();
   for (int restart = 0; restart < kMaxRestarts; ++restart) {
@@ -220,26 +253,26 @@ bool largest_eigenpair(LoadedMotion& op, Eigen::VectorXd& x, double& value) {
     if (!(norm > 0.0)) return false;
     int size = 0;
     while (true) {
-      basis.col(size) = w / norm;
-      op.metric(basis.col(size), metric.col(size));
-      op.apply(basis.col(size), w);
-      image.col(size) = w;
+      k.basis.col(size) = w / norm;
+      op.metric(k.basis.col(size), k.metric.col(size));
+      op.apply(k.basis.col(size), w);
+      k.image.col(size) = w;
       ++size;
       if (size == kKrylovSize) break;
       // Classical Gram-Schmidt, twice: round-off in one pass leaves what the next removes.
       const double scale = std::sqrt(op.dot(w, w));
       for (int pass = 0; pass < 2; ++pass)
-        for (int i = 0; i < size; ++i) w -= metric.col(i).dot(w) * basis.col(i);
+        for (int i = 0; i < size; ++i) w -= k.metric.col(i).dot(w) * k.basis.col(i);
       op.project(w);
       norm = std::sqrt(op.dot(w, w));
       if (!(norm > 1e-8 * scale)) break;  // the space is invariant (to the regularization's noise)
     }
-    Eigen::MatrixXd projected(size, size);
+    k.projected.resize(size, size);
     for (int i = 0; i < size; ++i)
-      for (int j = 0; j < size; ++j) projected(i, j) = metric.col(i).dot(image.col(j));
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> ritz(0.5 * (projected + projected.transpose()));
-    value = ritz.eigenvalues()(size - 1);
-    x = basis.leftCols(size) * ritz.eigenvectors().col(size - 1);
+      for (int j = 0; j < size; ++j) k.projected(i, j) = k.metric.col(i).dot(k.image.col(j));
+    k.ritz.compute(0.5 * (k.projected + k.projected.transpose()));
+    value = k.ritz.eigenvalues()(size - 1);
+    x.noalias() = k.basis.leftCols(size) * k.ritz.eigenvectors().col(size - 1);
     x /= std::sqrt(op.dot(x, x));
     if (std::abs(value - previous) <= kConverged * std::abs(value)) break;
     previous = value;
@@ -250,15 +283,16 @@ bool largest_eigenpair(LoadedMotion& op, Eigen::VectorXd& x, double& value) {
 
 // The smallest h where the largest eigenvalue nu(h) of (h^2 / 4) K over
 // W + (h / 2) C reaches 1 (see the top of the file), from `undamped` =
-// 2 / omega, which no damper shortens; `x` ends as that motion. From below
-// the crossing, the convex nu's tangent lands at or above it; from above,
-// Newton's steps descend to it. Each evaluation factorizes B and runs
-// Lanczos from the last motion.
-double damped_step_limit(LoadedMotion& op, Eigen::VectorXd& x, double undamped) {
+// 2 / omega, which no damper shortens; `x` ends as that motion (`motion`:
+// scratch of its size). From below the crossing, the convex nu's tangent
+// lands at or above it; from above, Newton's steps descend to it. Each
+// evaluation factorizes B and runs Lanczos from the last motion.
+double damped_step_limit(LoadedMotion& op, Krylov& k, Eigen::VectorXd& x, Eigen::VectorXd& motion,
+                         double undamped) {
   const auto largest = [&](double h) {
     op.set_step(h);
     double nu = 0.0;
-    if (!largest_eigenpair(op, x, nu)) nu = 0.0;
+    if (!largest_eigenpair(op, k, x, nu)) nu = 0.0;
     return nu;
   };
   // nu'(h) = x^T ((h / 2) K - (nu / 2) C) x for the B-normalized motion x.
@@ -274,7 +308,7 @@ double damped_step_limit(LoadedMotion& op, Eigen::VectorXd& x, double undamped) 
     h = std::isfinite(tangent) ? std::max(tangent, (1.0 + kConverged) * h) : 2.0 * h;
     nu = largest(h);
   }
-  Eigen::VectorXd motion = x;  // at h
+  motion = x;  // at h
   for (int iteration = 0; iteration < kMaxNewton; ++iteration) {
     const double s = slope(h, nu);
     if (!(s > 0.0)) break;
@@ -290,27 +324,9 @@ double damped_step_limit(LoadedMotion& op, Eigen::VectorXd& x, double undamped) 
   return h;
 }
 
-}  // namespace
-
-LoadFrequency load_frequency(const Model& model, const State& state, const std::vector<Vector3>& child_force) {
-  const int nb = model.num_bodies();
-  // Per body: rotational stiffness in its body frame, over the mass scale as W is.
-  ConstraintSystem system(model, /*damper_edges=*/true);
-  std::vector<Matrix3> stiffness(nb, Matrix3::Zero());
-  for (int j = 0; j < model.num_joints(); ++j) {
-    const Joint& joint = model.joint(j);
-    const Vector3& f = child_force[j];
-    if (f.isZero(0.0)) continue;
-    add_lever_stiffness(f, state.orientation[joint.child] * joint.child_frame.position, stiffness[joint.child]);
-    if (joint.parent != kWorld)
-      add_lever_stiffness(-f, state.orientation[joint.parent] * joint.parent_frame.position, stiffness[joint.parent]);
-  }
-  std::vector<Matrix6> weight(nb);
-  for (int b = 0; b < nb; ++b) {
-    weight[b] = system.weight(b);
-    const Matrix3 rotation = state.orientation[b].toRotationMatrix();
-    stiffness[b] = rotation.transpose() * stiffness[b] * rotation / system.mass_scale();
-  }
+// The springs of a model: one per joint with a spring or a damper (and
+// coordinates to carry it); their rates depend on the state.
+std::vector<LinearSpring> model_springs(const Model& model, double mass_scale) {
   std::vector<LinearSpring> springs;
   for (int j = 0; j < model.num_joints(); ++j) {
     const Joint& joint = model.joint(j);
@@ -319,49 +335,95 @@ LoadFrequency load_frequency(const Model& model, const State& state, const std::
     s.joint = j;
     s.parent = joint.parent;
     s.child = joint.child;
-    s.stiffness = joint.stiffness / system.mass_scale();
-    s.damping = joint.damping / system.mass_scale();
-    s.rates = rate_jacobian(joint, joint_axes(joint), body_pose(state, joint.parent), body_pose(state, joint.child));
+    s.stiffness = joint.stiffness / mass_scale;
+    s.damping = joint.damping / mass_scale;
     springs.push_back(s);
+  }
+  return springs;
+}
+
+}  // namespace
+
+struct LoadEstimator::Workspace {
+  explicit Workspace(const Model& model)
+      : system(model, /*damper_edges=*/true),
+        op(system, model.num_bodies(), model_springs(model, system.mass_scale())),
+        krylov(op.size()),
+        alone(model.num_bodies()),
+        x(op.size()),
+        motion(op.size()) {}
+  ConstraintSystem system;
+  LoadedMotion op;
+  Krylov krylov;
+  std::vector<Matrix6> alone;  // each body's stiffness with the others held still
+  Eigen::VectorXd g, x, motion;
+};
+
+LoadEstimator::LoadEstimator(const Model& model) : model_(model) {}
+LoadEstimator::~LoadEstimator() = default;
+
+LoadFrequency LoadEstimator::estimate(const State& state, const std::vector<Vector3>& child_force) {
+  if (!workspace_) workspace_ = std::make_unique<Workspace>(model_);
+  Workspace& ws = *workspace_;
+  LoadedMotion& op = ws.op;
+  const int nb = model_.num_bodies();
+  std::vector<Matrix3>& stiffness = op.stiffness();
+  for (Matrix3& k : stiffness) k.setZero();
+  for (int j = 0; j < model_.num_joints(); ++j) {
+    const Joint& joint = model_.joint(j);
+    const Vector3& f = child_force[j];
+    if (f.isZero(0.0)) continue;
+    add_lever_stiffness(f, state.orientation[joint.child] * joint.child_frame.position, stiffness[joint.child]);
+    if (joint.parent != kWorld)
+      add_lever_stiffness(-f, state.orientation[joint.parent] * joint.parent_frame.position, stiffness[joint.parent]);
+  }
+  for (int b = 0; b < nb; ++b) {
+    const Matrix3 rotation = state.orientation[b].toRotationMatrix();
+    stiffness[b] = rotation.transpose() * stiffness[b] * rotation / ws.system.mass_scale();
+  }
+  for (LinearSpring& s : op.springs()) {
+    const Joint& joint = model_.joint(s.joint);
+    s.rates = rate_jacobian(joint, joint_axes(joint), body_pose(state, joint.parent), body_pose(state, joint.child));
   }
   // Each body alone (the others held still) gives a scale for the
   // spectrum: without a body stiffened alone, no motion is.
-  std::vector<Matrix6> alone(nb, Matrix6::Zero());
-  for (int b = 0; b < nb; ++b) alone[b].bottomRightCorner<3, 3>() = stiffness[b];
-  for (const LinearSpring& s : springs) {
-    alone[s.child] += s.stiffness * s.rates.child.transpose() * s.rates.child;
-    if (s.parent >= 0) alone[s.parent] += s.stiffness * s.rates.parent.transpose() * s.rates.parent;
+  for (int b = 0; b < nb; ++b) {
+    ws.alone[b].setZero();
+    ws.alone[b].bottomRightCorner<3, 3>() = stiffness[b];
+  }
+  for (const LinearSpring& s : op.springs()) {
+    ws.alone[s.child] += s.stiffness * s.rates.child.transpose() * s.rates.child;
+    if (s.parent >= 0) ws.alone[s.parent] += s.stiffness * s.rates.parent.transpose() * s.rates.parent;
   }
   double largest_alone = 0.0;
   for (int b = 0; b < nb; ++b) {
-    if (alone[b].isZero(0.0)) continue;
-    Eigen::GeneralizedSelfAdjointEigenSolver<Matrix6> solver(alone[b], weight[b], Eigen::EigenvaluesOnly);
+    if (ws.alone[b].isZero(0.0)) continue;
+    Eigen::GeneralizedSelfAdjointEigenSolver<Matrix6> solver(ws.alone[b], op.weight(b), Eigen::EigenvaluesOnly);
     largest_alone = std::max(largest_alone, solver.eigenvalues()(5));
   }
   LoadFrequency result;
   if (!(largest_alone > 0.0)) return result;  // no load stiffens any body
 
-  Eigen::VectorXd g;
-  system.assemble(state, g);
-  if (!system.factorize(kRegularization))
+  ws.system.assemble(state, ws.g);
+  op.reset();
+  if (!ws.system.factorize(kRegularization))
     throw std::runtime_error("dynamics: the constraint system of the loaded-frequency estimate cannot be factorized (" +
-                             system.failure() + ")");
-  LoadedMotion op(system, std::move(weight), std::move(stiffness), std::move(springs));
+                             ws.system.failure() + ")");
   // A start with every body moving and turning, deterministic (a fixed-seed sequence).
-  Eigen::VectorXd x(op.size());
+  Eigen::VectorXd& x = ws.x;
   unsigned seed = 12345u;
   for (int i = 0; i < x.size(); ++i) {
     seed = seed * 1664525u + 1013904223u;
     x(i) = static_cast<double>(seed >> 8) / static_cast<double>(1u << 24) - 0.5;
   }
   double value = 0.0;
-  if (!largest_eigenpair(op, x, value)) return result;  // the loads stiffen no motion the joints allow
+  if (!largest_eigenpair(op, ws.krylov, x, value)) return result;  // the loads stiffen no motion the joints allow
   // Compression only (a physical instability, no limit on dt), or loads only
   // on motions the joints forbid, which leaves the regularization's noise.
   if (!(value > kNoise * largest_alone)) return result;
   result.rate = std::sqrt(value);
   result.step_limit = 2.0 / result.rate;
-  if (op.damped()) result.step_limit = damped_step_limit(op, x, result.step_limit);
+  if (op.damped()) result.step_limit = damped_step_limit(op, ws.krylov, x, ws.motion, result.step_limit);
   double most = -1.0;
   for (int b = 0; b < nb; ++b) {
     const double energy = op.energy(x, b);
@@ -383,6 +445,10 @@ LoadFrequency load_frequency(const Model& model, const State& state, const std::
   const double total = springs_total + op.lever_energy(x);
   result.spring_share = total > 0.0 ? std::clamp(springs_total / total, 0.0, 1.0) : 0.0;
   return result;
+}
+
+LoadFrequency load_frequency(const Model& model, const State& state, const std::vector<Vector3>& child_force) {
+  return LoadEstimator(model).estimate(state, child_force);
 }
 
 }  // namespace dynamics::detail

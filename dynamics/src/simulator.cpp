@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -255,8 +256,12 @@ struct Simulator::Impl {
     return state.multipliers.size() == dim && state.multipliers_dt > 0.0;
   }
   LoadFrequency load_frequency(const State& state) const;
-  double load_step_limit(const State& state) const;
-  int substeps_within_load_limit(const State& state) const;
+  void joint_forces(const State& state, std::vector<Vector3>& child_force) const;
+  double load_step_limit(const State& state);
+  int substeps_within_load_limit(const State& state);
+  // The steps' load estimates (see load_step_limit), created by the first.
+  std::unique_ptr<detail::LoadEstimator> load_estimator;
+  std::vector<Vector3> load_forces;
 };
 
 // The broad phase at z_k; a new set of contacts between colliders means a new
@@ -1126,48 +1131,58 @@ LoadFrequency Simulator::load_frequency(const State& state) const { return impl_
 // estimate, and with substep_hold 0, which sub-steps only failed steps and
 // estimates nothing (an estimate at every failure would cost a long chain
 // that fails every step more than the failures).
-int Simulator::Impl::substeps_within_load_limit(const State& state) const {
+int Simulator::Impl::substeps_within_load_limit(const State& state) {
   constexpr double kMargin = 0.75;
   if (options.substep_hold == 0) return 1;
   return detail::substeps_within(options.dt, kMargin * load_step_limit(state), options.max_substeps);
 }
 
 // The load limit of the state's steps (see load_frequency); infinite without
-// a joint that carries a load or a spring, or without an estimate. The
-// estimate allocates.
-double Simulator::Impl::load_step_limit(const State& state) const {
+// a joint that carries a load or a spring, or without an estimate. The first
+// estimate sizes the simulator's storage for them; the later ones allocate
+// nothing.
+double Simulator::Impl::load_step_limit(const State& state) {
   constexpr double kNone = std::numeric_limits<double>::infinity();
   if (!loads_stiffen || !holds_impulses(state)) return kNone;
   try {
-    return load_frequency(state).step_limit;
+    if (!load_estimator) {
+      load_estimator = std::make_unique<detail::LoadEstimator>(model);
+      load_forces.resize(nj);
+    }
+    joint_forces(state, load_forces);
+    return load_estimator->estimate(state, load_forces).step_limit;
   } catch (const std::exception&) {
     return kNone;
   }
 }
 
 LoadFrequency Simulator::Impl::load_frequency(const State& state) const {
-  const Impl& m = *this;
-  check_state(m.model, state);
+  check_state(model, state);
   if (!holds_impulses(state))
     throw std::invalid_argument("dynamics::Simulator::load_frequency: the state holds no joint impulses of this "
                                 "simulator (take a step first)");
-  // Each joint's translational force on its child: G_x^T L over the step.
-  // An impulse within the Newton tolerance on momenta (tol m_s) is the
-  // solve's noise, not a load: a chain resting on the ground would otherwise
-  // report a "limit" of days.
-  const double tol = m.ineq.empty() ? m.options.tolerance : m.options.interior_tolerance;
-  const double noise = tol * m.mass_scale / state.multipliers_dt;
-  std::vector<Vector3> child_force(m.nj, Vector3::Zero());
+  std::vector<Vector3> child_force(nj);
+  joint_forces(state, child_force);
+  return detail::load_frequency(model, state, child_force);
+}
+
+// Each joint's translational force on its child: G_x^T L over the step.
+// An impulse within the Newton tolerance on momenta (tol m_s) is the
+// solve's noise, not a load: a chain resting on the ground would otherwise
+// report a "limit" of days.
+void Simulator::Impl::joint_forces(const State& state, std::vector<Vector3>& child_force) const {
+  const double tol = ineq.empty() ? options.tolerance : options.interior_tolerance;
+  const double noise = tol * mass_scale / state.multipliers_dt;
   JointEvaluation e;
-  for (int j = 0; j < m.nj; ++j) {
-    if (m.joint_row[j] < 0) continue;
-    const int rows = m.model.joint(j).num_constraints();
-    detail::evaluate_joint(m.model, m.mg, state, j, true, e);
-    const Vector3 force = e.child.topLeftCorner(rows, 3).transpose() *
-                          state.multipliers.segment(m.joint_row[j], rows) / state.multipliers_dt;
+  for (int j = 0; j < nj; ++j) {
+    child_force[j].setZero();
+    if (joint_row[j] < 0) continue;
+    const int rows = model.joint(j).num_constraints();
+    detail::evaluate_joint(model, mg, state, j, true, e);
+    const Vector3 force =
+        e.child.topLeftCorner(rows, 3).transpose() * state.multipliers.segment(joint_row[j], rows) / state.multipliers_dt;
     if (force.norm() > noise) child_force[j] = force;
   }
-  return detail::load_frequency(m.model, state, child_force);
 }
 
 int Simulator::graph_nodes() const { return impl_->mg.graph.num_nodes(); }

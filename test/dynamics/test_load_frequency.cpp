@@ -10,6 +10,7 @@
 #include <string>
 
 #include "dynamics/dynamics.hpp"
+#include "load_frequency.hpp"
 #include "period.hpp"
 #include "step_options.hpp"
 
@@ -209,6 +210,39 @@ TEST(LoadFrequency, DampedDoublePendulumSwingsGrowJustAboveTheLimit) {
     };
     EXPECT_LT(swing_after(0.97 * f.step_limit), 1e-3) << c;
     EXPECT_GT(swing_after(1.03 * f.step_limit), 0.1) << c;
+  }
+}
+
+// A simulator keeps one estimator for the estimates of its steps. An
+// estimate of a damped mechanism writes the dampers' blocks into the
+// estimator's constraint system; the next estimate, of any state, must start
+// without them. Reused across states, the estimator agrees exactly with a
+// fresh one on each (springs only, without gravity: no joint loads).
+TEST(LoadFrequency, AReusedEstimatorAgreesWithAFreshOne) {
+  const Model plain = double_pendulum(1.0, 1.0, 0.0, 0.0);
+  Model model;
+  for (int b = 0; b < plain.num_bodies(); ++b) model.add_body(plain.body(b));
+  for (int j = 0; j < plain.num_joints(); ++j) {
+    Joint joint = plain.joint(j);
+    joint.stiffness = 40.0 * (j + 1);
+    joint.damping = 3.0 * (j + 1);
+    model.add_joint(joint);
+  }
+  model.gravity = Vector3::Zero();
+  const std::vector<Vector3> no_loads(model.num_joints(), Vector3::Zero());
+  const State straight = make_state(model);
+  State bent = straight;
+  set_joint_positions(model, bent, Eigen::Vector2d(0.8, -1.3));
+  detail::LoadEstimator reused(model);
+  const State* states[] = {&straight, &bent, &straight};
+  for (const State* s : states) {
+    const LoadFrequency fresh = detail::load_frequency(model, *s, no_loads);
+    ASSERT_GT(fresh.step_limit, 1.01 * 2.0 / fresh.rate);  // the dampers' estimate ran
+    const LoadFrequency again = reused.estimate(*s, no_loads);
+    EXPECT_EQ(again.rate, fresh.rate);
+    EXPECT_EQ(again.step_limit, fresh.step_limit);
+    EXPECT_EQ(again.body, fresh.body);
+    EXPECT_EQ(again.spring_joint, fresh.spring_joint);
   }
 }
 

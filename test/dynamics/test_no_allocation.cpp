@@ -56,6 +56,32 @@ TEST(NoAllocation, HeldSubstepsNeverAllocate) {
   EXPECT_EQ(count, 0);
 }
 
+// A 20-link chain hanging at rest, at 1.4 times its load limit: it holds two
+// half steps, and its tries of one step are estimated against the limit and
+// declined (each doubles the wait). The first estimate sizes the simulator's
+// storage for them; after it, neither the estimates nor the held steps
+// allocate.
+TEST(NoAllocation, LoadEstimatesOfHeldSubstepsNeverAllocate) {
+  const Model model = n_link_pendulum(20, ChainJoint::Revolute, 1.0, 1.0, 0.0);
+  State s = make_state(model);
+  Simulator first(model);
+  ASSERT_TRUE(first.step(s).ok());
+  StepOptions past_the_limit;
+  past_the_limit.dt = 1.4 * first.load_frequency(s).step_limit;
+  Simulator sim(model, past_the_limit);
+  s.substep_memory = {2, 4, 4};  // a try is due
+  for (int k = 0; k <= State::kEarlierSolutions; ++k) ASSERT_EQ(sim.step(s).substeps, 2);
+  const int wait = s.substep_memory.probe_after;
+  ASSERT_EQ(wait, 8);  // the first try was declined
+  bool held = true;
+  const long count = allocations_during([&] {
+    for (int k = 0; k < 20; ++k) held = held && sim.step(s).substeps == 2;
+  });
+  EXPECT_TRUE(held);
+  EXPECT_GT(s.substep_memory.probe_after, wait);  // another try was estimated and declined
+  EXPECT_EQ(count, 0);
+}
+
 // A change of step size restarts the warm start's history but keeps its
 // storage: a state stepped by simulators of two step sizes in turn (each
 // step changes the size) allocates nothing either.

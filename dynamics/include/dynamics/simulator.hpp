@@ -51,7 +51,8 @@ struct StepOptions {
   // three quarters of the loads' step limit (one estimate, see
   // load_frequency; not with substep_hold 0). A sub-stepped step ends at t + dt like any other,
   // with the velocities of its last sub-step, dt / StepResult::substeps. The
-  // first retry allocates the simulator's copy of the state. The warm start
+  // first retry allocates the simulator's copy of the state, and the first
+  // load estimate the storage of the later ones. The warm start
   // extrapolates only over solutions of one step size, so it restarts (in the
   // storage it has) when the size changes.
   // Rare stalls of contact-rich scenes go through instead of ending a run.
@@ -214,8 +215,9 @@ class Simulator {
   // limits and contacts are left out, and so are joint impulses within the
   // Newton tolerance on momenta (the solve's noise). Restarted Lanczos on the linearized
   // motion (one factorization and a few dozen solves: 120 ms for 1000 links;
-  // a few Lanczos runs with dampers); it allocates, so call it on demand
-  // (after a failed step, every few hundred steps), not every step. Throws
+  // a few Lanczos runs with dampers); it allocates (the simulator's own
+  // estimates, at sub-step tries, reuse storage it keeps), so call it on
+  // demand (after a failed step, every few hundred steps), not every step. Throws
   // std::invalid_argument when the state holds no impulses of this
   // simulator's system (no step yet), std::runtime_error when the constraint
   // system cannot be factorized.
