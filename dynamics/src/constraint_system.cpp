@@ -19,6 +19,7 @@ ConstraintSystem::ConstraintSystem(const Model& model, bool damper_edges)
       symbolic_(graphsolve::analyze(mg_.graph)),
       matrix_(symbolic_),
       factor_(symbolic_),
+      equilibration_(model),
       poses_(model.num_bodies()),
       mass_scale_(detail::mass_scale(model)) {}
 
@@ -74,18 +75,26 @@ double ConstraintSystem::assemble(const State& state, Eigen::VectorXd& g_rows, P
 bool ConstraintSystem::factorize(double regularization) {
   graphsolve::FactorOptions options;
   options.constraint_shift = -regularization;
-  return factor_.factorize(matrix_, options) == graphsolve::Status::Success;
+  // Equilibrated here rather than in assemble(): the load estimate rewrites
+  // the body blocks between factorizations.
+  const graphsolve::BlockMatrix& a = equilibration_.to_factor(matrix_, options);
+  return factor_.factorize(a, options) == graphsolve::Status::Success;
 }
 
 bool ConstraintSystem::solve_factored(Eigen::VectorXd& rhs) {
-  return factor_.solve_in_place(rhs) == graphsolve::Status::Success && rhs.allFinite();
+  equilibration_.scale(rhs);  // S b
+  const bool solved = factor_.solve_in_place(rhs) == graphsolve::Status::Success;
+  equilibration_.scale(rhs);  // x = S y
+  return solved && rhs.allFinite();
 }
 
 bool ConstraintSystem::solve_refined(Eigen::VectorXd& rhs, int rounds) {
   solution_.resize(rhs.size());
-  if (factor_.solve_refined(matrix_, rhs, solution_, rounds) != graphsolve::Status::Success ||
+  equilibration_.scale(rhs);  // consumed: S b
+  if (factor_.solve_refined(equilibration_.to_refine(matrix_), rhs, solution_, rounds) != graphsolve::Status::Success ||
       !solution_.allFinite())
     return false;
+  equilibration_.scale(solution_);  // x = S y
   rhs.swap(solution_);
   return true;
 }

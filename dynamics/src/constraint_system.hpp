@@ -13,6 +13,7 @@
 #include "dynamics/coordinates.hpp"
 #include "dynamics/model.hpp"
 #include "dynamics/state.hpp"
+#include "equilibration.hpp"
 #include "mechanism_graph.hpp"
 
 namespace dynamics::detail {
@@ -58,6 +59,7 @@ class ConstraintSystem {
   graphsolve::Symbolic symbolic_;
   graphsolve::BlockMatrix matrix_;
   graphsolve::Factorization factor_;
+  Equilibration equilibration_;  // for bodies far from metre size
   std::vector<Pose> poses_;  // the state's, for the couplings
   Eigen::VectorXd solution_;  // scratch for solve_refined
   double mass_scale_;

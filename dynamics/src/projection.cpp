@@ -107,8 +107,8 @@ double project_velocities(const Model& model, State& state) {
     throw std::invalid_argument("dynamics::project_velocities: the constraint system cannot be solved (" +
                                 system.failure() +
                                 "): joints that lock each other beyond what the regularization absorbs, or a body "
-                                "whose inertia (kg m^2) is below about 1e-13 times its mass (kg), which the pivot "
-                                "test cannot tell from a singular block");
+                                "whose smallest principal moment is below about 1e-13 times its largest (a needle "
+                                "of no thickness), which the pivot test cannot tell from a singular block");
   double change = 0.0;
   for (int b = 0; b < model.num_bodies(); ++b) {
     change = std::max(change, (rhs.segment<3>(6 * b) - state.velocity[b]).lpNorm<Eigen::Infinity>());

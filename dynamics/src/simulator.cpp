@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "broad_phase.hpp"
+#include "equilibration.hpp"
 #include "format_number.hpp"
 #include "inequalities.hpp"
 #include "joint_kinematics.hpp"
@@ -71,6 +72,7 @@ struct Simulator::Impl {
   graphsolve::Symbolic symbolic;
   graphsolve::BlockMatrix matrix;
   graphsolve::Factorization lu;
+  detail::Equilibration equilibration;  // for bodies far from metre size
   int nb, nj, dim;
   std::vector<int> joint_row;  // first row of each joint's impulses, -1 without constraints
   // Where each joint's four coupling blocks live in `matrix` (resolved once
@@ -125,6 +127,7 @@ struct Simulator::Impl {
         symbolic(graphsolve::analyze(mg.graph)),
         matrix(symbolic),
         lu(symbolic),
+        equilibration(m),
         nb(m.num_bodies()),
         nj(m.num_joints()),
         dim(matrix.rows()),
@@ -225,6 +228,7 @@ struct Simulator::Impl {
   void assemble(const Eigen::VectorXd& unknowns);
   bool try_point(double alpha);
   void solve_refined();
+  void solve_in_place(Eigen::VectorXd& x);  // with the last factorization, equilibrated
   static constexpr double kDegenerateShift = 1e-10;
   static constexpr double kFallbackCentring = 0.1;  // of mu: see solve()
   bool factorize(bool interior, const graphsolve::FactorOptions& factor_options);
@@ -532,7 +536,17 @@ bool Simulator::Impl::try_point(double alpha) {
 // The condensed interior-point rows span many orders of magnitude near the
 // solution; one round of iterative refinement recovers the digits the
 // elimination loses.
-void Simulator::Impl::solve_refined() { lu.solve_refined(matrix, rhs, step, 1); }
+void Simulator::Impl::solve_refined() {
+  equilibration.scale(rhs);  // consumed: S b
+  lu.solve_refined(equilibration.to_refine(matrix), rhs, step, 1);
+  equilibration.scale(step);  // x = S y
+}
+
+void Simulator::Impl::solve_in_place(Eigen::VectorXd& x) {
+  equilibration.scale(x);
+  lu.solve_in_place(x);
+  equilibration.scale(x);
+}
 
 // Mehrotra's predictor-corrector on the factorized system: the affine
 // direction (complementarity aimed at zero) tells how far the central path
@@ -571,13 +585,15 @@ double Simulator::Impl::boundary_fraction(const detail::Complementarity& comp) c
 // with a tiny shift on every diagonal block (joint nodes keep their own
 // regularization): an inexact Newton step, while the residual stays exact.
 bool Simulator::Impl::factorize(bool interior, const graphsolve::FactorOptions& factor_options) {
-  if (lu.factorize(matrix, factor_options) == graphsolve::Status::Success) return true;
+  graphsolve::FactorOptions equilibrated = factor_options;
+  const graphsolve::BlockMatrix& a = equilibration.to_factor(matrix, equilibrated);
+  if (lu.factorize(a, equilibrated) == graphsolve::Status::Success) return true;
   if (!interior) return false;
-  graphsolve::FactorOptions shifted = factor_options;
+  graphsolve::FactorOptions shifted = equilibrated;
   // Over the mass scale, like the condensed rows (velocity per impulse).
   shifted.shift = kDegenerateShift / mass_scale;
-  shifted.constraint_shift = factor_options.constraint_shift - shifted.shift;
-  return lu.factorize(matrix, shifted) == graphsolve::Status::Success;
+  shifted.constraint_shift = equilibrated.constraint_shift - shifted.shift;
+  return lu.factorize(a, shifted) == graphsolve::Status::Success;
 }
 
 void Simulator::Impl::zero_joint_impulses(Eigen::VectorXd& u) const {
@@ -851,10 +867,10 @@ StepResult Simulator::Impl::solve(State& state) {
       // second-order term: no refinement (the corrected direction gets it).
       step = -residual;
       ineq.rhs(s, aux, ineq_next, 0.0, none, none, step);
-      lu.solve_in_place(step);
+      solve_in_place(step);
     } else {
       step = -residual;
-      lu.solve_in_place(step);
+      solve_in_place(step);
     }
     double target = 0.0, alpha = 1.0;
     if (interior) {

@@ -43,6 +43,17 @@ TEST(LoadFrequency, HangingPendulumSwingsAtItsSmallAmplitudeRate) {
   }
 }
 
+// The estimate's saddle-point solves are equilibrated for bodies far from
+// metre size (equilibration.hpp): a 1 um and a 10 km pendulum swing at their
+// analytic rates too, 3836 and 0.038 rad/s.
+TEST(LoadFrequency, MicrometreAndKilometrePendulumsSwingAtTheirRates) {
+  for (const double length : {1e-6, 1e4}) {
+    const double rate = std::sqrt(1.5 * kG / length);
+    const LoadFrequency f = after_one_step(pendulum(length, 1e-3, 0.0), 1e-5);
+    EXPECT_NEAR(f.rate, rate, 1e-6 * rate) << "length " << length;
+  }
+}
+
 TEST(LoadFrequency, DoublePendulumHasTheCompoundPendulumsFastMode) {
   // Absolute link angles a, b of two uniform rods (l, m) hanging at rest:
   // M = m l^2 [4/3 1/2; 1/2 1/3], K = m g l diag(3/2, 1/2); det(K - w^2 M) = 0.

@@ -111,12 +111,21 @@ TEST(ModelErrors, BadStatesAndOptions) {
   expect_error([&] { set_joint_position(m, t, 0, Eigen::VectorXd::Zero(2)); }, "has 1 coordinates, got 2");
 }
 
-// A 0.1 um pendulum (inertia 1e-15 times its mass in SI units): the
-// projection cannot factorize its system and names the body instead of
-// calling the mechanism singular.
-TEST(ModelErrors, BadlyScaledBodyIsNamed) {
-  const Model tiny = scaled_pendulum(3e-4);
-  expect_error([&] { make_state(tiny); }, "cannot be solved (singular pivot block at body 'link1')");
+// A pendulum whose rod has principal moments 1e14 apart (a needle of no
+// thickness): its block is singular in any units, and the projection names
+// the body instead of calling the mechanism singular. (A pendulum of 0.1 um,
+// inertia 1e-15 times its mass, gets equilibrated solves and runs:
+// Robustness.ScaledPendulumsConvergeAtSmallSteps.)
+TEST(ModelErrors, DegenerateBodyIsNamed) {
+  Model needle;
+  Body rod = Body::solid("needle", 1.0, Shape::box(Vector3(0.1, 0.1, 1.0)));
+  rod.inertia = Vector3(1.0, 1.0, 1e-14).asDiagonal();
+  const int b = needle.add_body(rod);
+  Joint hinge = Joint::make(JointType::Revolute, "hinge", kWorld, b, Vector3::UnitX());
+  hinge.child_frame.position = Vector3(0.0, 0.0, 0.5);
+  needle.add_joint(hinge);
+  expect_error([&] { make_state(needle); }, "cannot be solved (singular pivot block at body 'needle')");
+  EXPECT_NO_THROW(make_state(scaled_pendulum(3e-4)));
 }
 
 TEST(Inertia, HelpersMatchTextbookFormulas) {

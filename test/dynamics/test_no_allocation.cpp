@@ -35,6 +35,24 @@ TEST(NoAllocation, StepNeverAllocates) {
   }
 }
 
+// Micrometre links: the solves are equilibrated into storage that the first
+// step sizes (equilibration.hpp).
+TEST(NoAllocation, EquilibratedStepsNeverAllocate) {
+  for (const Model& model : {scaled_pendulum(1e-3), double_pendulum(1e-6, 1e-3, 0.4, 0.0)}) {
+    StepOptions options;
+    options.dt = 1e-5;
+    State s = make_state(model);
+    Simulator sim(model, options);
+    for (int k = 0; k <= State::kEarlierSolutions; ++k) ASSERT_TRUE(sim.step(s).ok());
+    bool ok = true;
+    const long count = allocations_during([&] {
+      for (int k = 0; k < 20; ++k) ok = ok && sim.step(s).ok();
+    });
+    EXPECT_TRUE(ok);
+    EXPECT_EQ(count, 0);
+  }
+}
+
 // A box spinning past 2/dt takes two half steps every step; once the count
 // is held (StepOptions::substep_hold), those steps reuse the retry's copy of
 // the state, and the tries of one step (at steps 5 and 14) fail without
