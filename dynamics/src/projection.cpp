@@ -19,6 +19,8 @@ namespace {
 
 using detail::ConstraintSystem;
 
+constexpr int kRefinementRounds = 3;
+
 void displace(State& s, const Eigen::VectorXd& delta, double alpha, int bodies) {
   for (int b = 0; b < bodies; ++b) {
     s.position[b] += alpha * delta.segment<3>(6 * b);
@@ -26,10 +28,27 @@ void displace(State& s, const Eigen::VectorXd& delta, double alpha, int bodies) 
   }
 }
 
+// Factorizes with `regularization` on the joint rows, 100 times more while a
+// pivot fails (up to `largest`, as the steps do): the redundant rows of a
+// planar loop have pivots at the regularization beside rows of 1/J, which
+// the pivot test reads as singular for small links (10 cm at 1e-10).
+// Returns the regularization used, -1 if even the largest failed (0 never grows).
+double factorize_regularized(ConstraintSystem& system, double regularization, double largest) {
+  for (double r = regularization;; r = std::min(100.0 * r, largest)) {
+    if (system.factorize(r)) return r;
+    if (!(r > 0.0) || r >= largest) return -1.0;
+  }
+}
+
 }  // namespace
 
 ProjectionResult project_positions(const Model& model, State& state, const ProjectionOptions& options) {
   check_state(model, state);
+  if (!(options.regularization >= 0.0) || !std::isfinite(options.max_regularization) ||
+      !(options.max_regularization >= options.regularization))
+    throw std::invalid_argument("dynamics::project_positions: regularization must be >= 0 and max_regularization "
+                                "finite and >= regularization, got " + detail::format_number(options.regularization) +
+                                " and " + detail::format_number(options.max_regularization));
   ProjectionResult result;
   if (model.num_bodies() == 0) {
     result.converged = true;
@@ -43,7 +62,9 @@ ProjectionResult project_positions(const Model& model, State& state, const Proje
   while (violation > tolerance && result.iterations < options.max_iterations) {
     ++result.iterations;
     rhs = -g;  // body rows are zero: the step is the least mass-weighted change
-    if (!system.solve(rhs, options.regularization)) break;
+    if (factorize_regularized(system, options.regularization, options.max_regularization) < 0.0 ||
+        !system.solve_factored(rhs))
+      break;
     double alpha = 1.0;
     State trial = state;
     double trial_violation = violation;
@@ -103,9 +124,16 @@ double project_velocities(const Model& model, State& state) {
     v << state.velocity[b], state.angular_velocity[b];
     rhs.segment<6>(6 * b) = system.weight(b) * v;
   }
-  if (!system.solve(rhs, 1e-10))
+  const ProjectionOptions defaults;
+  const double used = factorize_regularized(system, defaults.regularization, defaults.max_regularization);
+  // A grown regularization lets the joints move by about it times the
+  // impulses: refinement against the exact system takes that out.
+  const bool solved = used == defaults.regularization ? system.solve_factored(rhs)
+                                                      : used >= 0.0 && system.solve_refined(rhs, kRefinementRounds);
+  if (!solved)
     throw std::invalid_argument("dynamics::project_velocities: the constraint system cannot be solved (" +
-                                system.failure() +
+                                system.failure() + ", at regularizations up to " +
+                                detail::format_number(defaults.max_regularization) +
                                 "): joints that lock each other beyond what the regularization absorbs, or a body "
                                 "whose smallest principal moment is below about 1e-13 times its largest (a needle "
                                 "of no thickness), which the pivot test cannot tell from a singular block");

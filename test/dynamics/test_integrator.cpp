@@ -269,6 +269,38 @@ TEST(Loops, FourBarAndTenSegmentChainKeepTheirConstraints) {
   }
 }
 
+// Planar loops of 10 cm to 1 mm links: their redundant rows' pivots sit at
+// the regularization (1e-10) beside rows of 1/J, which the pivot test reads
+// as singular from about 20 cm down, so the projections grow it as the steps
+// do. A loop of length L and mass L moves like the 1 m one in time scaled by
+// sqrt(L): its projected start (a crank rate) has the same angular velocities
+// and linear ones L times as large.
+TEST(Loops, SmallLoopsStartAndKeepTheirConstraints) {
+  const auto start = [](const Model& model, double rate) {
+    State s = make_state(model);
+    set_joint_velocity(model, s, 0, Eigen::VectorXd::Constant(1, rate));
+    project_velocities(model, s);
+    return s;
+  };
+  const State reference = start(four_bar(1.0, 1.0), 2.0);
+  for (const double length : {0.1, 0.01, 1e-3}) {
+    const double time_scale = std::sqrt(length);
+    const State s0 = start(four_bar(length, length), 2.0 / time_scale);
+    for (int b = 0; b < 3; ++b) {
+      EXPECT_NEAR((s0.angular_velocity[b] * time_scale - reference.angular_velocity[b]).norm(), 0.0, 1e-9)
+          << "length " << length << " body " << b;
+      EXPECT_NEAR((s0.velocity[b] * time_scale / length - reference.velocity[b]).norm(), 0.0, 1e-9)
+          << "length " << length << " body " << b;
+    }
+    for (const Model& model : {four_bar(length, length), four_link_chain(3, length, length), double_four_bar(length, length)}) {
+      State s = make_state(model);
+      const Trajectory run = simulate(model, s, with_dt(0.01 * time_scale), 200);
+      EXPECT_EQ(run.failures, 0) << "length " << length;
+      EXPECT_LE(run.max_violation, 1e-10) << "length " << length;
+    }
+  }
+}
+
 // A four-bar of 1e5 kg links moves exactly like one of 1 kg links (every
 // force scales with the masses). Its impulses (about 1e4 N s) come within 1%
 // of the tolerance in round-off, but they are physical (of the size of the

@@ -48,6 +48,10 @@ struct ProjectionOptions {
                                // at least 8 eps max|x|, the round-off of the positions
   int max_iterations = 50;
   double regularization = 1e-10;  // for redundant constraints (mass matrices over the mass scale, see simulator.hpp)
+  // A joint pivot that fails grows the regularization 100-fold, up to this:
+  // a redundant row's pivot is the regularization beside rows of about 1/J,
+  // so a planar loop of 10 cm links needs more than one of metres.
+  double max_regularization = 1e-4;
 };
 
 struct ProjectionResult {
