@@ -292,7 +292,8 @@ TEST(Loops, SmallLoopsStartAndKeepTheirConstraints) {
       EXPECT_NEAR((s0.velocity[b] * time_scale / length - reference.velocity[b]).norm(), 0.0, 1e-9)
           << "length " << length << " body " << b;
     }
-    for (const Model& model : {four_bar(length, length), four_link_chain(3, length, length), double_four_bar(length, length)}) {
+    for (const Model& model :
+         {four_bar(length, length), four_link_chain(3, length, length), double_four_bar(length, length)}) {
       State s = make_state(model);
       const Trajectory run = simulate(model, s, with_dt(0.01 * time_scale), 200);
       EXPECT_EQ(run.failures, 0) << "length " << length;
