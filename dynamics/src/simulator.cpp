@@ -74,6 +74,11 @@ struct Simulator::Impl {
   graphsolve::Factorization lu;
   detail::Equilibration equilibration;  // for bodies far from metre size
   int nb, nj, dim;
+  // Over the mass scale: the joint regularization at which the pivots last
+  // held after growing for a failed one. The pivots' scale is set by the
+  // bodies (a small loop's redundant rows beside 1/J), so later steps start
+  // there instead of failing the same factorizations again every step.
+  double pivot_regularization = 0.0;
   std::vector<int> joint_row;  // first row of each joint's impulses, -1 without constraints
   // Where each joint's four coupling blocks live in `matrix` (resolved once
   // per graph): body-joint and joint-body blocks of the child and the parent,
@@ -782,7 +787,8 @@ StepResult Simulator::Impl::solve(State& state) {
   double squares = evaluate(s, aux, next, residual, joint_next, coupling_next, ineq_next, errors, true);
   detail::Complementarity comp = ineq.complementarity(s, aux);
   graphsolve::FactorOptions factor_options;
-  factor_options.constraint_shift = -options.regularization / mass_scale;
+  factor_options.constraint_shift = -std::max(options.regularization / mass_scale, pivot_regularization);
+  bool grown_for_pivot = false;
   // Condensed slack rows scale like slack / multiplier, which spans many
   // orders of magnitude near the solution; only exactly singular pivots fail.
   if (interior) factor_options.pivot_tolerance = 0.0;
@@ -854,12 +860,15 @@ StepResult Simulator::Impl::solve(State& state) {
         // default regularization: the same remedy as a failed line search.
         if (grow_regularization(interior, factor_options)) {
           --result.iterations;  // no direction was solved
+          grown_for_pivot = true;
           continue;
         }
         result.status = StepStatus::SolverFailure;
         report_failed_node(lu.failed_node(), result);
         break;
       }
+      if (grown_for_pivot) pivot_regularization = -factor_options.constraint_shift;
+      grown_for_pivot = false;
     }
     const Eigen::VectorXd none;
     if (interior) {

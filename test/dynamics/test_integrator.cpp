@@ -302,6 +302,25 @@ TEST(Loops, SmallLoopsStartAndKeepTheirConstraints) {
   }
 }
 
+// A 1 cm four-bar's first step grows the regularization past failed pivots
+// (two failed factorizations, counted without an iteration); the steps after
+// it start from where the pivots held instead of failing the same
+// factorizations every step (chord steps reuse one: fewer, never more).
+TEST(Loops, SmallLoopsGrowTheRegularizationOnce) {
+  const Model model = four_bar(0.01, 0.01);
+  State s = make_state(model);
+  Simulator sim(model, with_dt(0.001));
+  const StepResult first = sim.step(s);
+  ASSERT_TRUE(first.ok());
+  EXPECT_GT(first.factorizations, first.iterations);
+  for (int k = 0; k < 50; ++k) {
+    const StepResult r = sim.step(s);
+    ASSERT_TRUE(r.ok()) << "step " << k;
+    EXPECT_LE(r.factorizations, r.iterations) << "step " << k;
+  }
+  EXPECT_LE(constraint_violation(model, s), 1e-10);
+}
+
 // A four-bar of 1e5 kg links moves exactly like one of 1 kg links (every
 // force scales with the masses). Its impulses (about 1e4 N s) come within 1%
 // of the tolerance in round-off, but they are physical (of the size of the

@@ -76,7 +76,8 @@ struct StepOptions {
   double regularization = 1e-10;
   // When no Newton direction lowers the residual any more, or a joint pivot
   // falls below the pivot tolerance, the regularization grows 100-fold (up to
-  // this bound) and the system is factorized again.
+  // this bound) and the system is factorized again. After growing for a failed
+  // pivot, the simulator's later steps start where the pivots held.
   // Redundancy that holds only to first order (a loop over-constrained in some
   // poses) leaves the regularized directions too inaccurate to finish the
   // step; a larger shift gives an inexact Newton direction that still
