@@ -81,6 +81,16 @@ bool ConstraintSystem::factorize(double regularization) {
   return factor_.factorize(a, options) == graphsolve::Status::Success;
 }
 
+double ConstraintSystem::factorize_regularized(double regularization, double largest) {
+  for (double r = std::max(regularization, held_regularization_);; r = std::min(100.0 * r, largest)) {
+    if (factorize(r)) {
+      if (r > regularization) held_regularization_ = r;
+      return r;
+    }
+    if (!(r > 0.0) || r >= largest) return -1.0;
+  }
+}
+
 bool ConstraintSystem::solve_factored(Eigen::VectorXd& rhs) {
   equilibration_.scale(rhs);  // S b
   const bool solved = factor_.solve_in_place(rhs) == graphsolve::Status::Success;

@@ -36,6 +36,12 @@ class ConstraintSystem {
   // Factorize with the constraint rows shifted by -regularization, then solve
   // in place; false on a failed pivot or a solution that is not finite.
   bool factorize(double regularization);
+  // The same with `regularization` or more: while a pivot fails, 100 times
+  // more (up to `largest`), and later calls start where the pivots held (a
+  // small loop's redundant rows sit at the regularization beside rows of 1/J,
+  // a scale the bodies set). Returns the regularization used, -1 if even
+  // `largest` failed (0 never grows).
+  double factorize_regularized(double regularization, double largest);
   bool solve_factored(Eigen::VectorXd& rhs);
   // The same, refined by up to `rounds` rounds against the unshifted matrix:
   // where no constraint is redundant, the solution of the exact system
@@ -60,6 +66,7 @@ class ConstraintSystem {
   graphsolve::BlockMatrix matrix_;
   graphsolve::Factorization factor_;
   Equilibration equilibration_;  // for bodies far from metre size
+  double held_regularization_ = 0.0;  // see factorize_regularized
   std::vector<Pose> poses_;  // the state's, for the couplings
   Eigen::VectorXd solution_;  // scratch for solve_refined
   double mass_scale_;

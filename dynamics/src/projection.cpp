@@ -28,18 +28,6 @@ void displace(State& s, const Eigen::VectorXd& delta, double alpha, int bodies) 
   }
 }
 
-// Factorizes with `regularization` on the joint rows, 100 times more while a
-// pivot fails (up to `largest`, as the steps do): the redundant rows of a
-// planar loop have pivots at the regularization beside rows of 1/J, which
-// the pivot test reads as singular for small links (10 cm at 1e-10).
-// Returns the regularization used, -1 if even the largest failed (0 never grows).
-double factorize_regularized(ConstraintSystem& system, double regularization, double largest) {
-  for (double r = regularization;; r = std::min(100.0 * r, largest)) {
-    if (system.factorize(r)) return r;
-    if (!(r > 0.0) || r >= largest) return -1.0;
-  }
-}
-
 }  // namespace
 
 ProjectionResult project_positions(const Model& model, State& state, const ProjectionOptions& options) {
@@ -62,7 +50,7 @@ ProjectionResult project_positions(const Model& model, State& state, const Proje
   while (violation > tolerance && result.iterations < options.max_iterations) {
     ++result.iterations;
     rhs = -g;  // body rows are zero: the step is the least mass-weighted change
-    if (factorize_regularized(system, options.regularization, options.max_regularization) < 0.0 ||
+    if (system.factorize_regularized(options.regularization, options.max_regularization) < 0.0 ||
         !system.solve_factored(rhs))
       break;
     double alpha = 1.0;
@@ -125,7 +113,7 @@ double project_velocities(const Model& model, State& state) {
     rhs.segment<6>(6 * b) = system.weight(b) * v;
   }
   const ProjectionOptions defaults;
-  const double used = factorize_regularized(system, defaults.regularization, defaults.max_regularization);
+  const double used = system.factorize_regularized(defaults.regularization, defaults.max_regularization);
   // A grown regularization lets the joints move by about it times the
   // impulses: refinement against the exact system takes that out.
   const bool solved = used == defaults.regularization ? system.solve_factored(rhs)
