@@ -361,8 +361,8 @@ TEST_F(DynamicsCli, UrdfBoundInertiaLetsAPointMassLoad) {
 }
 
 // PyBullet's cart-pole: a cart whose box reaches 0.1 m into the ground,
-// held there by its slider. The first step cannot lift it; the error says
-// why, and --no-contacts runs it without the ground.
+// held there by its slider. The first step cannot lift it, or (at rest) a
+// later one; the error says why, and --no-contacts runs it without the ground.
 TEST_F(DynamicsCli, UrdfShapesHeldInsideTheGroundAreNamedAsTheCause) {
   write("cart.urdf",
         "<robot name='r'><link name='world'/><link name='cart'><inertial><mass value='1'/><inertia ixx='1' iyy='1' "
@@ -376,6 +376,14 @@ TEST_F(DynamicsCli, UrdfShapesHeldInsideTheGroundAreNamedAsTheCause) {
                        "the ground with --ground (or drop it with --no-contacts)"),
             std::string::npos)
       << r.err;
+  r = run("simulate cart.urdf --steps 10");  // at rest the first step converges, pushing in vain
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err.find("step 1 (t = 0.01 s) failed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the shapes started 0.1 m inside the ground or each other and are still 0.1 m deep: place "
+                       "the model with --q0"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("try a smaller --dt"), std::string::npos) << r.err;
   r = run("simulate cart.urdf --steps 10 --v0 slide=1 --no-contacts --json --out t.csv");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)["contacts"], 0);
