@@ -77,7 +77,9 @@ bool ConstraintSystem::factorize(double regularization) {
   options.constraint_shift = -regularization;
   // Equilibrated here rather than in assemble(): the load estimate rewrites
   // the body blocks between factorizations.
-  const graphsolve::BlockMatrix& a = equilibration_.to_factor(matrix_, options);
+  // The body blocks are mass matrices over the mass scale: the regularization
+  // is already in the units of the scaled rows.
+  const graphsolve::BlockMatrix& a = equilibration_.to_factor(matrix_, options, regularization);
   return factor_.factorize(a, options) == graphsolve::Status::Success;
 }
 

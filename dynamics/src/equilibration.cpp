@@ -58,7 +58,8 @@ void Equilibration::scale_blocks(graphsolve::BlockMatrix& a) const {
 }
 
 const graphsolve::BlockMatrix& Equilibration::to_factor(const graphsolve::BlockMatrix& matrix,
-                                                        graphsolve::FactorOptions& options) {
+                                                        graphsolve::FactorOptions& options,
+                                                        double relative_regularization) {
   if (!enabled_) return matrix;
   row_factors(matrix);
   if (!unshifted_ || unshifted_->pattern_ptr() != matrix.pattern_ptr()) {
@@ -74,7 +75,7 @@ const graphsolve::BlockMatrix& Equilibration::to_factor(const graphsolve::BlockM
     if (p.kind[node] != graphsolve::NodeKind::ZeroDiagonal) continue;
     auto d = shifted_->diag(node);
     const auto rows = factor_.segment(p.offset[node], p.size[node]);
-    d.diagonal() += options.constraint_shift * rows.cwiseAbs2();
+    d.diagonal() += (options.constraint_shift * rows.cwiseAbs2()).cwiseMin(-relative_regularization);
   }
   options.constraint_shift = 0.0;
   return *shifted_;

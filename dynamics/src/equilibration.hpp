@@ -14,9 +14,13 @@
 // node's rows are scaled so that the diagonal of their Schur complement
 // through the bodies, sum over the bodies of G_ic^2 / W_cc, is 1 (Jacobi).
 // (S A S) y = S b and x = S y solve A x = b in exact arithmetic. The
-// constraint regularization is added before scaling, so it keeps its units
-// (the interior-point method's shift for degenerate pivots acts on S A S).
-// For any other model nothing is scaled or copied.
+// constraint regularization is added before scaling, so it keeps its units,
+// but on no row does it fall below its value relative to that row's Schur
+// diagonal: a redundant rotational row of a 0.1 mm loop (Schur diagonal 1/J,
+// 1e9 beside 1/m) would otherwise see a regularization under the pivot test
+// at any value the steps allow. (The interior-point method's shift for
+// degenerate pivots acts on S A S.) For any other model nothing is scaled or
+// copied.
 
 #include <optional>
 #include <vector>
@@ -39,11 +43,14 @@ class Equilibration {
 
   // The matrix to factorize and the options to factorize it with: `matrix`
   // and `options` themselves when nothing is scaled; otherwise S (A + shift) S
-  // in storage of this object, the shift being options.constraint_shift on
-  // the zero-diagonal nodes, and options without that shift. The first call
-  // (and a new pattern) sizes the storage; later calls reuse it.
-  const graphsolve::BlockMatrix& to_factor(const graphsolve::BlockMatrix& matrix,
-                                           graphsolve::FactorOptions& options);
+  // in storage of this object, and options without that shift. The shift is
+  // options.constraint_shift on the rows of the zero-diagonal nodes, made
+  // larger in magnitude where needed so that the scaled rows (Schur diagonal
+  // 1) carry at least `relative_regularization` (the caller's regularization
+  // in those units: constraint_shift times the scale of the body blocks). The
+  // first call (and a new pattern) sizes the storage; later calls reuse it.
+  const graphsolve::BlockMatrix& to_factor(const graphsolve::BlockMatrix& matrix, graphsolve::FactorOptions& options,
+                                           double relative_regularization);
   // The matrix of the last to_factor() without the shift: what refinement
   // measures the residual against.
   const graphsolve::BlockMatrix& to_refine(const graphsolve::BlockMatrix& matrix) const {

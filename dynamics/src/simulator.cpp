@@ -591,7 +591,10 @@ double Simulator::Impl::boundary_fraction(const detail::Complementarity& comp) c
 // regularization): an inexact Newton step, while the residual stays exact.
 bool Simulator::Impl::factorize(bool interior, const graphsolve::FactorOptions& factor_options) {
   graphsolve::FactorOptions equilibrated = factor_options;
-  const graphsolve::BlockMatrix& a = equilibration.to_factor(matrix, equilibrated);
+  // The body blocks are mass matrices (kg): the joint regularization over the
+  // mass scale, times it, is the regularization relative to their rows.
+  const graphsolve::BlockMatrix& a =
+      equilibration.to_factor(matrix, equilibrated, -factor_options.constraint_shift * mass_scale);
   if (lu.factorize(a, equilibrated) == graphsolve::Status::Success) return true;
   if (!interior) return false;
   graphsolve::FactorOptions shifted = equilibrated;

@@ -269,12 +269,13 @@ TEST(Loops, FourBarAndTenSegmentChainKeepTheirConstraints) {
   }
 }
 
-// Planar loops of 10 cm to 1 mm links: their redundant rows' pivots sit at
+// Planar loops of 10 cm to 10 um links: their redundant rows' pivots sit at
 // the regularization (1e-10) beside rows of 1/J, which the pivot test reads
 // as singular from about 20 cm down, so the projections grow it as the steps
-// do. A loop of length L and mass L moves like the 1 m one in time scaled by
-// sqrt(L): its projected start (a crank rate) has the same angular velocities
-// and linear ones L times as large.
+// do; below 1 mm (equilibrated solves) no row's regularization falls below
+// its value relative to the row. A loop of length L and mass L moves like the
+// 1 m one in time scaled by sqrt(L): its projected start (a crank rate) has
+// the same angular velocities and linear ones L times as large.
 TEST(Loops, SmallLoopsStartAndKeepTheirConstraints) {
   const auto start = [](const Model& model, double rate) {
     State s = make_state(model);
@@ -283,7 +284,7 @@ TEST(Loops, SmallLoopsStartAndKeepTheirConstraints) {
     return s;
   };
   const State reference = start(four_bar(1.0, 1.0), 2.0);
-  for (const double length : {0.1, 0.01, 1e-3}) {
+  for (const double length : {0.1, 0.01, 1e-3, 1e-4, 1e-5}) {
     const double time_scale = std::sqrt(length);
     const State s0 = start(four_bar(length, length), 2.0 / time_scale);
     for (int b = 0; b < 3; ++b) {

@@ -82,10 +82,12 @@ TEST(LoadFrequency, FourBarLoopMatchesItsMeasuredSwing) {
 // A four-bar of links L long (mass L) swings sqrt(L) times faster than the
 // 1 m one. Below about 20 cm its redundant rows fail the pivot test at the
 // default regularization, which the estimate grows as the steps do; before,
-// it threw and the sub-step schedule went without a limit.
+// it threw and the sub-step schedule went without a limit. From 0.1 mm down
+// they pass only with every row's regularization at least its value relative
+// to the row (the equilibrated solves).
 TEST(LoadFrequency, SmallLoopsSwingFasterBySqrtOfTheirSize) {
   const double reference = after_one_step(four_bar(1.0, 1.0, 0.0)).rate;
-  for (const double length : {0.1, 0.01, 1e-3}) {
+  for (const double length : {0.1, 0.01, 1e-3, 1e-4, 1e-5}) {
     const LoadFrequency f = after_one_step(four_bar(length, length, 0.0), 0.01 * std::sqrt(length));
     EXPECT_NEAR(f.rate * std::sqrt(length), reference, 1e-4 * reference) << "length " << length;
   }
