@@ -241,6 +241,7 @@ struct Simulator::Impl {
   void zero_joint_impulses(Eigen::VectorXd& u) const;
   double largest_joint_impulse() const;
   double net_joint_impulse();
+  double momentum_roundoff() const;
   void add_joint_impulse(int j, const Eigen::VectorXd& u, double sign, Eigen::VectorXd& r) const;
   void add_coupling_impulse(int c, const Eigen::VectorXd& u, double sign, Eigen::VectorXd& r) const;
   static constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
@@ -656,6 +657,20 @@ double Simulator::Impl::net_joint_impulse() {
   return sum;
 }
 
+// A body's momentum rows subtract momenta of the size of its known terms
+// (m v_k, h m g, the spin terms): no residual below a few units in their last
+// place can be met. The mass scale sets the tolerance by the mechanism's
+// typical body, so a heavy body among light ones can lie beyond it (a 1000 t
+// pendulum with 1 g links: tolerance 3e-12 N s, while its weight per step,
+// 1e5 N s, carries 2e-11 N s in one unit in the last place).
+double Simulator::Impl::momentum_roundoff() const {
+  constexpr double kUlps = 8.0;
+  double largest = 0.0;
+  for (int b = 0; b < nb; ++b)
+    largest = std::max({largest, linear_known[b].lpNorm<Eigen::Infinity>(), angular_known[b].lpNorm<Eigen::Infinity>()});
+  return kUlps * kEpsilon * largest;
+}
+
 // StepOptions::max_regularization: the joint regularization grows 100-fold,
 // the last time to the bound itself (equality constraints only: the
 // interior-point method has its own shift for degenerate pivots).
@@ -777,7 +792,8 @@ StepResult Simulator::Impl::solve(State& state) {
   StepResult result;
   const bool interior = !ineq.empty();
   const double tol = interior ? options.interior_tolerance : options.tolerance;
-  const double momentum_tol = tol * mass_scale, complementarity_tol = options.complementarity_tolerance * mass_scale;
+  const double momentum_tol = std::max(tol * mass_scale, momentum_roundoff());
+  const double complementarity_tol = options.complementarity_tolerance * mass_scale;
   if (!warm_start(state, interior)) {  // a body spins past |w| = 2/dt: no pose to start from
     result.status = StepStatus::Diverged;
     result.residual = kInfinity;

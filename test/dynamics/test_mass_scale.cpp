@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
@@ -84,6 +85,55 @@ TEST(MassScale, BoxesRestOnTheGroundAlikeFromMilligramsToKilotonnes) {
       ASSERT_EQ(run.positions.size(), 1u);
       EXPECT_LT(largest_difference(run, reference), 1e-9) << label;
     }
+  }
+}
+
+// A pendulum of `links` links hanging from the world on hinges about y, 1 m
+// apart, with the given masses (inertia 0.1 m about x and y, centres 0.5 m
+// below the joints), written as URDF.
+Model hinged_chain(const std::vector<double>& masses) {
+  std::string xml = "<robot name='chain'><link name='world'/>";
+  std::string parent = "world";
+  for (size_t i = 0; i < masses.size(); ++i) {
+    const std::string link = "l" + std::to_string(i), m = std::to_string(masses[i]),
+                      inertia = std::to_string(0.1 * masses[i]), spin = std::to_string(0.01 * masses[i]);
+    xml += "<link name='" + link + "'><inertial><origin xyz='0 0 -0.5'/><mass value='" + m + "'/><inertia ixx='" +
+           inertia + "' iyy='" + inertia + "' izz='" + spin + "' ixy='0' ixz='0' iyz='0'/></inertial></link>";
+    xml += "<joint name='j" + std::to_string(i) + "' type='continuous'><parent link='" + parent + "'/><child link='" +
+           link + "'/><origin xyz='0 0 " + (i == 0 ? "0" : "-1") + "'/><axis xyz='0 1 0'/></joint>";
+    parent = link;
+  }
+  return parse_urdf(xml + "</robot>");
+}
+
+// A heavy body among light ones: the mass scale (the geometric mean) puts the
+// momentum tolerance by the light links, 1e-10 * 0.03 kg = 3e-12 N s for a
+// 1000 t pendulum with five 1 g links, while the heavy body's weight per
+// step (2e4 N s at dt 0.002 s) carries 4e-12 N s in one unit in its last place.
+// The steps accept that round-off instead of failing on it (they failed
+// within 25 steps at 1000 t, within 5 at 10 000 t), and the heavy link swings
+// as it would alone: its tail moves it by far less than the tolerance.
+TEST(MassScale, HeavyBodyAmongLightOnesConvergesToItsRoundoff) {
+  for (const auto& [heavy, light] : {std::pair{1e6, 1e-3}, std::pair{1e7, 3e-4}}) {
+    const std::string label = std::to_string(heavy) + " kg with " + std::to_string(light) + " kg links";
+    const Model chain = hinged_chain({heavy, light, light, light, light, light});
+    const Model alone = hinged_chain({heavy});
+    State s = make_state(chain), t = make_state(alone);
+    set_joint_positions(chain, s, Eigen::VectorXd::Unit(chain.num_coordinates(), 0));
+    set_joint_positions(alone, t, Eigen::VectorXd::Ones(1));
+    StepOptions options;
+    options.dt = 0.002;
+    Simulator sim(chain, options), reference(alone, options);
+    long iterations = 0;
+    for (int k = 0; k < 100; ++k) {
+      const StepResult r = sim.step(s);
+      ASSERT_TRUE(r.ok()) << label << " step " << k << ": " << to_string(r.status) << ", residual " << r.residual;
+      ASSERT_TRUE(reference.step(t).ok());
+      iterations += r.iterations;
+    }
+    EXPECT_LE(iterations, 5 * 100) << label;
+    EXPECT_LT((s.position[0] - t.position[0]).norm(), 1e-9) << label;
+    EXPECT_LE(constraint_violation(chain, s), 1e-10) << label;
   }
 }
 
