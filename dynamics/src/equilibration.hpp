@@ -17,8 +17,8 @@
 // constraint regularization is added before scaling, so it keeps its units,
 // but on no row does it fall below its value relative to that row's Schur
 // diagonal: a redundant rotational row of a 0.1 mm loop (Schur diagonal 1/J,
-// 1e9 beside 1/m) would otherwise see a regularization under the pivot test
-// at any value the steps allow. (The interior-point method's shift for
+// 3 / L^2 = 3e8 times a translational row's) would otherwise see a
+// regularization under the pivot test at any value the steps allow. (The interior-point method's shift for
 // degenerate pivots acts on S A S.) For any other model nothing is scaled or
 // copied.
 

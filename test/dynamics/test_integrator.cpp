@@ -272,7 +272,7 @@ TEST(Loops, FourBarAndTenSegmentChainKeepTheirConstraints) {
 // Planar loops of 10 cm to 10 um links: their redundant rows' pivots sit at
 // the regularization (1e-10) beside rows of 1/J, which the pivot test reads
 // as singular from about 20 cm down, so the projections grow it as the steps
-// do; below 1 mm (equilibrated solves) no row's regularization falls below
+// do; below about 3.5 mm (equilibrated solves) no row's regularization falls below
 // its value relative to the row. A loop of length L and mass L moves like the
 // 1 m one in time scaled by sqrt(L): its projected start (a crank rate) has
 // the same angular velocities and linear ones L times as large.

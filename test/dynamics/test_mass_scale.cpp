@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <iomanip>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -88,15 +90,20 @@ TEST(MassScale, BoxesRestOnTheGroundAlikeFromMilligramsToKilotonnes) {
   }
 }
 
-// A pendulum of `links` links hanging from the world on hinges about y, 1 m
-// apart, with the given masses (inertia 0.1 m about x and y, centres 0.5 m
-// below the joints), written as URDF.
+// A pendulum of one link per mass hanging from the world on hinges about y,
+// 1 m apart (inertia 0.1 m about x and y, 0.01 m about z, centres 0.5 m below
+// the joints), written as URDF.
 Model hinged_chain(const std::vector<double>& masses) {
+  const auto number = [](double value) {
+    std::ostringstream text;
+    text << std::setprecision(17) << value;
+    return text.str();
+  };
   std::string xml = "<robot name='chain'><link name='world'/>";
   std::string parent = "world";
   for (size_t i = 0; i < masses.size(); ++i) {
-    const std::string link = "l" + std::to_string(i), m = std::to_string(masses[i]),
-                      inertia = std::to_string(0.1 * masses[i]), spin = std::to_string(0.01 * masses[i]);
+    const std::string link = "l" + std::to_string(i), m = number(masses[i]), inertia = number(0.1 * masses[i]),
+                      spin = number(0.01 * masses[i]);
     xml += "<link name='" + link + "'><inertial><origin xyz='0 0 -0.5'/><mass value='" + m + "'/><inertia ixx='" +
            inertia + "' iyy='" + inertia + "' izz='" + spin + "' ixy='0' ixz='0' iyz='0'/></inertial></link>";
     xml += "<joint name='j" + std::to_string(i) + "' type='continuous'><parent link='" + parent + "'/><child link='" +
