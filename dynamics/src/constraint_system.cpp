@@ -76,9 +76,8 @@ bool ConstraintSystem::factorize(double regularization) {
   graphsolve::FactorOptions options;
   options.constraint_shift = -regularization;
   // Equilibrated here rather than in assemble(): the load estimate rewrites
-  // the body blocks between factorizations.
-  // The body blocks are mass matrices over the mass scale: the regularization
-  // is already in the units of the scaled rows.
+  // the body blocks between factorizations. They are mass matrices over the
+  // mass scale, so the regularization is already in the scaled rows' units.
   const graphsolve::BlockMatrix& a = equilibration_.to_factor(matrix_, options, regularization);
   return factor_.factorize(a, options) == graphsolve::Status::Success;
 }

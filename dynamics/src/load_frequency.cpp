@@ -56,8 +56,9 @@ using Matrix6 = Eigen::Matrix<double, 6, 6>;
 constexpr int kKrylovSize = 24;            // vectors per restart
 constexpr int kMaxRestarts = 100;
 constexpr double kConverged = 1e-6;        // relative change of the largest Ritz value per restart
-constexpr double kRegularization = 1e-10;  // of the constraint rows, as the steps use (redundant loops),
-constexpr double kMaxRegularization = 1e-4;  // and grown up to this where a pivot fails, as they do
+// The constraint rows' regularization (redundant loops) and the bound it
+// grows to where a pivot fails: the steps' defaults.
+const StepOptions kSteps;
 constexpr int kRefinement = 2;             // rounds against the unregularized system (below)
 constexpr double kNoise = 1e-10;           // what that leaves of omega^2, relative to the largest body's alone
 constexpr int kMaxBracketing = 60;         // steps towards the damped limit from below
@@ -124,7 +125,7 @@ class LoadedMotion {
       system_.body_block(s.parent, s.child) += c * s.rates.parent.transpose() * s.rates.child;
       system_.body_block(s.child, s.parent) += c * s.rates.child.transpose() * s.rates.parent;
     }
-    if (system_.factorize_regularized(kRegularization, kMaxRegularization) < 0.0)
+    if (system_.factorize_regularized(kSteps.regularization, kSteps.max_regularization) < 0.0)
       throw std::runtime_error("dynamics: loaded-frequency estimate: " + system_.failure());
   }
   bool damped() const {
@@ -407,7 +408,7 @@ LoadFrequency LoadEstimator::estimate(const State& state, const std::vector<Vect
 
   ws.system.assemble(state, ws.g);
   op.reset();
-  if (ws.system.factorize_regularized(kRegularization, kMaxRegularization) < 0.0)
+  if (ws.system.factorize_regularized(kSteps.regularization, kSteps.max_regularization) < 0.0)
     throw std::runtime_error("dynamics: the constraint system of the loaded-frequency estimate cannot be factorized (" +
                              ws.system.failure() + ")");
   // A start with every body moving and turning, deterministic (a fixed-seed sequence).
