@@ -404,10 +404,19 @@ void Simulator::Impl::assemble_damping() {
   }
 }
 
+// The configuration z_k+1 that velocities `u` reach; false if they turn a
+// body by a quarter turn or more (|w| dt >= sqrt(2)). A step's rotational
+// momentum, J sin(psi) / dt for a turn psi, peaks at a quarter turn: past it
+// lies a second solution of the step equations, a faster spin carrying less
+// momentum, that no smaller step approaches. A stiff spring turning its link
+// 0.7 rad per step, well within that, once led Newton there (the link flung
+// from -0.3 to 2.1 rad in one step), and a braking torque spun a ball up
+// there. Restricted to the first branch, Newton finds the physical solution
+// or none, and a failed step retries as sub-steps.
 bool Simulator::Impl::predict(const Eigen::VectorXd& u, std::vector<Pose>& poses) const {
   for (int b = 0; b < nb; ++b) {
     const Vector3 w = u.segment<3>(6 * b + 3);
-    if (!turns_within_a_step(w, dt())) return false;
+    if (!turns_within_a_quarter(w, dt())) return false;
     poses[b].position = now[b].position + dt() * u.segment<3>(6 * b);
     poses[b].orientation = integrate_orientation(now[b].orientation, w, dt());
   }
@@ -691,8 +700,8 @@ void Simulator::Impl::centring_direction(double target) {
 }
 
 // Backtracking from `alpha` on the residual norm (complementarity measured
-// from its target); steps that would spin a body past |w| = 2/dt (where the
-// quaternion update breaks down) are shortened too. On success the trial_*
+// from its target); steps that would turn a body by a quarter turn or more
+// are shortened too (see predict). On success the trial_*
 // buffers hold the accepted point. Falls back to the shortest evaluated step
 // if it lowers the residual at all.
 bool Simulator::Impl::line_search(double alpha, double target, double squares, double& trial_squares,
@@ -740,7 +749,7 @@ bool Simulator::Impl::warm_start(const State& state, bool interior) {
   extrapolated = continues && extrapolate(state);
   if (extrapolated) {
     if (s.allFinite() && predict(s, next)) return true;
-    s.head(6 * nb) = last.head(6 * nb);  // a non-finite history, or spun past |w| = 2/dt: start plainly
+    s.head(6 * nb) = last.head(6 * nb);  // a non-finite history, or past a quarter turn: start plainly
     extrapolated = false;
   }
   return predict(s, next);
@@ -794,11 +803,11 @@ StepResult Simulator::Impl::solve(State& state) {
   const double tol = interior ? options.interior_tolerance : options.tolerance;
   const double momentum_tol = std::max(tol * mass_scale, momentum_roundoff());
   const double complementarity_tol = options.complementarity_tolerance * mass_scale;
-  if (!warm_start(state, interior)) {  // a body spins past |w| = 2/dt: no pose to start from
+  if (!warm_start(state, interior)) {  // a body already turns a quarter turn per step: no start
     result.status = StepStatus::Diverged;
     result.residual = kInfinity;
     for (int b = 0; b < nb && result.failed_body < 0; ++b)
-      if (!turns_within_a_step(state.angular_velocity[b], dt())) result.failed_body = b;
+      if (!turns_within_a_quarter(state.angular_velocity[b], dt())) result.failed_body = b;
     return result;
   }
   if (interior) ineq.initialize(s, aux, next);  // inequality multipliers and slacks start inside
@@ -1075,7 +1084,8 @@ StepResult Simulator::Impl::advance(State& state) {
     prepare(state);
     result = solve(state);
     // Sub-steps can carry what one step cannot: a transient too fast for dt,
-    // a spin past 2/dt, a Newton system that does not factorize at this dt.
+    // a spin past a quarter turn per step, a Newton system that does not
+    // factorize at this dt.
     const bool retry = result.status == StepStatus::NotConverged || result.status == StepStatus::Diverged ||
                        result.status == StepStatus::SolverFailure;
     // The retry skips the counts past the joints' load limit (with its

@@ -14,7 +14,7 @@ namespace detail {
 namespace {
 // A failed try below the held count doubles the wait before the next try, up
 // to this many steps: a mechanism that needs its sub-steps for good (a body
-// spinning past 2/dt) pays for a failed try (up to max_iterations iterations)
+// turning past a quarter turn per step) pays for a failed try (up to max_iterations iterations)
 // eight times in its first thousand steps at the default hold of 4, then
 // once per thousand.
 constexpr int kLongestHold = 1024;

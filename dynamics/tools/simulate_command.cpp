@@ -42,9 +42,9 @@ Model load_model(const SimulateOptions& o) {
   return make_builtin(o.model, parse_params(o.params));
 }
 
-// Initial rates that the rotation update cannot carry through one step, nor
-// through the finest sub-steps allowed (|w| >= 2/dt), are bad input, named
-// before anything else uses them. Returns the longest of the step sizes a
+// Initial rates that no step can carry, not even the finest sub-steps allowed
+// (a quarter turn per step, |w| >= sqrt(2)/dt: see Simulator), are bad
+// input, named before anything else uses them. Returns the longest of the step sizes a
 // step tries (dt, dt/2, ...: next_substeps) that carries them: the step size
 // of the initial state's midpoint energy.
 double check_initial_spin(const Model& model, const State& state, double dt, int max_substeps) {
@@ -52,16 +52,19 @@ double check_initial_spin(const Model& model, const State& state, double dt, int
     const double h = dt / pieces;
     int fast = -1;
     for (int b = 0; b < model.num_bodies() && fast < 0; ++b)
-      if (!turns_within_a_step(state.angular_velocity[b], h)) fast = b;
+      if (!turns_within_a_quarter(state.angular_velocity[b], h)) fast = b;
     if (fast < 0) return h;
     if (next_substeps(pieces, max_substeps) > 0) continue;
     std::ostringstream message;
     message << "initial state: body '" << model.body(fast).name << "' turns at "
             << state.angular_velocity[fast].stableNorm() << " rad/s, but ";
+    const double quarter_turn = std::sqrt(2.0) * pieces / dt;
     if (pieces == 1)
-      message << "a step of --dt " << dt << " s carries at most 2/dt = " << 2.0 / dt << " rad/s";
+      message << "a step of --dt " << dt << " s carries at most a quarter turn, sqrt(2)/dt = " << quarter_turn
+              << " rad/s";
     else
-      message << pieces << " sub-steps of --dt " << dt << " s carry at most " << 2.0 * pieces / dt << " rad/s";
+      message << pieces << " sub-steps of --dt " << dt << " s carry at most a quarter turn each, " << quarter_turn
+              << " rad/s";
     message << "; lower --dt or --v0";
     throw std::invalid_argument(message.str());
   }

@@ -112,7 +112,7 @@ TEST_F(DynamicsCli, InitialCoordinatesAreSetAndLoopsProjected) {
 }
 
 // A pendulum turning faster than 2/dt: neither one step nor 2 half steps
-// carry it, 4 sub-steps do, and so do 3 (a count that is not a power of two
+// (whose turns are within a quarter, but whose load is past its limit) carry it, 4 sub-steps do, and so do 3 (a count that is not a power of two
 // is the last retry); the summary counts them.
 TEST_F(DynamicsCli, StepsThatFailAreRetriedAsSubsteps) {
   const CliResult halves = run("simulate pendulum --v0 joint1=250 --max-substeps 2 --steps 5 --json");
@@ -530,9 +530,9 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate pendulum --q0 joint1", "expected joint=value", 1},
            {"simulate pendulum --q0 joint1=1 --q0 joint1=2", "--q0: joint 'joint1' is given twice", 1},
            {"simulate pendulum --param length=1 --param length=2", "--param: 'length' is given twice", 1},
-           {"simulate pendulum --v0 joint1=250 --max-substeps 1", "initial state: body 'link1' turns at 250 rad/s, but a step of --dt 0.01 s carries at most 2/dt = 200 rad/s", 1},
+           {"simulate pendulum --v0 joint1=250 --max-substeps 1", "initial state: body 'link1' turns at 250 rad/s, but a step of --dt 0.01 s carries at most a quarter turn, sqrt(2)/dt = 141.421 rad/s", 1},
            {"simulate pendulum --v0 joint1=2000",
-            "initial state: body 'link1' turns at 2000 rad/s, but 8 sub-steps of --dt 0.01 s carry at most 1600 rad/s", 1},
+            "initial state: body 'link1' turns at 2000 rad/s, but 8 sub-steps of --dt 0.01 s carry at most a quarter turn each, 1131.37 rad/s", 1},
            {"simulate four-bar --q0 joint4=0.1", "closes a loop", 1},
            {"simulate pendulum --gravity 0,9", "expected x,y,z", 1},
            {"simulate bad.urdf", "malformed XML", 1},
@@ -557,10 +557,10 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate box-drop --contact-regularization -1", "--contact-regularization: must be zero or positive", 2},
            {"simulate box-drop --friction-regularization nan", "--friction-regularization: must be zero or positive",
             2},
-           {"simulate pendulum --v0 joint1=450 --max-substeps 2",
-            "2 sub-steps of --dt 0.01 s carry at most 400 rad/s; lower --dt or --v0", 1},
-           {"simulate pendulum --v0 joint1=650 --max-substeps 3",
-            "3 sub-steps of --dt 0.01 s carry at most 600 rad/s; lower --dt or --v0", 1},
+           {"simulate pendulum --v0 joint1=300 --max-substeps 2",
+            "2 sub-steps of --dt 0.01 s carry at most a quarter turn each, 282.843 rad/s; lower --dt or --v0", 1},
+           {"simulate pendulum --v0 joint1=430 --max-substeps 3",
+            "3 sub-steps of --dt 0.01 s carry at most a quarter turn each, 424.264 rad/s; lower --dt or --v0", 1},
        }) {
     const CliResult r = run(c.args + (c.args.find("--out") == std::string::npos ? " --out o.csv" : ""));
     EXPECT_EQ(r.code, c.code) << c.args << "\n" << r.err;

@@ -97,6 +97,15 @@ inline double discrete_velocity_scalar(const Vector3& omega, double dt) {
 // dt: |w| dt < 2 (false for NaN; no dt^2 that could overflow).
 inline bool turns_within_a_step(const Vector3& omega, double dt) { return omega.norm() * dt < 2.0; }
 
+// Whether a step of dt turns a body at omega by less than a quarter turn:
+// |w| dt < sqrt(2). The step's rotational momentum, J sin(psi) / dt for a
+// turn psi, peaks there; past it a faster spin carries less momentum, a
+// second solution of the step equations that no smaller step approaches
+// (see Simulator).
+inline bool turns_within_a_quarter(const Vector3& omega, double dt) {
+  return omega.norm() * dt < 1.4142135623730951;
+}
+
 inline Quaternion integrate_orientation(const Quaternion& q, const Vector3& omega, double dt) {
   const double s = discrete_velocity_scalar(omega, dt);
   const Quaternion step(0.5 * dt * s, 0.5 * dt * omega.x(), 0.5 * dt * omega.y(), 0.5 * dt * omega.z());

@@ -133,8 +133,9 @@ enum class StepStatus {
   SolverFailure,  // a Newton system could not be factorized (see failed_body / _joint / _coupling)
   InvalidInput,   // a non-finite value in the state or inputs, or an orientation that is not a
                   // unit quaternion (norm off 1 by more than 1e-6: normalize it); see failed_body
-  Diverged,       // the step equations overflow, or a body spins at |w| >= 2/dt where the
-                  // rotation update breaks down: dt is too large for this motion
+  Diverged,       // the step equations overflow, or a step would turn a body by a quarter turn
+                  // or more (|w| >= sqrt(2)/dt, past which a step's rotational momentum falls
+                  // as the spin rises): dt is too large for this motion
 };
 
 const char* to_string(StepStatus status);
@@ -154,7 +155,7 @@ struct StepResult {
   double residual = 0.0;          // final max-norm of the dynamics residual
   double constraint_residual = 0.0;  // final max |g(z_k+1)|
   int failed_body = -1;           // body or joint whose pivot failed (SolverFailure); the body
-                                  // spinning past |w| = 2/dt (Diverged at the start of a step);
+                                  // turning a quarter turn per step (Diverged at the start of a step);
                                   // the body with the bad value (InvalidInput; -1: joint_input)
   int failed_joint = -1;
   int failed_coupling = -1;       // joint coupling whose pivot failed
