@@ -99,6 +99,7 @@ struct Simulator::Impl {
   std::vector<Matrix3> turn_rate;  // per body: d(q_k+1)/dw as a body-frame rotation, over dt
   std::vector<int> damped_joints;  // joints with a damper (and coordinates), fixed per model
   bool loads_stiffen = false;      // a joint carries a load or a spring (see load_step_limit)
+  bool has_springs = false;        // a joint has a spring (see advance)
   std::vector<detail::RateJacobian> damper_rates;  // per joint (damped ones only): its rates from u, at z_k
   detail::Inequalities ineq;   // contacts and joint limits
 
@@ -149,6 +150,7 @@ struct Simulator::Impl {
       const Joint& joint = model.joint(j);
       if (detail::has_damper(joint)) damped_joints.push_back(j);
       loads_stiffen = loads_stiffen || joint.num_constraints() > 0 || joint.stiffness != 0.0;
+      has_springs = has_springs || (joint.stiffness != 0.0 && joint.num_coordinates() > 0);
     }
     for (int c = 0; c < ground_sites; ++c)
       if (model.contact(c).rim_radius > 0.0) rim_contacts.push_back(c);
@@ -1069,6 +1071,13 @@ StepResult Simulator::Impl::advance(State& state) {
   // substeps_within_load_limit): a held count the loads have outgrown (they
   // change as the mechanism swings) is raised to the first count within it,
   // and a try past it is declined as if it had failed.
+  // A spring too stiff for dt converges too, and its swing grows from the
+  // first step (a hinged link at 0.95 of its springs' limit swung from 0.1
+  // to 0.59 rad in three steps before the fourth failed): a state's first
+  // step estimates that limit (no loads yet) and starts within its margin.
+  // Not with contacts or joint limits, which the estimate leaves out and
+  // which can hold the spring (the gripper's finger springs squeeze a cube
+  // at 3.5 times their limit in plain steps, as well as in sub-steps).
   int within = 0;  // sub-steps the load limit asks for; 0 until estimated
   if (start.probe) {
     within = substeps_within_load_limit(state);
@@ -1076,6 +1085,9 @@ StepResult Simulator::Impl::advance(State& state) {
       start = detail::raise_count(state.substep_memory, within, options);
     else if (within > start.first)
       start = detail::decline_try(state.substep_memory, start, options);
+  } else if (has_springs && state.steps == 0 && ineq.empty() && broad.empty()) {
+    within = substeps_within_load_limit(state);
+    if (within > start.held_count) start = detail::raise_count(state.substep_memory, within, options);
   }
   StepResult result;
   if (start.first > 1) {
@@ -1192,18 +1204,23 @@ int Simulator::Impl::substeps_within_load_limit(const State& state) {
 }
 
 // The load limit of the state's steps (see load_frequency); infinite without
-// a joint that carries a load or a spring, or without an estimate. The first
-// estimate sizes the simulator's storage for them; the later ones allocate
-// nothing.
+// a joint that carries a load or a spring, or without an estimate. A state
+// that holds no joint impulses yet (its first step) gets the limit of its
+// springs alone. The first estimate sizes the simulator's storage for them;
+// the later ones allocate nothing.
 double Simulator::Impl::load_step_limit(const State& state) {
   constexpr double kNone = std::numeric_limits<double>::infinity();
-  if (!loads_stiffen || !holds_impulses(state)) return kNone;
+  const bool impulses = holds_impulses(state);
+  if (!loads_stiffen || !(impulses || has_springs)) return kNone;
   try {
     if (!load_estimator) {
       load_estimator = std::make_unique<detail::LoadEstimator>(model);
       load_forces.resize(nj);
     }
-    joint_forces(state, load_forces);
+    if (impulses)
+      joint_forces(state, load_forces);
+    else
+      std::fill(load_forces.begin(), load_forces.end(), Vector3::Zero());
     return load_estimator->estimate(state, load_forces).step_limit;
   } catch (const std::exception&) {
     return kNone;

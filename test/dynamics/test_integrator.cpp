@@ -9,6 +9,7 @@
 
 #include "dynamics/dynamics.hpp"
 #include "period.hpp"
+#include "spring_hinge.hpp"
 #include "step_options.hpp"
 
 namespace dynamics {
@@ -385,27 +386,19 @@ TEST(Forces, PrismaticSpringOscillatesWithItsPeriod) {
 // bound of the scheme's invariant for x'' = -omega^2 x:
 // |x| <= A / sqrt(1 - (omega dt / 2)^2).
 TEST(Forces, StiffSpringStepsStayWithinAQuarterTurn) {
-  Model model;
-  const int link = model.add_body(make_link("link", 1.0, 1.0));
-  Joint hinge = Joint::make(JointType::Revolute, "hinge", kWorld, link, Vector3::UnitY());
-  hinge.child_frame.position = Vector3(0.0, 0.0, 0.5);  // the link's top end
-  hinge.stiffness = 1e5;
-  hinge.initial_position = {0.5};
-  model.add_joint(hinge);
   const double dt = 0.002, amplitude = 0.5;
-  const double inertia = model.body(link).inertia(1, 1) + 0.25;  // about the hinge
-  const double omega = std::sqrt((hinge.stiffness + 9.81 * 0.5) / inertia);
-  ASSERT_LT(omega * dt, 2.0);
-  ASSERT_GT(omega * dt, 1.0);
-  const double bound = amplitude / std::sqrt(1.0 - 0.25 * omega * omega * dt * dt);
-  State s = make_state(model);
-  Simulator sim(model, with_dt(dt));
+  const test::SpringHinge hinge = test::spring_hinge(1e5, amplitude);
+  ASSERT_LT(hinge.rate * dt, 2.0);
+  ASSERT_GT(hinge.rate * dt, 1.0);
+  const double bound = test::swing_bound(amplitude, hinge.rate, dt);
+  State s = make_state(hinge.model);
+  Simulator sim(hinge.model, with_dt(dt));
   double largest = 0.0;
   for (int k = 0; k < 2000; ++k) {
     const StepResult r = sim.step(s);
     ASSERT_TRUE(r.ok()) << "step " << k << ": " << to_string(r.status);
-    ASSERT_LT(s.angular_velocity[link].norm() * dt, std::sqrt(2.0)) << "step " << k;
-    largest = std::max(largest, std::abs(joint_positions(model, s)(0)));
+    ASSERT_LT(s.angular_velocity[0].norm() * dt, std::sqrt(2.0)) << "step " << k;
+    largest = std::max(largest, std::abs(joint_positions(hinge.model, s)(0)));
   }
   EXPECT_LT(largest, 1.01 * bound);
   EXPECT_GT(largest, 0.95 * bound);  // the scheme's overshoot, not a damped swing

@@ -12,6 +12,7 @@
 
 #include "dynamics/dynamics.hpp"
 #include "quadruped.hpp"
+#include "spring_hinge.hpp"
 #include "step_options.hpp"
 
 namespace dynamics {
@@ -225,6 +226,34 @@ TEST(Substeps, TheStepsAfterASubsteppedOneStartAsItDid) {
   EXPECT_GE(plain_substepped, 2);
   EXPECT_LT(std::abs(held.angular_velocity[ball].z()), 100.0);
   EXPECT_LT(std::abs(plain.angular_velocity[ball].z()), 100.0);  // braked, both ways
+}
+
+// A spring at 0.95 of its step limit (rate * dt = 1.9) converges, and its
+// swing grows from the first step: from 0.1 rad to 0.59 in three steps
+// before the fourth failed, which left the run swinging that far. So a
+// state's first step estimates its springs' limit and starts within its
+// margin (two half steps), which keep the swing within the bound of their
+// invariant. With substep_hold = 0 nothing is estimated.
+TEST(Substeps, AStiffSpringStartsWithinItsLimit) {
+  const double dt = 0.011, amplitude = 0.1;
+  const test::SpringHinge hinge = test::spring_hinge(1e4, amplitude);
+  ASSERT_GT(hinge.rate * dt, 0.75 * 2.0);
+  ASSERT_LT(hinge.rate * dt, 2.0);
+  State s = make_state(hinge.model);
+  Simulator sim(hinge.model, with_substeps(dt, 8));
+  double largest = 0.0;
+  for (int k = 0; k < 500; ++k) {
+    const StepResult r = sim.step(s);
+    ASSERT_TRUE(r.ok()) << "step " << k << ": " << to_string(r.status);
+    EXPECT_EQ(r.substeps, 2) << "step " << k;
+    largest = std::max(largest, std::abs(joint_positions(hinge.model, s)(0)));
+  }
+  EXPECT_LT(largest, 1.01 * test::swing_bound(amplitude, hinge.rate, dt / 2));
+
+  StepOptions no_hold = with_substeps(dt, 8);
+  no_hold.substep_hold = 0;
+  State plain = make_state(hinge.model);
+  EXPECT_EQ(Simulator(hinge.model, no_hold).step(plain).substeps, 1);
 }
 
 // A 20-link chain hanging at rest (its links zigzagging by `zigzag` rad)

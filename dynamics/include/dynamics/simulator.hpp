@@ -67,8 +67,10 @@ struct StepOptions {
   // carry loads or springs each try first estimates the loads' step limit
   // (load_frequency): a try past three quarters of it (the loads change as
   // the mechanism moves) is declined like a failed one, and a held count
-  // past that is raised to the first count within it. 0: every step starts
-  // as one step, only failures sub-step, and nothing is estimated.
+  // past that is raised to the first count within it; so is the first step
+  // of a state (State::steps 0) on mechanisms with joint springs and no
+  // contacts or limits, against the springs' limit. 0: every step starts as
+  // one step, only failures sub-step, and nothing is estimated.
   int substep_hold = 4;
   int max_line_search = 30;   // halvings of the Newton step
   // Over m_s, added (negated) to the diagonal of joint nodes so that redundant
