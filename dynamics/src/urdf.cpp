@@ -308,7 +308,7 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
                                 options.bound_mass > 0.0 && options.bound_inertia > 0.0},
                                fail, ignored);
   std::map<std::string, urdf_detail::CompositeInertial> inertials =
-      urdf_detail::fuse_bodies(*parsed, link_names, placed, fail);
+      urdf_detail::fuse_bodies(*parsed, link_names, placed, options.balance_inertia, fail, ignored);
   std::map<std::string, std::vector<std::pair<const urdf::Link*, Transform>>> carried;  // anchor -> links on it
   for (const std::string& name : link_names)
     carried[placed.at(name).anchor].emplace_back(parsed->getLink(name).get(), placed.at(name).link_in_body);

@@ -9,7 +9,8 @@ namespace dynamics::urdf_detail {
 namespace {
 
 // The inertia of one link about its centre of mass, in its inertial frame.
-Matrix3 checked_inertia(const urdf::Link& link, const UrdfError& fail) {
+Matrix3 checked_inertia(const urdf::Link& link, bool balance, const UrdfError& fail,
+                        std::vector<std::string>& ignored) {
   const std::string who = "link '" + link.name + "'";
   const urdf::Inertial& in = *link.inertial;
   if (!(in.mass > 0.0) || !std::isfinite(in.mass))
@@ -22,9 +23,19 @@ Matrix3 checked_inertia(const urdf::Link& link, const UrdfError& fail) {
   const Vector3& eig = moments.values;
   if (eig(0) < -1e-12 * eig.cwiseAbs().maxCoeff())
     fail(who + ": <inertia> has a negative principal moment (" + detail::format_number(eig(0)) + ")");
-  if (!moments.triangle)
-    fail(who + ": <inertia>'s principal moments violate the triangle inequality (no rigid body has them)");
-  return inertia;
+  if (moments.triangle) return inertia;
+  const auto number = detail::format_number;
+  const std::string values = number(eig(0)) + ", " + number(eig(1)) + " and " + number(eig(2));
+  if (!balance)
+    fail(who + ": <inertia>'s principal moments " + values +
+         " violate the triangle inequality (the two smaller must add up to at least the largest; no rigid body "
+         "has them): correct the file, or replace them by their mean (UrdfOptions::balance_inertia, CLI "
+         "--balance-inertia)");
+  const double mean = eig.sum() / 3.0;
+  ignored.push_back(who + ": <inertia>'s principal moments " + values +
+                    " violate the triangle inequality; replaced by their mean " + number(mean) +
+                    " kg m^2 (balance_inertia)");
+  return mean * Matrix3::Identity();
 }
 
 }  // namespace
@@ -32,7 +43,8 @@ Matrix3 checked_inertia(const urdf::Link& link, const UrdfError& fail) {
 std::map<std::string, CompositeInertial> fuse_bodies(const urdf::ModelInterface& parsed,
                                                      const std::vector<std::string>& links,
                                                      std::map<std::string, LinkPlacement>& placed,
-                                                     const UrdfError& fail) {
+                                                     bool balance_inertia, const UrdfError& fail,
+                                                     std::vector<std::string>& ignored) {
   struct Part {
     double mass;
     Vector3 centre;   // in the anchor's inertial frame
@@ -44,7 +56,7 @@ std::map<std::string, CompositeInertial> fuse_bodies(const urdf::ModelInterface&
     const LinkPlacement& p = placed.at(name);
     const urdf::Link& link = *parsed.getLink(name);
     if (is_massless(link) || (marks_static_base(link) && p.anchor == "world")) continue;
-    const Matrix3 own = checked_inertia(link, fail);  // also where the world carries it
+    const Matrix3 own = checked_inertia(link, balance_inertia, fail, ignored);  // also where the world carries it
     if (p.anchor == "world") continue;
     const Transform inertial = p.link_in_body * from_urdf(link.inertial->origin);
     const Matrix3 r = inertial.rotation.toRotationMatrix();

@@ -18,14 +18,17 @@ struct CompositeInertial {
 };
 
 // Checks each link's <inertial> (positive mass; finite, positive semidefinite
-// inertia obeying the triangle inequality: a point mass passes),
-// sums those of each body, and moves each body frame from its anchor's
-// inertial frame to the centre of mass of the sum (the axes stay), updating
-// every `link_in_body` on it. Returns the sums by anchor link (not "world").
+// inertia obeying the triangle inequality: a point mass passes; with
+// `balance_inertia` one that does not obey it gets the mean of its moments,
+// listed in `ignored`), sums those of each body, and moves each body frame
+// from its anchor's inertial frame to the centre of mass of the sum (the axes
+// stay), updating every `link_in_body` on it. Returns the sums by anchor link
+// (not "world").
 std::map<std::string, CompositeInertial> fuse_bodies(const urdf::ModelInterface& parsed,
                                                      const std::vector<std::string>& links,
                                                      std::map<std::string, LinkPlacement>& placed,
-                                                     const UrdfError& fail);
+                                                     bool balance_inertia, const UrdfError& fail,
+                                                     std::vector<std::string>& ignored);
 
 // Raises the body's mass to at least `mass` and each principal moment to at
 // least `moment` (the axes stay). Returns a description of what was raised,

@@ -32,6 +32,7 @@ struct SimulateOptions {
   bool no_contacts = false;           // URDF: !UrdfOptions::collision_contacts
   double bound_mass = 0.0;            // URDF: UrdfOptions::bound_mass
   double bound_inertia = 0.0;         // URDF: UrdfOptions::bound_inertia
+  bool balance_inertia = false;       // URDF: UrdfOptions::balance_inertia
   std::vector<std::string> q0, v0;    // joint=value[:value...][,joint=...]
   std::string out;                    // trajectory CSV
   bool json = false;

@@ -74,6 +74,9 @@ int main(int argc, char** argv) {
   sim->add_option("--bound-inertia", o.bound_inertia,
                   "URDF: lower bound on every body's principal moments, kg m^2 (default 0: none)")
       ->check(positive_number(true));
+  sim->add_flag("--balance-inertia", o.balance_inertia,
+                "URDF: replace principal moments that violate the triangle inequality by their mean (default: an "
+                "error)");
   sim->add_option("--q0", o.q0, "initial joint coordinates joint=v[:v...],...");
   sim->add_option("--v0", o.v0, "initial joint rates joint=v[:v...],...");
   sim->add_option("--out", o.out, "trajectory CSV, one row per step including step 0");

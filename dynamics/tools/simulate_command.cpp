@@ -28,6 +28,7 @@ Model load_model(const SimulateOptions& o) {
     options.collision_contacts = !o.no_contacts;
     options.bound_mass = o.bound_mass;
     options.bound_inertia = o.bound_inertia;
+    options.balance_inertia = o.balance_inertia;
     if (o.friction >= 0.0) options.contacts.friction_coefficient = o.friction;
     std::vector<std::string> ignored;
     Model model = load_urdf(o.model, options, &ignored);
@@ -39,6 +40,7 @@ Model load_model(const SimulateOptions& o) {
   if (o.no_contacts) throw std::invalid_argument("--no-contacts applies to URDF files only");
   if (o.bound_mass > 0.0 || o.bound_inertia > 0.0)
     throw std::invalid_argument("--bound-mass and --bound-inertia apply to URDF files only");
+  if (o.balance_inertia) throw std::invalid_argument("--balance-inertia applies to URDF files only");
   return make_builtin(o.model, parse_params(o.params));
 }
 

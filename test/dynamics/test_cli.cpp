@@ -360,6 +360,26 @@ TEST_F(DynamicsCli, UrdfBoundInertiaLetsAPointMassLoad) {
       << r.err;
 }
 
+// Moments no rigid body has (PyBullet's TwoJointRobot has such links) load
+// with --balance-inertia, which the error names and the warning reports.
+TEST_F(DynamicsCli, UrdfBalanceInertiaLetsImpossibleMomentsLoad) {
+  write("arm.urdf", "<robot name='r'><link name='arm'><inertial><mass value='0.5'/><inertia ixx='0.002' iyy='0.167' "
+                    "izz='0.17' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>");
+  CliResult r = run("simulate arm.urdf --steps 5");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("link 'arm': <inertia>'s principal moments 0.002, 0.167 and 0.17 violate the triangle "
+                       "inequality"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("CLI --balance-inertia"), std::string::npos) << r.err;
+  r = run("simulate arm.urdf --steps 5 --balance-inertia");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: arm.urdf: link 'arm': <inertia>'s principal moments 0.002, 0.167 and 0.17 violate "
+                       "the triangle inequality; replaced by their mean 0.113 kg m^2 (balance_inertia)"),
+            std::string::npos)
+      << r.err;
+}
+
 // PyBullet's cart-pole: a cart whose box reaches 0.1 m into the ground,
 // held there by its slider. The first step cannot lift it, or (at rest) a
 // later one; the error says why, and --no-contacts runs it without the ground.
@@ -542,6 +562,7 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate pendulum --fixed-base", "--fixed-base applies to URDF files only", 1},
            {"simulate pendulum --no-contacts", "--no-contacts applies to URDF files only", 1},
            {"simulate pendulum --bound-mass 0.01", "--bound-mass and --bound-inertia apply to URDF files only", 1},
+           {"simulate pendulum --balance-inertia", "--balance-inertia applies to URDF files only", 1},
            {"simulate pendulum --bound-inertia -1", "--bound-inertia: must be zero or positive, got -1", 2},
            {"simulate pendulum --dt -1", "--dt: must be positive, got -1", 2},
            {"simulate pendulum --dt 0", "--dt: must be positive, got 0", 2},

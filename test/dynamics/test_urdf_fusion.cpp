@@ -244,7 +244,7 @@ TEST(UrdfFusionErrors, BadInertiaOfAWeldedLinkIsNamed) {
   expect_error(with_hand("ixx='1' iyy='-1' izz='1' ixy='0' ixz='0' iyz='0'"),
                {"link 'hand': <inertia> has a negative principal moment (-1)"});
   expect_error(with_hand("ixx='1' iyy='1' izz='3' ixy='0' ixz='0' iyz='0'"),
-               {"link 'hand': <inertia>'s principal moments violate the triangle inequality"});
+               {"link 'hand': <inertia>'s principal moments 1, 1 and 3 violate the triangle inequality"});
   // Also on a base the world carries, whose inertia the motion never uses.
   expect_error("<robot name='r'><link name='world'/><link name='base'><inertial><mass value='1'/><inertia ixx='1' "
                "iyy='-1' izz='1' ixy='0' ixz='0' iyz='0'/></inertial></link><joint name='bolt' type='fixed'>"

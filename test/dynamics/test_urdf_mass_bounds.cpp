@@ -1,12 +1,14 @@
 // Lower bounds on mass and inertia (UrdfOptions::bound_mass, bound_inertia;
 // MuJoCo's boundmass and boundinertia) for massless links on moving joints
-// and for point masses.
+// and for point masses, and balanced moments for inertias no rigid body has
+// (UrdfOptions::balance_inertia; MuJoCo's balanceinertia).
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
+#include "period.hpp"
 #include "urdf_text.hpp"
 
 namespace dynamics {
@@ -83,6 +85,42 @@ TEST(UrdfMassBounds, PointMassGetsTheBoundInertia) {
   const Model m = parse_urdf(ball, "ball.urdf", bounded);
   EXPECT_EQ(m.body(0).mass, 0.1);  // above the mass bound (0): kept
   EXPECT_LT((m.body(0).inertia - 2e-5 * Matrix3::Identity()).norm(), 1e-20);
+}
+
+// A link 0.5 m below its hinge with moments 0.01, 0.08 and 0.1 kg m^2
+// (0.01 + 0.08 < 0.1: no rigid body has them, like the links of PyBullet's
+// TwoJointRobot): an error naming them; balanced, each is their mean, and
+// the pendulum swings with the period of that inertia.
+TEST(UrdfMassBounds, InertiaViolatingTheTriangleInequalityIsBalanced) {
+  const std::string pendulum =
+      "<robot name='r'><link name='world'/><link name='bob'><inertial><origin xyz='0 0 -0.5'/><mass value='1'/>"
+      "<inertia ixx='0.01' iyy='0.08' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial></link>" +
+      test::hinge("hinge", "world", "bob", "0 0 0") + "</robot>";
+  try {
+    parse_urdf(pendulum, "bob.urdf");
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("link 'bob': <inertia>'s principal moments 0.01, 0.08 and 0.1 violate the triangle "
+                        "inequality"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("CLI --balance-inertia"), std::string::npos) << what;
+  }
+  UrdfOptions balanced;
+  balanced.balance_inertia = true;
+  std::vector<std::string> warnings;
+  const Model m = parse_urdf(pendulum, "bob.urdf", balanced, &warnings);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "link 'bob': <inertia>'s principal moments 0.01, 0.08 and 0.1 violate the triangle "
+                         "inequality; replaced by their mean 0.0633333 kg m^2 (balance_inertia)");
+  const double mean = (0.01 + 0.08 + 0.1) / 3.0;
+  EXPECT_LT((m.body(0).inertia - mean * Matrix3::Identity()).norm(), 1e-15);
+  // Small swings about y: T = 2 pi sqrt((J + m d^2) / (m g d)), d = 0.5 m.
+  State s = make_state(m);
+  set_joint_positions(m, s, Eigen::VectorXd::Constant(1, 0.01));
+  const double dt = 1e-3, expected = 2.0 * kPi * std::sqrt((mean + 0.25) / (9.81 * 0.5));
+  EXPECT_NEAR(test::measured_period(m, s, dt, 10000), expected, 2e-3 * expected);
 }
 
 }  // namespace

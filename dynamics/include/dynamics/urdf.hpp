@@ -70,11 +70,17 @@ struct UrdfOptions {
   // Each raised body is listed in `ignored`.
   double bound_mass = 0.0;
   double bound_inertia = 0.0;
+  // A link whose principal moments violate the triangle inequality (the two
+  // smaller add up to less than the largest: no rigid body has them, a
+  // common slip of hand-written and generated files) is an error; with this,
+  // its three moments are replaced by their mean, as MuJoCo's compiler
+  // balanceinertia does, and the link is listed in `ignored`.
+  bool balance_inertia = false;
 };
 
 // `ignored`, if given, receives one line per element that the model leaves
 // out although it would change the motion: collision meshes and zero-size
-// shapes (no contacts), joint <dynamics friction>, limits with
+// shapes (no contacts), balanced inertias, joint <dynamics friction>, limits with
 // equal bounds and revolute limits more than a full turn apart, and roots
 // welded to the world without UrdfOptions::fixed_base. The CLI prints them as
 // warnings.
