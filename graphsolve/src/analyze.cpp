@@ -55,10 +55,21 @@ Symbolic analyze_with_pattern(std::shared_ptr<const Pattern> pattern, const Anal
     result.data_ = analyze_one(pattern, options.ordering, options.order);
     return result;
   }
-  std::shared_ptr<detail::SymbolicData> best;
-  for (Ordering candidate : {Ordering::DFS, Ordering::AMD, Ordering::ND}) {
+  std::shared_ptr<detail::SymbolicData> best = analyze_one(pattern, Ordering::DFS, {});
+  // A fill-free order of a forest is leaves first from one root per tree, and
+  // every such order costs the same LDU flops: moving the root across an edge
+  // swaps which end is the pivot, and a pivot of b rows with a later neighbour
+  // of w costs 2/3 b^3 + 2 b^2 w + 2 b w^2, whose coupling terms are
+  // symmetric in b and w. Ties keep the first candidate, so neither AMD nor
+  // ND could replace DFS here; skipping them makes the analysis of a
+  // 10000-node chain 8x faster (METIS alone costs 5x the DFS analysis).
+  if (best->stats.cycle_rank == 0 && best->stats.fill_blocks == 0) {
+    result.data_ = std::move(best);
+    return result;
+  }
+  for (Ordering candidate : {Ordering::AMD, Ordering::ND}) {
     auto data = analyze_one(pattern, candidate, {});
-    if (!best || better(data->stats, best->stats, data->stats.cycle_rank == 0)) best = std::move(data);
+    if (better(data->stats, best->stats, data->stats.cycle_rank == 0)) best = std::move(data);
   }
   result.data_ = std::move(best);
   return result;

@@ -152,6 +152,47 @@ TEST(Analysis, AutoPicksTheCheapestCandidate) {
   }
 }
 
+// Auto stops at DFS on a forest it orders without fill, on the grounds that
+// every fill-free order of a forest costs the same flops. Check that claim on
+// forests of mixed block sizes (0 to 9 rows, where the root's choice would
+// matter if the flop count were not symmetric) and on mechanism trees.
+TEST(Analysis, EveryFillFreeOrderOfAForestCostsTheSameSoAutoKeepsDfs) {
+  int compared = 0;
+  for (unsigned seed = 0; seed < 30; ++seed) {
+    const std::vector<gs::Graph> graphs = {random_forest_mixed(80, seed),
+                                           fam::mechanism(fam::random_tree(25, 6, seed), seed % 2 ? 5 : 3, true)};
+    for (const gs::Graph& g : graphs) {
+      const gs::Symbolic dfs = gs::analyze(g, {gs::Ordering::DFS, {}});
+      ASSERT_EQ(dfs.stats().fill_blocks, 0);
+      const gs::Symbolic chosen = gs::analyze(g);
+      EXPECT_EQ(chosen.stats().ordering, gs::Ordering::DFS);
+      EXPECT_EQ(chosen.order(), dfs.order());
+      for (gs::Ordering o : {gs::Ordering::AMD, gs::Ordering::ND}) {
+        const gs::Symbolic other = gs::analyze(g, {o, {}});
+        if (other.stats().fill_blocks != 0) continue;
+        ++compared;
+        // Auto compares LDU flops (LDLT's count the same couplings; LLT's
+        // are not symmetric in pivot and neighbour).
+        for (gs::Method m : {gs::Method::LDU, gs::Method::LDLT})
+          EXPECT_NEAR(other.flops(m), dfs.flops(m), 1.0) << "seed " << seed << ", " << gs::to_string(o);
+      }
+    }
+  }
+  EXPECT_GT(compared, 30);  // AMD at least is fill-free on every one of them
+}
+
+// Two zero-diagonal leaves in one tree (a chain held to the world at both
+// ends) force fill on DFS; Auto must then still weigh every candidate.
+TEST(Analysis, AutoWeighsEveryCandidateOnAForestWithFill) {
+  gs::Graph g = fam::mechanism(fam::chain(12, 6), 5, true);
+  const gs::NodeId far_end = g.add_node(5, gs::NodeKind::ZeroDiagonal);
+  g.add_edge(11, far_end);
+  ASSERT_GT(gs::analyze(g, {gs::Ordering::DFS, {}}).stats().fill_blocks, 0);
+  const gs::Symbolic chosen = gs::analyze(g);
+  for (gs::Ordering o : {gs::Ordering::DFS, gs::Ordering::AMD, gs::Ordering::ND})
+    EXPECT_LE(chosen.stats().flops, gs::analyze(g, {o, {}}).stats().flops) << gs::to_string(o);
+}
+
 TEST(Analysis, ConstraintNodesWaitForAPivotOfTheirOwn) {
   // A grounded chain: the world joint is a zero-diagonal leaf and must come
   // after its body; every joint must follow one of its bodies.
