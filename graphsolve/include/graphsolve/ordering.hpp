@@ -12,7 +12,7 @@
 namespace graphsolve {
 
 enum class Ordering {
-  Auto,   // the candidate (dfs, amd, nd) with the fewest predicted flops
+  Auto,   // the candidate (dfs, amd, nd) with the fewest predicted flops (docs/design.md: when one is skipped)
   DFS,    // depth-first, leaves to root (the papers' ordering)
   AMD,    // approximate minimum degree (SuiteSparse CAMD on the node graph)
   ND,     // nested dissection (METIS on the node graph)
