@@ -24,3 +24,25 @@ endforeach()
 if(NOT EXISTS ${WORK_DIR}/plots/chain.png)
   message(FATAL_ERROR "report.py made no plot")
 endif()
+# The one-shot section, from the same JSON (the smoke run times every phase),
+# goes into the report and survives report.py rewriting it.
+execute_process(COMMAND ${PYTHON} ${SOURCE_DIR}/bench/phases_report.py ${WORK_DIR}/smoke.json --out ${WORK_DIR}/report.md
+                        --command "test"
+                RESULT_VARIABLE code ERROR_VARIABLE err)
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "phases_report.py failed: ${err}")
+endif()
+execute_process(COMMAND ${PYTHON} ${SOURCE_DIR}/bench/report.py ${WORK_DIR}/smoke.json --out ${WORK_DIR}/report.md
+                        --command "test"
+                RESULT_VARIABLE code ERROR_VARIABLE err)
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "report.py failed on its second run: ${err}")
+endif()
+file(READ ${WORK_DIR}/report.md report)
+foreach(expected "## One-shot solves" "| n | graphsolve-ldu-auto analyze | umfpack analyze | klu analyze |"
+                 "graphsolve-llt full" "## Targets")
+  string(FIND "${report}" "${expected}" where)
+  if(where EQUAL -1)
+    message(FATAL_ERROR "report.md lacks '${expected}' after phases_report.py and report.py")
+  endif()
+endforeach()

@@ -145,5 +145,6 @@ def report_main(doc, name, make):
         print(text)
     if args.out:
         replace_section(args.out, name, text)
-    print(f"{name} targets met: {met} of {total}")
+    if total:
+        print(f"{name} targets met: {met} of {total}")
     return 0

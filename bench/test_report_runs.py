@@ -10,6 +10,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import contact_report  # noqa: E402
 import dynamics_report  # noqa: E402
+import phases_report  # noqa: E402
 
 
 def contact_run(name, us, error=None):
@@ -18,6 +19,10 @@ def contact_run(name, us, error=None):
                 "error_message": error}
     return {"name": name, "run_name": name, "run_type": "iteration", "us_per_step": us, "penetration": 1e-9,
             "joint_violation": 0.0, "ip_iterations": 3.0, "warnings": 0.0}
+
+
+def solver_run(name, us):
+    return {"name": name, "run_name": name, "run_type": "iteration", "real_time": us, "time_unit": "us"}
 
 
 def dynamics_run(name, us, energy):
@@ -67,6 +72,22 @@ class ReportRuns(unittest.TestCase):
         self.assertEqual(best[("nlink_revolute", 10, "mujoco_euler")]["us"], 4.0)
         text, _, _ = dynamics_report.make([first, second], None, lambda p: p, "test")
         self.assertIn("| 10 | 16.0 | 1.00 | 1.00 | 4.0 | 17.0 | 0.25 |", text)
+
+    def test_phases_report_compares_each_phase_with_graphsolve_in_the_same_phase(self):
+        first = self.write([solver_run("chain/100/graphsolve-ldu-auto/analyze", 50.0),
+                            solver_run("chain/100/graphsolve-ldu-auto/full", 90.0),
+                            solver_run("chain/100/umfpack/analyze", 200.0),
+                            solver_run("chain/100/umfpack/full", 450.0),
+                            solver_run("chain/100/graphsolve-ldu-auto/refactor_solve", 20.0)])
+        second = self.write([solver_run("chain/100/graphsolve-ldu-auto/analyze", 40.0),
+                             solver_run("chain/100/umfpack/full", 900.0)])
+        text, _, _ = phases_report.make([first, second], None, lambda p: p, "test")
+        self.assertIn("| n | graphsolve-ldu-auto analyze | umfpack analyze | graphsolve-ldu-auto full | umfpack full |",
+                      text)
+        # Fastest analyze of graphsolve (40) is the reference of UMFPACK's analyze, 90 that of its full solve.
+        self.assertIn("| 100 | **40.0** | 200 (5.0x) | **90.0** | 450 (5.0x) |", text)
+        self.assertNotIn("klu analyze |", text)  # no runs, no column
+        self.assertNotIn("SPD values", text)
 
 
 if __name__ == "__main__":
