@@ -1,5 +1,6 @@
 # Runs a tiny benchmark to JSON and checks that report.py turns it into a
-# Markdown report with tables and a targets section.
+# Markdown report with tables and a targets section, that phases_report.py
+# adds the one-shot section, and that report.py keeps it when it rewrites.
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 execute_process(COMMAND ${BENCH} --smoke --benchmark_filter=^chain/ --benchmark_min_time=0.001
@@ -8,41 +9,36 @@ execute_process(COMMAND ${BENCH} --smoke --benchmark_filter=^chain/ --benchmark_
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "benchmark failed: ${code}")
 endif()
-execute_process(COMMAND ${PYTHON} ${SOURCE_DIR}/bench/report.py ${WORK_DIR}/smoke.json --out ${WORK_DIR}/report.md
-                        --plots ${WORK_DIR}/plots --command "test"
-                RESULT_VARIABLE code ERROR_VARIABLE err)
-if(NOT code EQUAL 0)
-  message(FATAL_ERROR "report.py failed: ${err}")
-endif()
-file(READ ${WORK_DIR}/report.md report)
-foreach(expected "## Targets" "### chain: unsymmetric values" "| graphsolve-ldu-auto |" "umfpack" "klu" "graphsolve-llt" "![chain](plots/chain.png)")
-  string(FIND "${report}" "${expected}" where)
-  if(where EQUAL -1)
-    message(FATAL_ERROR "report.md lacks '${expected}'")
+
+# Runs bench/<script> on the smoke JSON into report.md (extra arguments follow).
+function(run_report script)
+  execute_process(COMMAND ${PYTHON} ${SOURCE_DIR}/bench/${script} ${WORK_DIR}/smoke.json --out ${WORK_DIR}/report.md
+                          --command "test" ${ARGN}
+                  RESULT_VARIABLE code ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "${script} failed: ${err}")
   endif()
-endforeach()
+endfunction()
+
+# Fails unless report.md contains every given text.
+function(expect_in_report when)
+  file(READ ${WORK_DIR}/report.md report)
+  foreach(expected ${ARGN})
+    string(FIND "${report}" "${expected}" where)
+    if(where EQUAL -1)
+      message(FATAL_ERROR "report.md lacks '${expected}' ${when}")
+    endif()
+  endforeach()
+endfunction()
+
+run_report(report.py --plots ${WORK_DIR}/plots)
+expect_in_report("after report.py" "## Targets" "### chain: unsymmetric values" "| graphsolve-ldu-auto |" "umfpack" "klu"
+                 "graphsolve-llt" "![chain](plots/chain.png)")
 if(NOT EXISTS ${WORK_DIR}/plots/chain.png)
   message(FATAL_ERROR "report.py made no plot")
 endif()
-# The one-shot section, from the same JSON (the smoke run times every phase),
-# goes into the report and survives report.py rewriting it.
-execute_process(COMMAND ${PYTHON} ${SOURCE_DIR}/bench/phases_report.py ${WORK_DIR}/smoke.json --out ${WORK_DIR}/report.md
-                        --command "test"
-                RESULT_VARIABLE code ERROR_VARIABLE err)
-if(NOT code EQUAL 0)
-  message(FATAL_ERROR "phases_report.py failed: ${err}")
-endif()
-execute_process(COMMAND ${PYTHON} ${SOURCE_DIR}/bench/report.py ${WORK_DIR}/smoke.json --out ${WORK_DIR}/report.md
-                        --command "test"
-                RESULT_VARIABLE code ERROR_VARIABLE err)
-if(NOT code EQUAL 0)
-  message(FATAL_ERROR "report.py failed on its second run: ${err}")
-endif()
-file(READ ${WORK_DIR}/report.md report)
-foreach(expected "## One-shot solves" "| n | graphsolve-ldu-auto analyze | umfpack analyze | klu analyze |"
-                 "graphsolve-llt full" "## Targets")
-  string(FIND "${report}" "${expected}" where)
-  if(where EQUAL -1)
-    message(FATAL_ERROR "report.md lacks '${expected}' after phases_report.py and report.py")
-  endif()
-endforeach()
+# The smoke run times every phase, so the one-shot section has its columns.
+run_report(phases_report.py)
+run_report(report.py)
+expect_in_report("after phases_report.py and report.py" "## One-shot solves"
+                 "| n | graphsolve-ldu-auto analyze | umfpack analyze | klu analyze |" "graphsolve-llt full" "## Targets")
