@@ -3,6 +3,9 @@
 // elements adjacent to it, so its later neighbours are its uneliminated
 // neighbours plus those of the absorbed elements. Every element is absorbed
 // once, which makes the cost proportional to the size of the filled pattern.
+// All lists live in flat arrays (no allocation per node): the later
+// neighbours of every position in one CSR, the elements touching each node in
+// one linked list per node.
 //
 // Zero-diagonal nodes (constraints) get a pivot only from earlier regular
 // pivots, so each constraint's rows are matched to rows of eliminated regular
@@ -32,7 +35,11 @@ class Game {
         queued_(pattern.num_nodes, 0),
         used_rows_(pattern.num_nodes, 0),
         mark_(pattern.num_nodes, -1),
-        elements_of_(pattern.num_nodes) {}
+        first_element_(pattern.num_nodes, -1) {
+    result_.later_begin.reserve(pattern.num_nodes + 1);
+    result_.later_begin.push_back(0);
+    result_.later_nodes.reserve(pattern.adj.size());
+  }
 
   void offer(NodeId v) {
     if (eliminated_[v]) return;
@@ -96,16 +103,24 @@ class Game {
     if (is_constraint(v)) take_rows_for(v);
     result_.order.push_back(v);
     eliminated_[v] = 1;
-    std::vector<NodeId> later;
     mark_[v] = k;
-    for (int a = p_.adj_begin[v]; a < p_.adj_begin[v + 1]; ++a) add(p_.adj[a], k, later);
-    for (int element : elements_of_[v]) {
+    std::vector<NodeId>& later = result_.later_nodes;
+    const std::size_t begin = later.size();
+    for (int a = p_.adj_begin[v]; a < p_.adj_begin[v + 1]; ++a) add(p_.adj[a], k);
+    for (int link = first_element_[v]; link >= 0; link = links_[link].next) {
+      const int element = links_[link].element;
       if (absorbed_[element]) continue;
       absorbed_[element] = 1;
-      for (NodeId u : result_.later[element]) add(u, k, later);
+      // By index: add() appends to the array being read.
+      for (int e = result_.later_begin[element]; e < result_.later_begin[element + 1]; ++e) add(later[e], k);
     }
     absorbed_.push_back(0);
-    for (NodeId u : later) elements_of_[u].push_back(k);
+    for (std::size_t e = begin; e < later.size(); ++e) {
+      const NodeId u = later[e];
+      links_.push_back({k, first_element_[u]});
+      first_element_[u] = static_cast<int>(links_.size()) - 1;
+    }
+    result_.later_begin.push_back(static_cast<int>(later.size()));
     if (!is_constraint(v))
       for (int a = p_.adj_begin[v]; a < p_.adj_begin[v + 1]; ++a) {
         const NodeId u = p_.adj[a];
@@ -114,20 +129,25 @@ class Game {
           queue_.push_back(u);
         }
       }
-    result_.later.push_back(std::move(later));
   }
 
-  void add(NodeId u, int k, std::vector<NodeId>& later) {
+  void add(NodeId u, int k) {
     if (eliminated_[u] || mark_[u] == k) return;
     mark_[u] = k;
-    later.push_back(u);
+    result_.later_nodes.push_back(u);
   }
+
+  struct ElementLink {
+    int element;
+    int next;  // next link of the same node, -1 at the end
+  };
 
   const Pattern& p_;
   std::vector<char> eliminated_, deferred_, queued_;
   std::vector<int> used_rows_;             // rows of a regular pivot matched to constraints
   std::vector<int> mark_;
-  std::vector<std::vector<int>> elements_of_;
+  std::vector<int> first_element_;         // per node: head of its element links, -1 if none
+  std::vector<ElementLink> links_;
   std::vector<char> absorbed_;             // per element
   std::deque<NodeId> queue_;               // deferred constraints that became ready
   Elimination result_;

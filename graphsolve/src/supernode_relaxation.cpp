@@ -5,6 +5,8 @@
 // little arithmetic on zeros. The elimination-tree property survives: the
 // entries of the new S(k) after any a are those of S(k+1) after a, a subset
 // of S(a). SuiteSparse's supernodal codes relax the same way.
+#include <algorithm>
+
 #include "symbolic_data.hpp"
 
 namespace graphsolve::detail {
@@ -14,31 +16,43 @@ namespace {
 constexpr int kRelaxMinRows = 24;
 // Largest share of explicit zeros in a relaxed pivot's panels.
 constexpr double kRelaxMaxZeros = 0.1;
-
-int rows_of(const std::vector<int>& entries, const std::vector<int>& size) {
-  int rows = 0;
-  for (int k : entries) rows += size[k];
-  return rows;
-}
 }  // namespace
 
-long relax_supernodes(std::vector<std::vector<int>>& structure, const std::vector<int>& size) {
-  const int n = static_cast<int>(structure.size());
-  std::vector<int> width(n);
-  for (int k = 0; k < n; ++k) width[k] = rows_of(structure[k], size);
+long relax_supernodes(std::vector<int>& begin, std::vector<int>& entries, const std::vector<int>& size) {
+  const int n = static_cast<int>(begin.size()) - 1;
+  std::vector<int> count(n), width(n, 0);
+  for (int k = 0; k < n; ++k) {
+    count[k] = begin[k + 1] - begin[k];
+    for (int e = begin[k]; e < begin[k + 1]; ++e) width[k] += size[entries[e]];
+  }
+  std::vector<char> relaxed(n, 0);
   long added = 0;
   // Downwards, so that S(k + 1) is final when k is decided: a whole run relaxes.
   for (int k = n - 2; k >= 0; --k) {
-    std::vector<int>& s = structure[k];
-    const std::vector<int>& next = structure[k + 1];
-    if (s.empty() || s.front() != k + 1 || s.size() == next.size() + 1) continue;
+    if (count[k] == 0 || entries[begin[k]] != k + 1 || count[k] == count[k + 1] + 1) continue;
     const int relaxed_width = size[k + 1] + width[k + 1];
     if (relaxed_width < kRelaxMinRows || relaxed_width - width[k] > kRelaxMaxZeros * relaxed_width) continue;
-    added += static_cast<long>(next.size() + 1 - s.size());
-    s.resize(1);
-    s.insert(s.end(), next.begin(), next.end());
+    added += count[k + 1] + 1 - count[k];
+    count[k] = count[k + 1] + 1;
     width[k] = relaxed_width;
+    relaxed[k] = 1;
   }
+  if (added == 0) return 0;
+  std::vector<int> new_begin(n + 1, 0);
+  for (int k = 0; k < n; ++k) new_begin[k + 1] = new_begin[k] + count[k];
+  std::vector<int> new_entries(new_begin[n]);
+  // Downwards again: a relaxed S(k) copies the final S(k + 1).
+  for (int k = n - 1; k >= 0; --k) {
+    int* out = new_entries.data() + new_begin[k];
+    if (relaxed[k]) {
+      *out++ = k + 1;
+      std::copy(new_entries.begin() + new_begin[k + 1], new_entries.begin() + new_begin[k + 2], out);
+    } else {
+      std::copy(entries.begin() + begin[k], entries.begin() + begin[k + 1], out);
+    }
+  }
+  begin.swap(new_begin);
+  entries.swap(new_entries);
   return added;
 }
 

@@ -29,8 +29,11 @@ struct SymbolicData {
 
 // Result of playing the elimination game on a proposed order.
 struct Elimination {
-  std::vector<NodeId> order;              // final order (zero-diagonal nodes possibly deferred)
-  std::vector<std::vector<NodeId>> later; // later neighbours of each position, as nodes
+  std::vector<NodeId> order;        // final order (zero-diagonal nodes possibly deferred)
+  // Later neighbours of position k, as nodes in no particular order:
+  // later_nodes[later_begin[k] .. later_begin[k + 1] - 1].
+  std::vector<int> later_begin;
+  std::vector<NodeId> later_nodes;
   int deferred = 0;
 };
 
@@ -39,10 +42,11 @@ struct Elimination {
 // has; it then becomes the next pivot. Cost: O(size of the filled pattern).
 Elimination play_elimination_game(const Pattern& pattern, const std::vector<NodeId>& proposed);
 
-// Relaxed supernodes (supernode_relaxation.cpp): widens structure[k] (sorted
-// later positions of each pivot) to {k+1} u structure[k+1] where that adds few
-// explicit zeros to a wide front. Returns the number of blocks added.
-long relax_supernodes(std::vector<std::vector<int>>& structure, const std::vector<int>& size);
+// Relaxed supernodes (supernode_relaxation.cpp): widens S(k), the sorted
+// later positions entries[begin[k] .. begin[k + 1] - 1] of each pivot, to
+// {k+1} u S(k+1) where that adds few explicit zeros to a wide front.
+// Returns the number of blocks added.
+long relax_supernodes(std::vector<int>& begin, std::vector<int>& entries, const std::vector<int>& size);
 
 // Builds the full layout (positions, tree, panels, statistics) for an order.
 std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> pattern, const Elimination& elimination,
