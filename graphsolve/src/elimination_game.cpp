@@ -1,13 +1,9 @@
-// The elimination game on the quotient graph: each eliminated node becomes an
-// "element" holding its later neighbours; eliminating a node absorbs the
-// elements adjacent to it, so its later neighbours are its uneliminated
-// neighbours plus those of the absorbed elements. Every element is absorbed
-// once, which makes the cost proportional to the size of the filled pattern.
-// All lists live in flat arrays (no allocation per node): the later
-// neighbours of every position in one CSR, the elements touching each node in
-// one linked list per node.
+// The elimination game decides the final order: nodes go in the proposed
+// order, except zero-diagonal nodes (constraints), which wait for a pivot.
+// Which fill an order makes is worked out afterwards (filled_structure.cpp):
+// nothing here depends on it.
 //
-// Zero-diagonal nodes (constraints) get a pivot only from earlier regular
+// A constraint gets a pivot only from earlier regular
 // pivots, so each constraint's rows are matched to rows of eliminated regular
 // neighbours of its own (a b-matching, structurally what keeps every leading
 // block nonsingular). Rows are taken from untouched neighbours first: two
@@ -33,12 +29,8 @@ class Game {
         eliminated_(pattern.num_nodes, 0),
         deferred_(pattern.num_nodes, 0),
         queued_(pattern.num_nodes, 0),
-        used_rows_(pattern.num_nodes, 0),
-        mark_(pattern.num_nodes, -1),
-        first_element_(pattern.num_nodes, -1) {
-    result_.later_begin.reserve(pattern.num_nodes + 1);
-    result_.later_begin.push_back(0);
-    result_.later_nodes.reserve(pattern.adj.size());
+        used_rows_(pattern.num_nodes, 0) {
+    result_.order.reserve(pattern.num_nodes);
   }
 
   void offer(NodeId v) {
@@ -99,28 +91,9 @@ class Game {
   }
 
   void eliminate(NodeId v) {
-    const int k = static_cast<int>(result_.order.size());
     if (is_constraint(v)) take_rows_for(v);
     result_.order.push_back(v);
     eliminated_[v] = 1;
-    mark_[v] = k;
-    std::vector<NodeId>& later = result_.later_nodes;
-    const std::size_t begin = later.size();
-    for (int a = p_.adj_begin[v]; a < p_.adj_begin[v + 1]; ++a) add(p_.adj[a], k);
-    for (int link = first_element_[v]; link >= 0; link = links_[link].next) {
-      const int element = links_[link].element;
-      if (absorbed_[element]) continue;
-      absorbed_[element] = 1;
-      // By index: add() appends to the array being read.
-      for (int e = result_.later_begin[element]; e < result_.later_begin[element + 1]; ++e) add(later[e], k);
-    }
-    absorbed_.push_back(0);
-    for (std::size_t e = begin; e < later.size(); ++e) {
-      const NodeId u = later[e];
-      links_.push_back({k, first_element_[u]});
-      first_element_[u] = static_cast<int>(links_.size()) - 1;
-    }
-    result_.later_begin.push_back(static_cast<int>(later.size()));
     if (!is_constraint(v))
       for (int a = p_.adj_begin[v]; a < p_.adj_begin[v + 1]; ++a) {
         const NodeId u = p_.adj[a];
@@ -131,24 +104,9 @@ class Game {
       }
   }
 
-  void add(NodeId u, int k) {
-    if (eliminated_[u] || mark_[u] == k) return;
-    mark_[u] = k;
-    result_.later_nodes.push_back(u);
-  }
-
-  struct ElementLink {
-    int element;
-    int next;  // next link of the same node, -1 at the end
-  };
-
   const Pattern& p_;
   std::vector<char> eliminated_, deferred_, queued_;
   std::vector<int> used_rows_;             // rows of a regular pivot matched to constraints
-  std::vector<int> mark_;
-  std::vector<int> first_element_;         // per node: head of its element links, -1 if none
-  std::vector<ElementLink> links_;
-  std::vector<char> absorbed_;             // per element
   std::deque<NodeId> queue_;               // deferred constraints that became ready
   Elimination result_;
 };

@@ -29,18 +29,19 @@ struct SymbolicData {
 
 // Result of playing the elimination game on a proposed order.
 struct Elimination {
-  std::vector<NodeId> order;        // final order (zero-diagonal nodes possibly deferred)
-  // Later neighbours of position k, as nodes in no particular order:
-  // later_nodes[later_begin[k] .. later_begin[k + 1] - 1].
-  std::vector<int> later_begin;
-  std::vector<NodeId> later_nodes;
+  std::vector<NodeId> order;  // final order (zero-diagonal nodes possibly deferred)
   int deferred = 0;
 };
 
 // Eliminates nodes in the proposed order, except that a zero-diagonal node
 // whose pivot no earlier elimination has touched yet is postponed until one
-// has; it then becomes the next pivot. Cost: O(size of the filled pattern).
+// has; it then becomes the next pivot. Cost: O(edges).
 Elimination play_elimination_game(const Pattern& pattern, const std::vector<NodeId>& proposed);
+
+// The filled pattern of an order (filled_structure.cpp): the later positions
+// of pivot k in the factor, entries[begin[k] .. begin[k + 1] - 1], sorted.
+void filled_structure(const Pattern& pattern, const std::vector<NodeId>& order, const std::vector<int>& position,
+                      std::vector<int>& begin, std::vector<int>& entries);
 
 // Relaxed supernodes (supernode_relaxation.cpp): widens S(k), the sorted
 // later positions entries[begin[k] .. begin[k + 1] - 1] of each pivot, to

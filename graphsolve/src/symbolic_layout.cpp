@@ -39,29 +39,6 @@ int forest_height(const std::vector<int>& parent) {
   return height;
 }
 
-// The later positions of every pivot, each list sorted, into begin/entries.
-// Two counting transposes instead of a sort per list: listing the pivots k
-// that have j as a later neighbour, by increasing k, and then the other way
-// round by increasing j, leaves every list in order in linear time.
-void sorted_structure(const Elimination& elimination, const std::vector<int>& position, std::vector<int>& begin,
-                      std::vector<int>& entries) {
-  const int n = static_cast<int>(position.size());
-  const std::vector<int>& later_begin = elimination.later_begin;
-  const std::vector<NodeId>& later_nodes = elimination.later_nodes;
-  std::vector<int> next(n + 1, 0);
-  for (NodeId u : later_nodes) ++next[position[u] + 1];
-  for (int j = 0; j < n; ++j) next[j + 1] += next[j];
-  std::vector<int> earlier_begin = next;
-  std::vector<int> earlier(later_nodes.size());
-  for (int k = 0; k < n; ++k)
-    for (int e = later_begin[k]; e < later_begin[k + 1]; ++e) earlier[next[position[later_nodes[e]]]++] = k;
-  begin = later_begin;
-  entries.resize(later_nodes.size());
-  next.assign(begin.begin(), begin.end() - 1);
-  for (int j = 0; j < n; ++j)
-    for (int e = earlier_begin[j]; e < earlier_begin[j + 1]; ++e) entries[next[earlier[e]]++] = j;
-}
-
 }  // namespace
 
 std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> pattern, const Elimination& elimination,
@@ -78,7 +55,7 @@ std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> patt
   d.parent.assign(n, -1);
   d.width.assign(n, 0);
   for (int k = 0; k < n; ++k) d.size[k] = p.size[d.order[k]];
-  sorted_structure(elimination, d.position, d.struct_begin, d.struct_pos);
+  filled_structure(p, d.order, d.position, d.struct_begin, d.struct_pos);
   const int components = count_components(p);
   const int cycle_rank = p.num_edges - n + components;
   // Forests keep their zero fill-in: no explicit zeros there.
