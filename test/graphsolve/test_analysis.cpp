@@ -15,26 +15,30 @@ namespace fam = graphsolve::families;
 namespace {
 
 // Reference elimination game on a dense adjacency matrix: eliminating v joins
-// all its remaining neighbours; returns the number of edges created.
-long reference_fill(const gs::Graph& g, const std::vector<gs::NodeId>& order) {
+// all its remaining neighbours; returns every node's later neighbours.
+std::vector<std::set<gs::NodeId>> reference_later(const gs::Graph& g, const std::vector<gs::NodeId>& order) {
   const int n = g.num_nodes();
   std::vector<std::vector<char>> adj(n, std::vector<char>(n, 0));
   for (auto [a, b] : g.edges()) adj[a][b] = adj[b][a] = 1;
   std::vector<char> gone(n, 0);
-  long fill = 0;
+  std::vector<std::set<gs::NodeId>> later(n);
   for (gs::NodeId v : order) {
     std::vector<int> nbrs;
     for (int u = 0; u < n; ++u)
       if (!gone[u] && u != v && adj[v][u]) nbrs.push_back(u);
+    later[v].insert(nbrs.begin(), nbrs.end());
     for (size_t i = 0; i < nbrs.size(); ++i)
-      for (size_t j = i + 1; j < nbrs.size(); ++j)
-        if (!adj[nbrs[i]][nbrs[j]]) {
-          adj[nbrs[i]][nbrs[j]] = adj[nbrs[j]][nbrs[i]] = 1;
-          ++fill;
-        }
+      for (size_t j = i + 1; j < nbrs.size(); ++j) adj[nbrs[i]][nbrs[j]] = adj[nbrs[j]][nbrs[i]] = 1;
     gone[v] = 1;
   }
-  return fill;
+  return later;
+}
+
+// Edges the reference game creates.
+long reference_fill(const gs::Graph& g, const std::vector<gs::NodeId>& order) {
+  long blocks = 0;
+  for (const auto& later : reference_later(g, order)) blocks += static_cast<long>(later.size());
+  return blocks - g.num_edges();
 }
 
 gs::Graph random_forest_mixed(int n, unsigned seed) {
@@ -115,6 +119,19 @@ TEST(Analysis, FillMatchesTheEliminationGame) {
       const gs::AnalysisStats& s = sym.stats();
       EXPECT_EQ(s.fill_blocks, reference_fill(g, sym.order())) << gs::to_string(o);
       EXPECT_EQ(s.factor_blocks, s.edges + s.fill_blocks + s.relaxed_blocks);
+      // Not just as many blocks: the same ones (relaxed zeros come on top).
+      const std::vector<std::set<gs::NodeId>> expected = reference_later(g, sym.order());
+      for (gs::NodeId v = 0; v < g.num_nodes(); ++v) {
+        const std::vector<gs::NodeId> later = sym.later_neighbours(v);
+        const std::set<gs::NodeId> got(later.begin(), later.end());
+        EXPECT_EQ(got.size(), later.size()) << "node " << v << " lists a neighbour twice";
+        for (gs::NodeId u : expected[v]) {
+          EXPECT_TRUE(got.count(u)) << gs::to_string(o) << ": node " << v << " misses " << u;
+        }
+        if (s.relaxed_blocks == 0) {
+          EXPECT_EQ(got, expected[v]) << gs::to_string(o) << ": node " << v;
+        }
+      }
       // The order is a permutation and the parent of a node comes after it.
       std::set<gs::NodeId> seen(sym.order().begin(), sym.order().end());
       EXPECT_EQ(static_cast<int>(seen.size()), g.num_nodes());
