@@ -5,6 +5,12 @@
 // order, so scattering them into the columns leaves every column sorted.
 // Cost: O(size of the filled pattern), in flat arrays that each pass reads
 // mostly in order.
+//
+// Rows also add up the LDU flops of the pattern found so far, a lower bound
+// on the final count that only grows, so an order that already costs more
+// than a budget (the best candidate so far) is dropped halfway.
+#include <cmath>
+
 #include "symbolic_data.hpp"
 
 namespace graphsolve::detail {
@@ -38,10 +44,15 @@ std::vector<int> elimination_tree(const Pattern& p, const std::vector<NodeId>& o
 
 }  // namespace
 
-void filled_structure(const Pattern& p, const std::vector<NodeId>& order, const std::vector<int>& position,
-                      std::vector<int>& begin, std::vector<int>& entries) {
+bool filled_structure(const Pattern& p, const std::vector<NodeId>& order, const std::vector<int>& position,
+                      std::vector<int>& begin, std::vector<int>& entries, double flop_budget) {
   const int n = p.num_nodes;
   const std::vector<int> parent = elimination_tree(p, order, position);
+  // The pivots' LDU flops (predicted_flops) with the panel widths so far:
+  // 2/3 b^3 + 2 b^2 w + 2 b w^2 for a pivot of b rows and a panel w wide.
+  double flops = 0;
+  std::vector<double> width(n, 0.0);
+  for (int k = 0; k < n; ++k) flops += 2.0 / 3.0 * std::pow(p.size[order[k]], 3);
   // Row i of the factor: the pivots k < i whose later neighbours include i,
   // found by climbing from each earlier neighbour of i up to i.
   std::vector<int> row_begin(n + 1, 0), row_pivots, mark(n, -1);
@@ -50,14 +61,19 @@ void filled_structure(const Pattern& p, const std::vector<NodeId>& order, const 
   for (int i = 0; i < n; ++i) {
     mark[i] = i;
     const NodeId v = order[i];
+    const double rows = p.size[v];
     for (int a = p.adj_begin[v]; a < p.adj_begin[v + 1]; ++a) {
       if (position[p.adj[a]] > i) continue;
       for (int k = position[p.adj[a]]; mark[k] != i; k = parent[k]) {
         mark[k] = i;
         row_pivots.push_back(k);
         ++count[k];
+        const double b = p.size[order[k]];
+        flops += 2 * b * rows * (b + 2 * width[k] + rows);
+        width[k] += rows;
       }
     }
+    if (flops > flop_budget) return false;
     row_begin[i + 1] = static_cast<int>(row_pivots.size());
   }
   begin.assign(n + 1, 0);
@@ -67,6 +83,7 @@ void filled_structure(const Pattern& p, const std::vector<NodeId>& order, const 
   next.assign(begin.begin(), begin.end() - 1);
   for (int i = 0; i < n; ++i)
     for (int e = row_begin[i]; e < row_begin[i + 1]; ++e) entries[next[row_pivots[e]]++] = i;
+  return true;
 }
 
 }  // namespace graphsolve::detail

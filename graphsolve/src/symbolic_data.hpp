@@ -2,6 +2,7 @@
 // Internal layout of a symbolic analysis, read by the numeric phase.
 // Everything is indexed by elimination position k (order[k] is the node).
 
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -40,8 +41,11 @@ Elimination play_elimination_game(const Pattern& pattern, const std::vector<Node
 
 // The filled pattern of an order (filled_structure.cpp): the later positions
 // of pivot k in the factor, entries[begin[k] .. begin[k + 1] - 1], sorted.
-void filled_structure(const Pattern& pattern, const std::vector<NodeId>& order, const std::vector<int>& position,
-                      std::vector<int>& begin, std::vector<int>& entries);
+// Returns false (begin and entries then unspecified) as soon as the pattern
+// is known to cost more than flop_budget LDU flops.
+bool filled_structure(const Pattern& pattern, const std::vector<NodeId>& order, const std::vector<int>& position,
+                      std::vector<int>& begin, std::vector<int>& entries,
+                      double flop_budget = std::numeric_limits<double>::infinity());
 
 // Relaxed supernodes (supernode_relaxation.cpp): widens S(k), the sorted
 // later positions entries[begin[k] .. begin[k + 1] - 1] of each pivot, to
@@ -49,10 +53,15 @@ void filled_structure(const Pattern& pattern, const std::vector<NodeId>& order, 
 // Returns the number of blocks added.
 long relax_supernodes(std::vector<int>& begin, std::vector<int>& entries, const std::vector<int>& size);
 
-// Builds the full layout (positions, tree, panels, statistics) for an order.
+// Builds the full layout (positions, tree, panels, statistics) for an order;
+// null if its LDU flops exceed flop_budget (relaxed zeros only add to them).
 std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> pattern, const Elimination& elimination,
-                                             Ordering ordering);
+                                             Ordering ordering,
+                                             double flop_budget = std::numeric_limits<double>::infinity());
 
 double predicted_flops(const SymbolicData& data, Method method);
+
+// Connected components of the node graph (isolated nodes count).
+int count_components(const Pattern& pattern);
 
 }  // namespace graphsolve::detail

@@ -10,24 +10,6 @@ namespace graphsolve::detail {
 
 namespace {
 
-int count_components(const Pattern& p) {
-  std::vector<int> root(p.num_nodes);
-  for (int i = 0; i < p.num_nodes; ++i) root[i] = i;
-  auto find = [&](int x) {
-    while (root[x] != x) x = root[x] = root[root[x]];
-    return x;
-  };
-  int components = p.num_nodes;
-  for (const auto& [a, b] : p.edges) {
-    const int ra = find(a), rb = find(b);
-    if (ra != rb) {
-      root[ra] = rb;
-      --components;
-    }
-  }
-  return components;
-}
-
 int forest_height(const std::vector<int>& parent) {
   // Parents come after children, so one backward sweep gives every depth.
   std::vector<int> depth(parent.size(), 1);
@@ -42,7 +24,7 @@ int forest_height(const std::vector<int>& parent) {
 }  // namespace
 
 std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> pattern, const Elimination& elimination,
-                                             Ordering ordering) {
+                                             Ordering ordering, double flop_budget) {
   auto data = std::make_shared<SymbolicData>();
   SymbolicData& d = *data;
   const Pattern& p = *pattern;
@@ -55,7 +37,7 @@ std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> patt
   d.parent.assign(n, -1);
   d.width.assign(n, 0);
   for (int k = 0; k < n; ++k) d.size[k] = p.size[d.order[k]];
-  filled_structure(p, d.order, d.position, d.struct_begin, d.struct_pos);
+  if (!filled_structure(p, d.order, d.position, d.struct_begin, d.struct_pos, flop_budget)) return nullptr;
   const int components = count_components(p);
   const int cycle_rank = p.num_edges - n + components;
   // Forests keep their zero fill-in: no explicit zeros there.
@@ -107,15 +89,34 @@ std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> patt
   return data;
 }
 
+int count_components(const Pattern& p) {
+  std::vector<int> root(p.num_nodes);
+  for (int i = 0; i < p.num_nodes; ++i) root[i] = i;
+  auto find = [&](int x) {
+    while (root[x] != x) x = root[x] = root[root[x]];
+    return x;
+  };
+  int components = p.num_nodes;
+  for (const auto& [a, b] : p.edges) {
+    const int ra = find(a), rb = find(b);
+    if (ra != rb) {
+      root[ra] = rb;
+      --components;
+    }
+  }
+  return components;
+}
+
 double predicted_flops(const SymbolicData& d, Method method) {
   double flops = 0;
   for (size_t k = 0; k < d.size.size(); ++k) {
     const double b = d.size[k], w = d.width[k];
     double sum_squares = 0;  // sum of squared neighbour sizes (diagonal blocks of the update)
-    for (int e = d.struct_begin[k]; e < d.struct_begin[k + 1]; ++e) {
-      const double wi = d.size[d.struct_pos[e]];
-      sum_squares += wi * wi;
-    }
+    if (method != Method::LDU)
+      for (int e = d.struct_begin[k]; e < d.struct_begin[k + 1]; ++e) {
+        const double wi = d.size[d.struct_pos[e]];
+        sum_squares += wi * wi;
+      }
     switch (method) {
       case Method::LDU: flops += 2.0 / 3.0 * b * b * b + 2 * b * b * w + 2 * b * w * w; break;
       case Method::LDLT: flops += 2.0 / 3.0 * b * b * b + 2 * b * b * w + b * (w * w + sum_squares); break;

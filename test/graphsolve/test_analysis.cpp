@@ -109,7 +109,7 @@ TEST(Analysis, FillMatchesTheEliminationGame) {
     gs::Graph g = fam::random_tree(40, 2, k);
     for (int e = 0; e < 20; ++e) {
       const int a = std::uniform_int_distribution<int>(0, 39)(rng), b = std::uniform_int_distribution<int>(0, 39)(rng);
-      if (a != b) g.add_edge(a, b);
+      if (a != b && !g.has_edge(a, b)) g.add_edge(a, b);
     }
     graphs.push_back(g);
   }
@@ -234,6 +234,63 @@ TEST(Analysis, AutoKeepsNestedDissectionWhereItWins) {
     EXPECT_NE(chosen.stats().ordering, gs::Ordering::ND);
     EXPECT_LT(chosen.stats().flops, gs::analyze(g, {gs::Ordering::ND, {}}).stats().flops);
   }
+}
+
+// With cycles Auto weighs amd first and drops dfs and nd halfway once they
+// cost more than the best so far. The choice must be the one a full
+// weighing of every candidate makes: fewest flops, then least fill, then
+// dfs before amd before nd (a ladder ties dfs with amd), with nd weighed
+// where the rule above lets it.
+TEST(Analysis, AutoWithCyclesChoosesAsIfItWeighedEveryCandidateInFull) {
+  std::vector<gs::Graph> graphs = {fam::ladder(200, 6), fam::net(12, 3), fam::crystal(6, 6),
+                                   fam::mechanism(fam::ladder(60, 6), 3, false)};
+  std::mt19937 rng(11);
+  for (unsigned seed = 0; seed < 20; ++seed) {
+    gs::Graph g = seed % 2 ? fam::mechanism(fam::random_tree(60, 6, seed), 3 + seed % 3, true)
+                           : fam::random_tree(150, 1 + seed % 6, seed);
+    for (int e = 0; e < 5 + static_cast<int>(seed) * 3; ++e) {
+      const int a = static_cast<int>(rng() % g.num_nodes()), b = static_cast<int>(rng() % g.num_nodes());
+      if (a != b && !g.has_edge(a, b)) g.add_edge(a, b);
+    }
+    graphs.push_back(g);
+  }
+  // Mixed sizes, one node in four zero-diagonal, up to two extra edges per
+  // node: here dfs sometimes wins outright.
+  for (int k = 0; k < 150; ++k) {
+    gs::Graph g;
+    const int n = 20 + static_cast<int>(rng() % 200);
+    for (int v = 0; v < n; ++v)
+      g.add_node(1 + static_cast<int>(rng() % 6), rng() % 4 ? gs::NodeKind::Regular : gs::NodeKind::ZeroDiagonal);
+    for (int v = 1; v < n; ++v) g.add_edge(static_cast<int>(rng() % v), v);
+    for (int e = static_cast<int>(rng() % (2 * n)); e > 0; --e) {
+      const int a = static_cast<int>(rng() % n), b = static_cast<int>(rng() % n);
+      if (a != b && !g.has_edge(a, b)) g.add_edge(a, b);
+    }
+    graphs.push_back(g);
+  }
+  int dfs_chosen = 0;
+  for (const gs::Graph& g : graphs) {
+    SCOPED_TRACE(std::to_string(g.num_nodes()) + " nodes, " + std::to_string(g.num_edges()) + " edges");
+    std::vector<gs::Symbolic> full;
+    for (gs::Ordering o : {gs::Ordering::DFS, gs::Ordering::AMD, gs::Ordering::ND}) full.push_back(gs::analyze(g, {o, {}}));
+    if (full[0].stats().cycle_rank == 0) continue;  // forests: the other test
+    const auto beats = [](const gs::AnalysisStats& a, const gs::AnalysisStats& b) {
+      return a.flops != b.flops ? a.flops < b.flops : a.fill_blocks < b.fill_blocks;  // ties keep the earlier
+    };
+    const gs::Symbolic* best = beats(full[1].stats(), full[0].stats()) ? &full[1] : &full[0];
+    bool constraints = false;
+    for (int v = 0; v < g.num_nodes(); ++v) constraints |= g.kind(v) == gs::NodeKind::ZeroDiagonal;
+    const bool weigh_nd = constraints || best->stats().factor_nonzeros >= 2.0 * matrix_entries(g);
+    if (weigh_nd && beats(full[2].stats(), best->stats())) best = &full[2];
+    const gs::Symbolic chosen = gs::analyze(g);
+    EXPECT_EQ(chosen.stats().ordering, best->stats().ordering);
+    EXPECT_EQ(chosen.order(), best->order());
+    EXPECT_EQ(chosen.stats().flops, best->stats().flops);
+    EXPECT_EQ(chosen.stats().factor_blocks, best->stats().factor_blocks);
+    dfs_chosen += chosen.stats().ordering == gs::Ordering::DFS;
+  }
+  EXPECT_EQ(gs::analyze(graphs[0]).stats().ordering, gs::Ordering::DFS);  // the ladder's tie
+  EXPECT_GT(dfs_chosen, 1);  // the ladder's tie and at least one outright win
 }
 
 // Saddle-point graphs with cycles try ND even at little fill: there the
