@@ -53,8 +53,8 @@ def make(result_paths, _plots_dir, _rel, command):
     if command:
         out += ["Command:", "", "```sh", command, "```", ""]
     out += ["Microseconds, the fastest repetition; ratios are peer / graphsolve in the same phase (above 1: "
-            "graphsolve is faster). `analyze` is the symbolic phase (graphsolve: ordering, elimination game, "
-            "layout, and allocating the factor; UMFPACK: `umfpack_di_symbolic`; KLU: `klu_analyze`; CHOLMOD: "
+            "graphsolve is faster). `analyze` is the symbolic phase (graphsolve: ordering, elimination game, filled "
+            "pattern, layout, and allocating the factor; UMFPACK: `umfpack_di_symbolic`; KLU: `klu_analyze`; CHOLMOD: "
             "`cholmod_analyze`); `full` is analysis, numeric factorization and one solve, as a caller who "
             "solves one system once pays. The tables above reuse the analysis.", ""]
     for family in families(best):
