@@ -128,9 +128,8 @@ Symbolic analyze_with_pattern(std::shared_ptr<const Pattern> pattern, const Anal
     result.data_ = analyze_one(pattern, options.ordering, options.order);
     return result;
   }
-  result.data_ = detail::count_components(*pattern) == pattern->num_nodes - pattern->num_edges
-                     ? auto_on_a_forest(pattern)
-                     : auto_with_cycles(pattern);
+  const bool forest = pattern->num_edges == pattern->num_nodes - pattern->components;
+  result.data_ = forest ? auto_on_a_forest(pattern) : auto_with_cycles(pattern);
   return result;
 }
 

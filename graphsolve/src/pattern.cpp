@@ -8,6 +8,28 @@
 
 namespace graphsolve {
 
+namespace {
+
+int count_components(int num_nodes, const std::vector<std::pair<NodeId, NodeId>>& edges) {
+  std::vector<int> root(num_nodes);
+  std::iota(root.begin(), root.end(), 0);
+  auto find = [&](int x) {
+    while (root[x] != x) x = root[x] = root[root[x]];
+    return x;
+  };
+  int components = num_nodes;
+  for (const auto& [a, b] : edges) {
+    const int ra = find(a), rb = find(b);
+    if (ra != rb) {
+      root[ra] = rb;
+      --components;
+    }
+  }
+  return components;
+}
+
+}  // namespace
+
 Pattern::Pattern(const Graph& graph)
     : num_nodes(graph.num_nodes()),
       num_edges(graph.num_edges()),
@@ -50,6 +72,7 @@ Pattern::Pattern(const Graph& graph)
       }
     }
   }
+  components = count_components(num_nodes, edges);
 }
 
 int Pattern::find_edge(NodeId a, NodeId b) const {

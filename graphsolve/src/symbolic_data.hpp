@@ -61,7 +61,4 @@ std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> patt
 
 double predicted_flops(const SymbolicData& data, Method method);
 
-// Connected components of the node graph (isolated nodes count).
-int count_components(const Pattern& pattern);
-
 }  // namespace graphsolve::detail

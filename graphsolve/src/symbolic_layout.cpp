@@ -38,8 +38,7 @@ std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> patt
   d.width.assign(n, 0);
   for (int k = 0; k < n; ++k) d.size[k] = p.size[d.order[k]];
   if (!filled_structure(p, d.order, d.position, d.struct_begin, d.struct_pos, flop_budget)) return nullptr;
-  const int components = count_components(p);
-  const int cycle_rank = p.num_edges - n + components;
+  const int cycle_rank = p.num_edges - n + p.components;
   // Forests keep their zero fill-in: no explicit zeros there.
   const long relaxed = cycle_rank == 0 ? 0 : relax_supernodes(d.struct_begin, d.struct_pos, d.size);
   d.struct_col.resize(d.struct_begin[n]);
@@ -71,7 +70,7 @@ std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> patt
   AnalysisStats& s = d.stats;
   s.nodes = n;
   s.edges = p.num_edges;
-  s.components = components;
+  s.components = p.components;
   s.cycle_rank = cycle_rank;
   s.dimension = p.dimension;
   s.ordering = ordering;
@@ -87,24 +86,6 @@ std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> patt
   s.tree_height = forest_height(d.parent);
   s.deferred_nodes = elimination.deferred;
   return data;
-}
-
-int count_components(const Pattern& p) {
-  std::vector<int> root(p.num_nodes);
-  for (int i = 0; i < p.num_nodes; ++i) root[i] = i;
-  auto find = [&](int x) {
-    while (root[x] != x) x = root[x] = root[root[x]];
-    return x;
-  };
-  int components = p.num_nodes;
-  for (const auto& [a, b] : p.edges) {
-    const int ra = find(a), rb = find(b);
-    if (ra != rb) {
-      root[ra] = rb;
-      --components;
-    }
-  }
-  return components;
 }
 
 double predicted_flops(const SymbolicData& d, Method method) {

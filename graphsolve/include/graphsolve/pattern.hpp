@@ -22,6 +22,7 @@ struct Pattern {
   std::vector<NodeId> adj;        // neighbours, sorted per node
   std::vector<int> adj_edge;      // edge index of each adjacency entry
   std::vector<std::pair<NodeId, NodeId>> edges;  // (smaller, larger)
+  int components = 0;             // connected components, isolated nodes included
 
   int degree(NodeId node) const { return adj_begin[node + 1] - adj_begin[node]; }
   // Index of edge {a, b} or -1 (binary search in the adjacency of a).
