@@ -9,8 +9,6 @@
 // Rows also add up the LDU flops of the pattern found so far, a lower bound
 // on the final count that only grows, so an order that already costs more
 // than a budget (the best candidate so far) is dropped halfway.
-#include <cmath>
-
 #include "symbolic_data.hpp"
 
 namespace graphsolve::detail {
@@ -48,11 +46,10 @@ bool filled_structure(const Pattern& p, const std::vector<NodeId>& order, const 
                       std::vector<int>& begin, std::vector<int>& entries, double flop_budget) {
   const int n = p.num_nodes;
   const std::vector<int> parent = elimination_tree(p, order, position);
-  // The pivots' LDU flops (predicted_flops) with the panel widths so far:
-  // 2/3 b^3 + 2 b^2 w + 2 b w^2 for a pivot of b rows and a panel w wide.
+  // The pivots' LDU flops with the panel widths found so far.
   double flops = 0;
   std::vector<double> width(n, 0.0);
-  for (int k = 0; k < n; ++k) flops += 2.0 / 3.0 * std::pow(p.size[order[k]], 3);
+  for (int k = 0; k < n; ++k) flops += ldu_pivot_flops(p.size[order[k]], 0.0);
   // Row i of the factor: the pivots k < i whose later neighbours include i,
   // found by climbing from each earlier neighbour of i up to i.
   std::vector<int> row_begin(n + 1, 0), row_pivots, mark(n, -1);
@@ -69,7 +66,7 @@ bool filled_structure(const Pattern& p, const std::vector<NodeId>& order, const 
         row_pivots.push_back(k);
         ++count[k];
         const double b = p.size[order[k]];
-        flops += 2 * b * rows * (b + 2 * width[k] + rows);
+        flops += ldu_pivot_flops(b, width[k] + rows) - ldu_pivot_flops(b, width[k]);
         width[k] += rows;
       }
     }

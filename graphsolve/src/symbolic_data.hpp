@@ -61,4 +61,8 @@ std::shared_ptr<SymbolicData> build_symbolic(std::shared_ptr<const Pattern> patt
 
 double predicted_flops(const SymbolicData& data, Method method);
 
+// LDU flops of one pivot of b rows whose panel is w columns wide: its inverse,
+// its two panels and its update of the later nodes.
+inline double ldu_pivot_flops(double b, double w) { return 2.0 / 3.0 * b * b * b + 2 * b * b * w + 2 * b * w * w; }
+
 }  // namespace graphsolve::detail

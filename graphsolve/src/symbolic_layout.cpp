@@ -99,7 +99,7 @@ double predicted_flops(const SymbolicData& d, Method method) {
         sum_squares += wi * wi;
       }
     switch (method) {
-      case Method::LDU: flops += 2.0 / 3.0 * b * b * b + 2 * b * b * w + 2 * b * w * w; break;
+      case Method::LDU: flops += ldu_pivot_flops(b, w); break;
       case Method::LDLT: flops += 2.0 / 3.0 * b * b * b + 2 * b * b * w + b * (w * w + sum_squares); break;
       case Method::LLT: flops += 1.0 / 3.0 * b * b * b + b * b * w + b * (w * w + sum_squares); break;
     }
