@@ -3,16 +3,17 @@
 // Which fill an order makes is worked out afterwards (filled_structure.cpp):
 // nothing here depends on it.
 //
-// A constraint gets a pivot only from earlier regular
-// pivots, so each constraint's rows are matched to rows of eliminated regular
-// neighbours of its own (a b-matching, structurally what keeps every leading
-// block nonsingular). Rows are taken from untouched neighbours first: two
+// A constraint gets a pivot only from earlier regular pivots, so each
+// constraint's rows are matched to rows of eliminated regular neighbours of
+// its own (a b-matching, structurally what keeps every leading block
+// nonsingular). Rows are taken from untouched neighbours first: two
 // constraints sharing one body are a trap (two spherical joints on a body
-// have a rank-5 6x6 Jacobian), so a constraint may lean on rows left over
-// by another only once all its regular neighbours are eliminated and
+// have a rank-5 6x6 Jacobian), so a constraint may lean on rows left over by
+// another only once all its regular neighbours are eliminated and
 // contribute. In a tree eliminated leaves first, every joint simply owns its
 // child body. Constraints that never find rows go last, where their pivot is
 // the Schur complement of all the rest, nonsingular whenever A is.
+
 #include <algorithm>
 #include <deque>
 
