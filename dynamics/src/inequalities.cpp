@@ -78,6 +78,25 @@ double contact_mass(const Model& model, const ContactSite& site) {
   return a * b / (a + b);
 }
 
+// How fast a unit impulse along `row` moves body `body` along it (0 for the
+// world): row W^-1 row^T.
+double mobility(const Model& model, int body, const Row6& row) {
+  if (body == kWorld) return 0.0;
+  const Body& b = model.body(body);
+  return row.head<3>().squaredNorm() / b.mass + row.tail<3>().dot(b.inertia.ldlt().solve(row.tail<3>().transpose()));
+}
+
+double mobility(const Model& model, const HeldRow& held) {
+  return mobility(model, held.body[0], held.row[0]) + mobility(model, held.body[1], held.row[1]);
+}
+
+// Of a complementarity pair at a solution, whether the impulse is the member
+// away from zero: the speed it gives (impulse times mobility) beyond the
+// other member's speed, and the impulse beyond the solve's noise.
+bool pushes(double impulse, double mobility, double speed, double noise) {
+  return impulse > noise && impulse * mobility > speed;
+}
+
 }  // namespace
 
 Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, const std::vector<ContactSite>& sites,
@@ -557,6 +576,48 @@ double Inequalities::min_signed_distance(const InequalityPoint& point) const {
   double d = std::numeric_limits<double>::infinity();
   for (double phi : point.distance) d = std::min(d, phi);
   return d;
+}
+
+void Inequalities::held_rows(const Eigen::VectorXd& u, const std::vector<Pose>& at, double dt, double noise,
+                             std::vector<HeldRow>& rows) const {
+  rows.clear();
+  for (size_t c = 0; c < contacts_.size(); ++c) {
+    const ContactSlot& s = contacts_[c];
+    if (!active_[c]) continue;
+    const Pose a = pose_of(at, s.body[0]), b = pose_of(at, s.body[1]);
+    const ContactFrame f = locate(*model_, (*sites_)[c], a, b);
+    const SideRows normal = normal_rows(f, a, b);
+    const HeldRow held{{s.body[0], s.body[1]}, {normal[0], normal[1]}};
+    const double gamma = u(s.row);
+    if (!pushes(gamma, mobility(*model_, held), f.distance / dt + s.compliance * gamma, noise)) continue;
+    rows.push_back(held);
+    const int k = s.friction_rows;
+    if (k == 0) continue;
+    // The friction budget left (mu gamma less the friction impulse) against
+    // the slip speed psi.
+    const double used = s.model == FrictionModel::Linearized ? u.segment(s.row + 1, k).sum()
+                                                              : u.segment<2>(s.row + 1).norm();
+    Vector3 t[2];
+    contact_tangents(f.normal, t[0], t[1]);
+    HeldRow tangent[2];
+    for (int i = 0; i < 2; ++i)
+      tangent[i] = HeldRow{{s.body[0], s.body[1]},
+                           {point_row(t[i], a.orientation, f.point_a), -point_row(t[i], b.orientation, f.point_b)}};
+    if (!pushes(s.mu_f * gamma - used, mobility(*model_, tangent[0]), u(s.row + 1 + k), noise)) continue;
+    rows.push_back(tangent[0]);
+    rows.push_back(tangent[1]);
+  }
+  for (size_t l = 0; l < limits_.size(); ++l) {
+    const LimitSlot& s = limits_[l];
+    const Joint& joint = model_->joint(s.limit.joint);
+    HeldRow held{{s.parent, s.child}, {}};
+    const double value = coordinate_jacobian(joint, graph_->axes[s.limit.joint], pose_of(at, s.parent),
+                                             at[s.child], s.limit.coordinate, held.row[0], held.row[1]);
+    held.row[0] *= s.limit.sign;
+    held.row[1] *= s.limit.sign;
+    if (pushes(u(s.row), mobility(*model_, held), s.limit.sign * (value - s.limit.bound) / dt, noise))
+      rows.push_back(held);
+  }
 }
 
 int Inequalities::site_of_node(int node) const {

@@ -25,6 +25,7 @@
 
 #include "cone_scaling.hpp"
 #include "contact_site.hpp"
+#include "held_row.hpp"
 #include "joint_limits.hpp"
 #include "mechanism_graph.hpp"
 
@@ -109,6 +110,15 @@ class Inequalities {
 
   // The smallest signed distance at z_k+1 over all contacts (+inf without).
   double min_signed_distance(const InequalityPoint& point) const;
+  // The rows that solution u (of a step of length dt) holds closed, at the
+  // configuration `at` that it reached: each contact pressed (its impulse
+  // over its mass above its slack's speed at `at` and above `noise`, an
+  // impulse), with its two tangents while it sticks (its unused friction
+  // budget over its mass above its slip speed), and each joint limit pushed
+  // likewise. Where both members of a pair are near zero (a contact that
+  // only touches, a friction on the verge of slipping) the row stays open.
+  void held_rows(const Eigen::VectorXd& u, const std::vector<Pose>& at, double dt, double noise,
+                 std::vector<HeldRow>& rows) const;
   // The contact site of a graph node, or -1.
   int site_of_node(int node) const;
   // Largest |eq|, friction budgets (impulses) over the mechanism's mass

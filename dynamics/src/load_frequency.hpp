@@ -8,13 +8,15 @@
 #include "dynamics/model.hpp"
 #include "dynamics/simulator.hpp"
 #include "dynamics/state.hpp"
+#include "held_row.hpp"
 
 namespace dynamics::detail {
 
 // Estimates of one model's loaded frequency in storage kept from one to the
-// next: the first estimate sizes it, the later ones allocate nothing (a
-// simulator estimates at tries of fewer sub-steps, which are steps). Keeps a
-// reference to the model, which must outlive it.
+// next: the first estimate sizes it, the later ones allocate nothing while
+// the number of held rows stays (a simulator estimates at tries of fewer
+// sub-steps, which are steps). Keeps a reference to the model, which must
+// outlive it.
 class LoadEstimator {
  public:
   explicit LoadEstimator(const Model& model);
@@ -24,9 +26,12 @@ class LoadEstimator {
 
   // `child_force`: each joint's translational force (world frame, N) on its
   // child at the child's attachment point; its parent takes the opposite at
-  // its own. The joints' springs come from the model. Throws
-  // std::runtime_error when the constraint system cannot be solved.
-  LoadFrequency estimate(const State& state, const std::vector<Vector3>& child_force);
+  // its own. The joints' springs come from the model. `held`: the rows of
+  // contacts and limits that the state's last step held, kept closed like
+  // the joints. Throws std::runtime_error when the constraint system cannot
+  // be solved.
+  LoadFrequency estimate(const State& state, const std::vector<Vector3>& child_force,
+                         const std::vector<HeldRow>& held = {});
 
  private:
   struct Workspace;
@@ -35,6 +40,7 @@ class LoadEstimator {
 };
 
 // One estimate in fresh storage.
-LoadFrequency load_frequency(const Model& model, const State& state, const std::vector<Vector3>& child_force);
+LoadFrequency load_frequency(const Model& model, const State& state, const std::vector<Vector3>& child_force,
+                             const std::vector<HeldRow>& held = {});
 
 }  // namespace dynamics::detail

@@ -269,11 +269,14 @@ struct Simulator::Impl {
   }
   LoadFrequency load_frequency(const State& state) const;
   void joint_forces(const State& state, std::vector<Vector3>& child_force) const;
+  void held_rows(const State& state, std::vector<Pose>& poses, std::vector<detail::HeldRow>& rows) const;
   double load_step_limit(const State& state);
   int substeps_within_load_limit(const State& state);
   // The steps' load estimates (see load_step_limit), created by the first.
   std::unique_ptr<detail::LoadEstimator> load_estimator;
   std::vector<Vector3> load_forces;
+  std::vector<Pose> load_poses;
+  std::vector<detail::HeldRow> load_held;
 };
 
 // The broad phase at z_k; a new set of contacts between colliders means a new
@@ -1075,9 +1078,10 @@ StepResult Simulator::Impl::advance(State& state) {
   // first step (a hinged link at 0.95 of its springs' limit swung from 0.1
   // to 0.59 rad in three steps before the fourth failed): a state's first
   // step estimates that limit (no loads yet) and starts within its margin.
-  // Not with contacts or joint limits, which the estimate leaves out and
-  // which can hold the spring (the gripper's finger springs squeeze a cube
-  // at 3.5 times their limit in plain steps, as well as in sub-steps).
+  // Not with contacts or joint limits: a first step knows none of their
+  // impulses yet, and they can hold the spring (the gripper's finger springs
+  // squeeze a cube at 3.5 times their own limit in plain steps, as well as in
+  // sub-steps); later estimates keep the ones the last step held.
   int within = 0;  // sub-steps the load limit asks for; 0 until estimated
   if (start.probe) {
     within = substeps_within_load_limit(state);
@@ -1217,11 +1221,14 @@ double Simulator::Impl::load_step_limit(const State& state) {
       load_estimator = std::make_unique<detail::LoadEstimator>(model);
       load_forces.resize(nj);
     }
-    if (impulses)
+    if (impulses) {
       joint_forces(state, load_forces);
-    else
+      held_rows(state, load_poses, load_held);
+    } else {
       std::fill(load_forces.begin(), load_forces.end(), Vector3::Zero());
-    return load_estimator->estimate(state, load_forces).step_limit;
+      load_held.clear();
+    }
+    return load_estimator->estimate(state, load_forces, load_held).step_limit;
   } catch (const std::exception&) {
     return kNone;
   }
@@ -1234,7 +1241,22 @@ LoadFrequency Simulator::Impl::load_frequency(const State& state) const {
                                 "simulator (take a step first)");
   std::vector<Vector3> child_force(nj);
   joint_forces(state, child_force);
-  return detail::load_frequency(model, state, child_force);
+  std::vector<Pose> poses;
+  std::vector<detail::HeldRow> held;
+  held_rows(state, poses, held);
+  return detail::load_frequency(model, state, child_force, held);
+}
+
+// The rows of the contacts and limits that the state's last step held, at
+// its poses; the same noise as joint_forces (an impulse within the Newton
+// tolerance on momenta).
+void Simulator::Impl::held_rows(const State& state, std::vector<Pose>& poses,
+                                std::vector<detail::HeldRow>& rows) const {
+  rows.clear();
+  if (ineq.empty()) return;
+  poses.resize(nb);
+  for (int b = 0; b < nb; ++b) poses[b] = detail::body_pose(state, b);
+  ineq.held_rows(state.multipliers, poses, state.multipliers_dt, options.interior_tolerance * mass_scale, rows);
 }
 
 // Each joint's translational force on its child: G_x^T L over the step.

@@ -174,13 +174,22 @@ TEST_F(DynamicsCli, StepsPastTheLoadLimitAreExplained) {
   EXPECT_EQ(advised.code, 0) << advised.err;
   EXPECT_EQ(advised.err.find("warning"), std::string::npos) << advised.err;
 
-  // The gripper's finger spring (500 N/m on two coupled 0.05 kg fingers) is
-  // read at the start of each step: sqrt(500 / 0.1) = 70.71 rad/s.
-  const CliResult sprung = run("simulate gripper --dt 0.1 --steps 3");
-  EXPECT_NE(sprung.err.find("warning: after step 1: the spring of joint 'finger1' makes body 'finger"),
-            std::string::npos)
-      << sprung.err;
-  EXPECT_NE(sprung.err.find("swing at 70.71 rad/s"), std::string::npos) << sprung.err;
+  // The quadruped's leg springs swing its trunk at about 100 rad/s (0.02 s
+  // runs with an energy error of 0.2 J, 0.03 s with 50 J): the warning
+  // names the spring and suggests a step within its limit.
+  const CliResult sprung = run("simulate quadruped --dt 0.03 --steps 3");
+  EXPECT_NE(sprung.err.find("warning: after step 1: the spring of joint '"), std::string::npos) << sprung.err;
+  EXPECT_NE(sprung.err.find("' makes body 'trunk' swing at "), std::string::npos) << sprung.err;
+  const std::size_t sprung_advice = sprung.err.find("try --dt ");
+  ASSERT_NE(sprung_advice, std::string::npos) << sprung.err;
+  EXPECT_LT(std::stod(sprung.err.substr(sprung_advice + 9)), 0.02);
+  // The gripper's finger spring (500 N/m on two coupled 0.05 kg fingers,
+  // sqrt(500 / 0.1) = 70.71 rad/s alone) only squeezes the cube, whose
+  // contacts hold the fingers: no warning at 0.1 s.
+  const CliResult squeezing = run("simulate gripper --dt 0.1 --steps 20 --json");
+  ASSERT_EQ(squeezing.code, 0) << squeezing.err;
+  EXPECT_EQ(squeezing.err.find("warning"), std::string::npos) << squeezing.err;
+  EXPECT_TRUE(nlohmann::json::parse(squeezing.out)["load_step_limit_s"].is_null());
 
   // The damped pendulum (1 m, 1 kg, damping 0.5 N m s/rad, no spring): its
   // damper lengthens 2/rate to (c + sqrt(c^2 + 4 J k)) / k = 0.63 s at rest.

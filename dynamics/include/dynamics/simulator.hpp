@@ -182,7 +182,7 @@ struct StepResult {
 // read at the start of the step too, add their stiffness; joint dampers,
 // which act on the new velocities, lengthen the limit.
 struct LoadFrequency {
-  double rate = 0.0;  // rad/s: the largest omega of K x = omega^2 M x over motions the joints allow
+  double rate = 0.0;  // rad/s: the largest omega of K x = omega^2 M x over motions the joints (and held contacts) allow
   double step_limit = std::numeric_limits<double>::infinity();  // s: 2 / rate, longer with dampers
   int body = -1;      // the body that moves most in that motion (-1: no load stiffens any)
   // Of that motion's stiffness, the share of the joint springs (0 to 1; the
@@ -215,9 +215,11 @@ class Simulator {
   // the last step that produced the state (State::multipliers, over
   // State::multipliers_dt), linearized about its poses, with the joint
   // springs; joint dampers lengthen the limit beyond 2 / rate. Gravity acts
-  // at the centres of mass and stiffens nothing; couplings' own forces,
-  // limits and contacts are left out, and so are joint impulses within the
-  // Newton tolerance on momenta (the solve's noise). Restarted Lanczos on the linearized
+  // at the centres of mass and stiffens nothing. Contacts and joint limits
+  // that the step held (pressed, sticking, pushed) keep their rows closed as
+  // the joints do; the lever effect of their own impulses, couplings' own
+  // forces and joint impulses within the Newton tolerance on momenta (the
+  // solve's noise) are left out. Restarted Lanczos on the linearized
   // motion (one factorization and a few dozen solves: 120 ms for 1000 links;
   // a few Lanczos runs with dampers); it allocates (the simulator's own
   // estimates, at sub-step tries, reuse storage it keeps), so call it on
