@@ -6,22 +6,38 @@
 namespace dynamics::detail {
 
 namespace {
-MechanismGraph projection_graph(const Model& model, bool damper_edges) {
+MechanismGraph projection_graph(const Model& model, bool damper_edges, const std::vector<HeldRow>& held) {
   MechanismGraph mg = build_mechanism_graph(model);
   if (damper_edges) add_damper_edges(model, mg);
+  for (const HeldRow& row : held) {
+    const int node = mg.graph.add_node(1, graphsolve::NodeKind::ZeroDiagonal);
+    for (int side = 0; side < 2; ++side)
+      if (row.body[side] != kWorld) mg.graph.add_edge(node, row.body[side]);
+  }
   return mg;
 }
 }  // namespace
 
-ConstraintSystem::ConstraintSystem(const Model& model, bool damper_edges)
+ConstraintSystem::ConstraintSystem(const Model& model, bool damper_edges, const std::vector<HeldRow>& held)
     : model_(model),
-      mg_(projection_graph(model, damper_edges)),
+      held_(held),
+      first_held_node_(0),
+      mg_(projection_graph(model, damper_edges, held)),
       symbolic_(graphsolve::analyze(mg_.graph)),
       matrix_(symbolic_),
       factor_(symbolic_),
       equilibration_(model),
       poses_(model.num_bodies()),
-      mass_scale_(detail::mass_scale(model)) {}
+      mass_scale_(detail::mass_scale(model)) {
+  first_held_node_ = mg_.graph.num_nodes() - static_cast<int>(held_.size());
+}
+
+bool ConstraintSystem::fits(const std::vector<HeldRow>& held) const {
+  if (held.size() != held_.size()) return false;
+  for (std::size_t i = 0; i < held.size(); ++i)
+    if (held[i].body[0] != held_[i].body[0] || held[i].body[1] != held_[i].body[1]) return false;
+  return true;
+}
 
 double ConstraintSystem::assemble(const State& state, Eigen::VectorXd& g_rows, ProjectionResult* report,
                                   double tolerance) {
@@ -47,6 +63,16 @@ double ConstraintSystem::assemble(const State& state, Eigen::VectorXd& g_rows, P
     if (report && v > violation) report->worst_joint = j;
     if (report && v > tolerance) report->violated_joints.push_back(j);
     violation = std::max(violation, v);
+  }
+  for (std::size_t i = 0; i < held_.size(); ++i) {  // closed already: no value to report
+    const int node = first_held_node_ + static_cast<int>(i);
+    matrix_.diag(node).setZero();
+    for (int side = 0; side < 2; ++side) {
+      const int body = held_[i].body[side];
+      if (body == kWorld) continue;
+      matrix_.block(node, body) = held_[i].row[side];
+      matrix_.block(body, node) = held_[i].row[side].transpose();
+    }
   }
   if (model_.num_couplings() == 0) return violation;
   for (int b = 0; b < model_.num_bodies(); ++b) poses_[b] = body_pose(state, b);
@@ -118,7 +144,8 @@ std::string ConstraintSystem::failure() const {
   const int joint = joint_of_node(mg_, node);
   if (joint >= 0) return text + " at joint '" + model_.joint(joint).name + "'";
   const int coupling = coupling_of_node(mg_, node);
-  return coupling >= 0 ? text + " at coupling '" + model_.coupling(coupling).name + "'" : text;
+  if (coupling >= 0) return text + " at coupling '" + model_.coupling(coupling).name + "'";
+  return node >= first_held_node_ ? text + " at a held contact or limit row" : text;
 }
 
 }  // namespace dynamics::detail

@@ -3,7 +3,8 @@
 // (internal): W the body mass matrices over the mechanism's mass scale (so
 // that a regularization means the same for milligrams and tonnes), G the
 // constraint Jacobian at a configuration. Position and velocity projection
-// and the loaded-frequency estimate solve with it.
+// and the loaded-frequency estimate solve with it; the estimate adds the
+// rows of held contacts and limits (HeldRow), one constraint node each.
 
 #include <string>
 
@@ -14,6 +15,7 @@
 #include "dynamics/model.hpp"
 #include "dynamics/state.hpp"
 #include "equilibration.hpp"
+#include "held_row.hpp"
 #include "mechanism_graph.hpp"
 
 namespace dynamics::detail {
@@ -21,8 +23,15 @@ namespace dynamics::detail {
 class ConstraintSystem {
  public:
   // With `damper_edges`, the graph also couples the two bodies of every
-  // damped joint, whose blocks body_block() then reaches.
-  explicit ConstraintSystem(const Model& model, bool damper_edges = false);
+  // damped joint, whose blocks body_block() then reaches. `held`: rows kept
+  // closed beside the joints, a one-row node each on its bodies; their
+  // values can change (set_held), their bodies cannot.
+  explicit ConstraintSystem(const Model& model, bool damper_edges = false, const std::vector<HeldRow>& held = {});
+
+  // Whether `held` has the bodies of this system's held rows, row by row.
+  bool fits(const std::vector<HeldRow>& held) const;
+  // New values of the held rows (which fits()), written by the next assemble().
+  void set_held(const std::vector<HeldRow>& held) { held_ = held; }
 
   // Body b's block of W: its mass matrix over the mass scale.
   Eigen::Matrix<double, 6, 6> weight(int b) const { return mass_matrix(model_.body(b)) / mass_scale_; }
@@ -61,6 +70,8 @@ class ConstraintSystem {
 
  private:
   const Model& model_;
+  std::vector<HeldRow> held_;
+  int first_held_node_;
   MechanismGraph mg_;
   graphsolve::Symbolic symbolic_;
   graphsolve::BlockMatrix matrix_;

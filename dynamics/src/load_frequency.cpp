@@ -17,12 +17,9 @@
 // constraint Jacobian): restarted Lanczos (Rayleigh-Ritz on Krylov spaces)
 // with the saddle-point system of the constraints, whose solve turns a
 // force into the W-closest motion that keeps them closed. Contacts and joint
-// limits that the last step held (HeldRow) are kept closed too: their few
-// rows C join by a Schur complement on the joints' solves S, the motion
-// x = S f - Y mu with Y = S C^T and (C Y) mu = C S f (a pseudo-inverse, for
-// redundant rows such as four corners on the ground). A spring that only
-// presses a body against another, as a gripper's finger spring squeezes a
-// cube, then stiffens no allowed motion.
+// limits that the last step held (HeldRow) join that system as one-row
+// constraint nodes, so a spring that only presses a body against another,
+// as a gripper's finger spring squeezes a cube, stiffens no allowed motion.
 //
 // With dampers, the step W (v' - v) = -h K q - h C v', q' = q + h v' has
 // q_k = lambda^k x with (W + hC) lambda^2 - (2W + hC - h^2 K) lambda + W = 0.
@@ -115,19 +112,6 @@ class LoadedMotion {
     clear_damper_blocks();
   }
 
-  // The held rows of the state, kept closed from the next factorization on
-  // (see the top of the file); storage only grows.
-  void set_held(const std::vector<HeldRow>& held) {
-    held_.assign(held.begin(), held.end());
-    const int m = static_cast<int>(held_.size());
-    if (held_solves_.cols() < m) {
-      held_solves_.resize(size(), m);
-      held_product_.resize(m, m);
-      held_values_.resize(m);
-      held_multipliers_.resize(m);
-    }
-  }
-
   // a = h^2 / 4, b = h / 2: the pencil whose largest eigenvalue reaches 1 at
   // the limit h. Writes B into the system's body blocks and refactorizes it.
   void set_step(double h) {
@@ -150,12 +134,10 @@ class LoadedMotion {
     return std::any_of(springs_.begin(), springs_.end(), [](const LinearSpring& s) { return s.damping > 0.0; });
   }
 
-  // Factorizes the system at B, then solves it for the held rows.
   void factorize() {
     if (system_.factorize_regularized(kSteps.regularization, kSteps.max_regularization) < 0.0)
       throw std::runtime_error("dynamics: loaded-frequency estimate: the constraint system cannot be factorized (" +
                                system_.failure() + ")");
-    prepare_held();
   }
 
   // The B inner product.
@@ -238,58 +220,10 @@ class LoadedMotion {
     return rates;
   }
 
-  // x = S f for the force in rows_ (see the top of the file), then the held
-  // rows closed.
   void solve(Eigen::VectorXd& out) {
-    joint_solve();
-    out = rows_.head(size());
-    const int m = static_cast<int>(held_.size());
-    if (m == 0) return;
-    auto rates = held_values_.head(m), mu = held_multipliers_.head(m);
-    for (int i = 0; i < m; ++i) rates(i) = held_rate(i, out);
-    mu.noalias() = held_inverse_ * rates;
-    out.noalias() -= held_solves_.leftCols(m) * mu;
-  }
-
-  void joint_solve() {
     if (!system_.solve_refined(rows_, kRefinement))
       throw std::runtime_error("dynamics: loaded-frequency estimate: " + system_.failure());
-  }
-
-  // Row i of C times motion x.
-  double held_rate(int i, const Eigen::Ref<const Eigen::VectorXd>& x) const {
-    double rate = 0.0;
-    for (int side = 0; side < 2; ++side)
-      if (held_[i].body[side] != kWorld) rate += held_[i].row[side].dot(x.segment<6>(6 * held_[i].body[side]));
-    return rate;
-  }
-
-  // Y = S C^T, one solve per held row, and the pseudo-inverse of C Y (self-
-  // adjoint: C B^-1 C^T projected), whose eigenvalues below a 1e-10 relative
-  // cut are redundant rows.
-  void prepare_held() {
-    const int m = static_cast<int>(held_.size());
-    if (m == 0) return;
-    for (int i = 0; i < m; ++i) {
-      rows_.setZero(system_.rows());
-      for (int side = 0; side < 2; ++side)
-        if (held_[i].body[side] != kWorld) rows_.segment<6>(6 * held_[i].body[side]) = held_[i].row[side].transpose();
-      joint_solve();
-      held_solves_.col(i) = rows_.head(size());
-    }
-    auto product = held_product_.topLeftCorner(m, m);
-    for (int i = 0; i < m; ++i)
-      for (int j = 0; j < m; ++j) product(i, j) = held_rate(i, held_solves_.col(j));
-    held_eigen_.compute(0.5 * (product + product.transpose()));
-    const Eigen::VectorXd& values = held_eigen_.eigenvalues();
-    const double cut = 1e-10 * std::max(values.cwiseAbs().maxCoeff(), std::numeric_limits<double>::min());
-    const Eigen::MatrixXd& vectors = held_eigen_.eigenvectors();
-    held_inverse_.setZero(m, m);
-    for (int k = 0; k < m; ++k) {
-      if (!(values(k) > cut)) continue;
-      for (int j = 0; j < m; ++j)
-        for (int i = 0; i < m; ++i) held_inverse_(i, j) += vectors(i, k) * vectors(j, k) / values(k);
-    }
+    out = rows_.head(size());
   }
 
   ConstraintSystem& system_;
@@ -298,11 +232,6 @@ class LoadedMotion {
   std::vector<LinearSpring> springs_;
   double stiffness_factor_ = 1.0, metric_damping_ = 0.0;
   Eigen::VectorXd rows_, metric_scratch_;
-  // The held rows C, Y = S C^T, C Y and its pseudo-inverse.
-  std::vector<HeldRow> held_;
-  Eigen::MatrixXd held_solves_, held_product_, held_inverse_;
-  Eigen::VectorXd held_values_, held_multipliers_;  // C x and mu
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> held_eigen_;
 };
 
 // Restarted Lanczos' storage: the basis, B times it and the operator's image
@@ -426,8 +355,8 @@ std::vector<LinearSpring> model_springs(const Model& model, double mass_scale) {
 }  // namespace
 
 struct LoadEstimator::Workspace {
-  explicit Workspace(const Model& model)
-      : system(model, /*damper_edges=*/true),
+  Workspace(const Model& model, const std::vector<HeldRow>& held)
+      : system(model, /*damper_edges=*/true, held),
         op(system, model.num_bodies(), model_springs(model, system.mass_scale())),
         krylov(op.size()),
         alone(model.num_bodies()),
@@ -445,8 +374,10 @@ LoadEstimator::~LoadEstimator() = default;
 
 LoadFrequency LoadEstimator::estimate(const State& state, const std::vector<Vector3>& child_force,
                                       const std::vector<HeldRow>& held) {
-  if (!workspace_) workspace_ = std::make_unique<Workspace>(model_);
+  // Other held rows than the last estimate's make another graph.
+  if (!workspace_ || !workspace_->system.fits(held)) workspace_ = std::make_unique<Workspace>(model_, held);
   Workspace& ws = *workspace_;
+  ws.system.set_held(held);
   LoadedMotion& op = ws.op;
   const int nb = model_.num_bodies();
   std::vector<Matrix3>& stiffness = op.stiffness();
@@ -488,7 +419,6 @@ LoadFrequency LoadEstimator::estimate(const State& state, const std::vector<Vect
 
   ws.system.assemble(state, ws.g);
   op.reset();
-  op.set_held(held);
   op.factorize();
   // A start with every body moving and turning, deterministic (a fixed-seed sequence).
   Eigen::VectorXd& x = ws.x;

@@ -14,9 +14,9 @@ namespace dynamics::detail {
 
 // Estimates of one model's loaded frequency in storage kept from one to the
 // next: the first estimate sizes it, the later ones allocate nothing while
-// the number of held rows stays (a simulator estimates at tries of fewer
-// sub-steps, which are steps). Keeps a reference to the model, which must
-// outlive it.
+// the held rows stay on the same bodies (a simulator estimates at tries of
+// fewer sub-steps, which are steps; other held rows make another graph).
+// Keeps a reference to the model, which must outlive it.
 class LoadEstimator {
  public:
   explicit LoadEstimator(const Model& model);

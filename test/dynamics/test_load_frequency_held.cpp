@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "dynamics/dynamics.hpp"
+#include "load_frequency.hpp"
 #include "step_options.hpp"
 
 namespace dynamics {
@@ -78,6 +79,27 @@ TEST(HeldLoadFrequency, PressedBodiesSwingTogether) {
   EXPECT_GT(0.97 * f.step_limit, 2.0 / std::sqrt(kB));
   EXPECT_LT(largest_swing(0.97 * f.step_limit), 1e-4);
   EXPECT_GT(largest_swing(1.03 * f.step_limit), 1e-2);
+}
+
+// One estimator reused over changing held rows (another graph each time the
+// rows' bodies change) agrees with fresh estimates: the sliders apart, then
+// held together along x by a row written here, then apart again.
+TEST(HeldLoadFrequency, AReusedEstimatorFollowsTheHeldRows) {
+  const Model model = pressed_sliders();
+  Simulator sim(model, with_dt(0.01));
+  State s = make_state(model);
+  ASSERT_TRUE(sim.step(s).ok());
+  const std::vector<Vector3> no_loads(model.num_joints(), Vector3::Zero());
+  detail::HeldRow along_x{{0, 1}, {}};
+  along_x.row[0] << 1.0, 0.0, 0.0, 0.0, 0.0, 0.0;
+  along_x.row[1] = -along_x.row[0];
+  const std::vector<detail::HeldRow> apart, together{along_x};
+  detail::LoadEstimator reused(model);
+  for (const auto* held : {&apart, &together, &together, &apart, &together}) {
+    const double expected = held->empty() ? std::sqrt(kB) : std::sqrt((kA + kB) / 2.0);
+    EXPECT_NEAR(reused.estimate(s, no_loads, *held).rate, expected, 1e-6 * expected);
+    EXPECT_NEAR(detail::load_frequency(model, s, no_loads, *held).rate, expected, 1e-6 * expected);
+  }
 }
 
 // A 0.2 m, 1 kg cube on the ground, free to translate (orientation fixed),
