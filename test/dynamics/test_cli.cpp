@@ -182,7 +182,7 @@ TEST_F(DynamicsCli, StepsPastTheLoadLimitAreExplained) {
   EXPECT_NE(sprung.err.find("' makes body 'trunk' swing at "), std::string::npos) << sprung.err;
   const std::size_t sprung_advice = sprung.err.find("try --dt ");
   ASSERT_NE(sprung_advice, std::string::npos) << sprung.err;
-  EXPECT_LT(std::stod(sprung.err.substr(sprung_advice + 9)), 0.02);
+  EXPECT_LT(std::stod(sprung.err.substr(sprung_advice + 9)), 0.75 * 0.03);  // within the limit's margin
   // The gripper's finger spring (500 N/m on two coupled 0.05 kg fingers,
   // sqrt(500 / 0.1) = 70.71 rad/s alone) only squeezes the cube, whose
   // contacts hold the fingers: no warning at 0.1 s.
