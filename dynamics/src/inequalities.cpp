@@ -41,13 +41,17 @@ Row6 point_row(const Vector3& direction, const Quaternion& orientation, const Ve
   return row;
 }
 
+// Each side's rows of the relative velocity along `direction` where the
+// surfaces of a contact located by `f` touch (side a's less side b's).
+SideRows surface_rows(const Vector3& direction, const ContactFrame& f, const Pose& a, const Pose& b) {
+  return {point_row(direction, a.orientation, f.point_a), -point_row(direction, b.orientation, f.point_b)};
+}
+
 // d phi / d(x, theta) of each side of a contact located by `f` (a ground
 // rim's turn_rate adds to side a's rotation).
 SideRows normal_rows(const ContactFrame& f, const Pose& a, const Pose& b) {
-  SideRows rows;
-  rows[0] = point_row(f.normal, a.orientation, f.point_a);
+  SideRows rows = surface_rows(f.normal, f, a, b);
   rows[0].tail<3>() += f.turn_rate.transpose();
-  rows[1] = -point_row(f.normal, b.orientation, f.point_b);
   return rows;
 }
 
@@ -220,6 +224,16 @@ void Inequalities::stand_down_rim_points(const std::vector<Pose>& now) {
   }
 }
 
+double Inequalities::limit_gap(const LimitSlot& s, const std::vector<Pose>& poses, Row6& parent_row,
+                               Row6& child_row) const {
+  const Joint& joint = model_->joint(s.limit.joint);
+  const double value = coordinate_jacobian(joint, graph_->axes[s.limit.joint], pose_of(poses, s.parent),
+                                           poses[s.child], s.limit.coordinate, parent_row, child_row);
+  parent_row *= s.limit.sign;
+  child_row *= s.limit.sign;
+  return s.limit.sign * (value - s.limit.bound);
+}
+
 Inequalities::Cone Inequalities::cone_of(const ContactSlot& s, int contact) {
   return {s.aux + 3, s.row + 1, s.row + 3, s.aux + 1, s.row, contact, s.mu_f};
 }
@@ -291,11 +305,8 @@ void Inequalities::initialize(Eigen::VectorXd& u, Eigen::VectorXd& aux, const st
   }
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& s = limits_[l];
-    const Joint& joint = model_->joint(s.limit.joint);
     Row6 unused_parent, unused_child;
-    const double value = coordinate_jacobian(joint, graph_->axes[s.limit.joint], pose_of(next, s.parent),
-                                             next[s.child], s.limit.coordinate, unused_parent, unused_child);
-    aux(s.aux) = std::max(s.limit.sign * (value - s.limit.bound) / dt_, floor);
+    aux(s.aux) = std::max(limit_gap(s, next, unused_parent, unused_child) / dt_, floor);
     u(s.row) = floor * impulse(s.child) / aux(s.aux);
   }
 }
@@ -322,17 +333,13 @@ void Inequalities::prepare(const std::vector<Pose>& now) {
         d = (i % 2 == 0 ? 1.0 : -1.0) * (std::cos(angle) * t1 + std::sin(angle) * t2);
       }
       // Friction acts where the surfaces touch.
-      friction_now_[0].row(slot.direction_row + i) = point_row(d, a.orientation, f.point_a);
-      friction_now_[1].row(slot.direction_row + i) = -point_row(d, b.orientation, f.point_b);
+      const SideRows rows = surface_rows(d, f, a, b);
+      friction_now_[0].row(slot.direction_row + i) = rows[0];
+      friction_now_[1].row(slot.direction_row + i) = rows[1];
     }
   }
   for (size_t l = 0; l < limits_.size(); ++l) {
-    const LimitSlot& slot = limits_[l];
-    const Joint& joint = model_->joint(slot.limit.joint);
-    coordinate_jacobian(joint, graph_->axes[slot.limit.joint], pose_of(now, slot.parent), now[slot.child],
-                        slot.limit.coordinate, limit_parent_now_[l], limit_child_now_[l]);
-    limit_parent_now_[l] *= slot.limit.sign;
-    limit_child_now_[l] *= slot.limit.sign;
+    limit_gap(limits_[l], now, limit_parent_now_[l], limit_child_now_[l]);
   }
 }
 
@@ -373,13 +380,7 @@ void Inequalities::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
     const double gamma = u(s.row);
     r.segment<6>(6 * s.child) -= limit_child_now_[l].transpose() * gamma;
     if (s.parent != kWorld) r.segment<6>(6 * s.parent) -= limit_parent_now_[l].transpose() * gamma;
-    const Joint& joint = model_->joint(s.limit.joint);
-    const double value = coordinate_jacobian(joint, graph_->axes[s.limit.joint], pose_of(next, s.parent),
-                                             next[s.child], s.limit.coordinate, point.limit_parent[l],
-                                             point.limit_child[l]);
-    point.limit_parent[l] *= s.limit.sign;
-    point.limit_child[l] *= s.limit.sign;
-    point.eq(s.aux) = s.limit.sign * (value - s.limit.bound) / dt_ - aux(s.aux);
+    point.eq(s.aux) = limit_gap(s, next, point.limit_parent[l], point.limit_child[l]) / dt_ - aux(s.aux);
   }
 }
 
@@ -600,23 +601,19 @@ void Inequalities::held_rows(const Eigen::VectorXd& u, const std::vector<Pose>& 
     Vector3 t[2];
     contact_tangents(f.normal, t[0], t[1]);
     HeldRow tangent[2];
-    for (int i = 0; i < 2; ++i)
-      tangent[i] = HeldRow{{s.body[0], s.body[1]},
-                           {point_row(t[i], a.orientation, f.point_a), -point_row(t[i], b.orientation, f.point_b)}};
+    for (int i = 0; i < 2; ++i) {
+      const SideRows sides = surface_rows(t[i], f, a, b);
+      tangent[i] = HeldRow{{s.body[0], s.body[1]}, {sides[0], sides[1]}};
+    }
     if (!pushes(s.mu_f * gamma - used, mobility(*model_, tangent[0]), u(s.row + 1 + k), noise)) continue;
     rows.push_back(tangent[0]);
     rows.push_back(tangent[1]);
   }
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& s = limits_[l];
-    const Joint& joint = model_->joint(s.limit.joint);
     HeldRow held{{s.parent, s.child}, {}};
-    const double value = coordinate_jacobian(joint, graph_->axes[s.limit.joint], pose_of(at, s.parent),
-                                             at[s.child], s.limit.coordinate, held.row[0], held.row[1]);
-    held.row[0] *= s.limit.sign;
-    held.row[1] *= s.limit.sign;
-    if (pushes(u(s.row), mobility(*model_, held), s.limit.sign * (value - s.limit.bound) / dt, noise))
-      rows.push_back(held);
+    const double gap = limit_gap(s, at, held.row[0], held.row[1]);
+    if (pushes(u(s.row), mobility(*model_, held), gap / dt, noise)) rows.push_back(held);
   }
 }
 

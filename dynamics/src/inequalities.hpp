@@ -166,6 +166,9 @@ class Inequalities {
   // Rows of a contact's node, which is also its number of eliminated members.
   static int node_rows(const ContactSlot& s);
   Pose pose_of(const std::vector<Pose>& poses, int body) const { return body == kWorld ? Pose{} : poses[body]; }
+  // A limit's gap at `poses`, sign (coordinate - bound) (>= 0 within it), and
+  // its rows on the parent and child motions, signed alike.
+  double limit_gap(const LimitSlot& s, const std::vector<Pose>& poses, Row6& parent_row, Row6& child_row) const;
   // Friction direction i of a contact: its relative tangential velocity at u.
   double tangential(const ContactSlot& s, int i, const Eigen::VectorXd& u) const;
 
