@@ -1,4 +1,5 @@
 #include "block_kernels.hpp"
+#include "block_view.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,16 +20,6 @@ template <int R, int C>
 using Map = Eigen::Map<Eigen::Matrix<double, R, C>, 0, Stride>;
 
 enum class Op { AB, ABt, AtB };
-
-// Column-major views of fixed-size blocks and columns. Eigen stores 1 x K
-// matrices row-major, so a block row is viewed through an inner stride.
-template <int R, int C>
-auto view(const double* p, int ld) {
-  if constexpr (R == 1 && C != 1)
-    return Eigen::Map<const Eigen::Matrix<double, 1, C>, 0, Eigen::InnerStride<>>(p, 1, C, Eigen::InnerStride<>(ld));
-  else
-    return Eigen::Map<const Eigen::Matrix<double, R, C>, 0, Stride>(p, R, C, Stride(ld));
-}
 
 // Fixed rows M and inner dimension K. For A B and A B^T each column of C is
 // accumulated in registers as a sum of K scaled columns of A: unrolled
@@ -299,32 +290,41 @@ auto with_edge_size(int m, F&& f) {
   }
 }
 
+template <int C>
+double max_abs(const double* d) {
+  return Eigen::Map<const Eigen::Array<double, C * C, 1>>(d).abs().maxCoeff();
+}
+
 template <int B, int C>
-void edge_ldu(const double* p, double* u, const double* l, double* d) {
+double edge_ldu(const double* p, double* u, const double* l, double* d) {
   double scaled[B * C] = {};
   fixed<Op::AB, B, B>(C, p, B, u, B, scaled, B);  // -P U
   std::copy(scaled, scaled + B * C, u);
   fixed<Op::AB, C, B>(C, l, C, scaled, B, d, C);
+  return max_abs<C>(d);
 }
 
 template <int B, int C>
-void edge_symmetric(const double* p, double* l, double* d, bool cholesky) {
+double edge_symmetric(const double* p, double* l, double* d, bool cholesky) {
   double original[C * B], scaled[C * B] = {};
   std::copy(l, l + C * B, original);
   fixed<Op::ABt, C, B>(B, original, C, p, B, scaled, C);  // -L P^T
   std::copy(scaled, scaled + C * B, l);
   fixed<Op::ABt, C, B>(C, scaled, C, cholesky ? scaled : original, C, d, C);
+  return max_abs<C>(d);
 }
 
 }  // namespace
 
-void eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d) {
-  with_edge_size(b, [&](auto bs) { with_edge_size(c, [&](auto cs) { edge_ldu<bs(), cs()>(p, u, l, d); }); });
+double eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d) {
+  return with_edge_size(b, [&](auto bs) {
+    return with_edge_size(c, [&](auto cs) { return edge_ldu<bs(), cs()>(p, u, l, d); });
+  });
 }
 
-void eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky) {
-  with_edge_size(b, [&](auto bs) {
-    with_edge_size(c, [&](auto cs) { edge_symmetric<bs(), cs()>(p, l, d, cholesky); });
+double eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky) {
+  return with_edge_size(b, [&](auto bs) {
+    return with_edge_size(c, [&](auto cs) { return edge_symmetric<bs(), cs()>(p, l, d, cholesky); });
   });
 }
 
@@ -338,38 +338,6 @@ void sub_atb(int m, int k, int n, const double* a, int lda, const double* b, int
   product<Op::AtB>(m, k, n, a, lda, b, ldb, c, ldc);
 }
 
-namespace {
-// Calls f with the block height: a compile-time constant for 1..6, so the
-// per-column loops unroll into vector moves where std::copy / std::fill on a
-// few doubles would call memmove / memset; a plain int otherwise.
-template <class F>
-auto with_height(int m, F&& f) {
-  switch (m) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 3: return f(std::integral_constant<int, 3>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 5: return f(std::integral_constant<int, 5>{});
-    case 6: return f(std::integral_constant<int, 6>{});
-    default: return f(m);
-  }
-}
-
-// Sum of 0 * a_ij over a block, optionally copying it to c on the way. Eight
-// independent partial sums (one per row up to 8) keep the loop vectorizable.
-template <bool copy_too, class Height>
-double checked_columns(Height m, int n, const double* a, int lda, double* c, int ldc) {
-  double sum[8] = {};
-  for (int j = 0; j < n; ++j, a += lda, c += ldc)
-    for (int i = 0; i < m; ++i) {
-      if constexpr (copy_too) c[i] = a[i];
-      sum[i & 7] += a[i] * 0.0;
-    }
-  double total = 0.0;
-  for (const double s : sum) total += s;
-  return total;
-}
-}  // namespace
 
 void set_zero(int m, int n, double* c, int ldc) {
   with_height(m, [&](auto height) {

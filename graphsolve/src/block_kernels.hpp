@@ -1,5 +1,6 @@
 #pragma once
 #include <algorithm>
+#include <type_traits>
 // Small dense kernels on column-major blocks inside the factor arena.
 // Sizes 1..6 (the blocks of rigid-body systems) run fully unrolled
 // fixed-size Eigen code; anything else falls back to dynamic Eigen.
@@ -41,13 +42,49 @@ constexpr int kMaxFixed = 6;
 // blocks, whose arithmetic hides the dispatch, it measured the same (LDU) or
 // a few percent slower (LDLT, LLT), so larger blocks keep the general path.
 // p = -D_k^{-1} (or -C_k^{-1}), as invert_small_pivot left it; blocks
-// contiguous. The caller tracks the scale of d, as on the general path.
+// contiguous. Returns the largest magnitude of d after the update, the scale
+// the caller tracks, as on the general path.
 //   LDU : u (b x c) <- -p u;              d (c x c) -= l u.
 //   LDLT: l (c x b) <- -l p^T;            d -= l_new l_old^T.
 //   LLT : l <- -l p^T;                    d -= l_new l_new^T.
 constexpr int kMaxFusedEdge = 4;
-void eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d);
-void eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky);
+double eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d);
+double eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky);
+
+// Calls f with the block height: a compile-time constant for 1..kMaxFixed,
+// so the per-column loops unroll into vector moves where std::copy /
+// std::fill on a few doubles would call memmove / memset; a plain int
+// otherwise (0 included).
+template <class F>
+auto with_height(int m, F&& f) {
+  static_assert(kMaxFixed == 6, "one case per size");
+  switch (m) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    case 6: return f(std::integral_constant<int, 6>{});
+    default: return f(m);
+  }
+}
+template <class Height>
+constexpr bool is_fixed_height = !std::is_same_v<Height, int>;
+
+// Sum of 0 * a_ij over a block, optionally copying it to c on the way. Eight
+// independent partial sums (one per row up to 8) keep the loop vectorizable.
+template <bool copy_too, class Height>
+double checked_columns(Height m, int n, const double* a, int lda, double* c, int ldc) {
+  double sum[8] = {};
+  for (int j = 0; j < n; ++j, a += lda, c += ldc)
+    for (int i = 0; i < m; ++i) {
+      if constexpr (copy_too) c[i] = a[i];
+      sum[i & 7] += a[i] * 0.0;
+    }
+  double total = 0.0;
+  for (const double s : sum) total += s;
+  return total;
+}
 
 // The same ratio for a pivot factorized elsewhere, from its diagonal.
 template <class Pivots>

@@ -17,9 +17,15 @@
 
 namespace graphsolve {
 
-// Largest magnitude in a contiguous square block.
-inline double max_abs(int b, const double* block) {
-  return b == 0 ? 0.0 : Eigen::Map<const Eigen::ArrayXd>(block, static_cast<long>(b) * b).abs().maxCoeff();
+// Largest magnitude in a contiguous square block; of fixed size when b is
+// a compile-time constant (kernels::with_height).
+template <class Size>
+double max_abs(Size b, const double* block) {
+  if constexpr (kernels::is_fixed_height<Size>) {
+    return Eigen::Map<const Eigen::Array<double, Size::value * Size::value, 1>>(block).abs().maxCoeff();
+  } else {
+    return b == 0 ? 0.0 : Eigen::Map<const Eigen::ArrayXd>(block, static_cast<long>(b) * b).abs().maxCoeff();
+  }
 }
 
 struct Factorization::Impl {
@@ -54,6 +60,8 @@ struct Factorization::Impl {
   // inactive couplings, identity for an inactive node), adds the shifts and
   // returns the sum of 0 * value over every active value it read.
   double load(int k, const BlockMatrix& matrix, const FactorOptions& options);
+  template <class Size>
+  double load_sized(Size b, int k, const BlockMatrix& matrix, const FactorOptions& options);
   void prefetch(int k, const BlockMatrix& matrix) const;
   void build_load_schedule();
   static constexpr int kPrefetchAhead = 8;  // positions
@@ -68,6 +76,15 @@ struct Factorization::Impl {
   int single_small_neighbour(int k) const;
   void eliminate_symmetric(int k);
   void solve_columns(Eigen::Ref<Eigen::MatrixXd> rhs);
+  // One right-hand side with every block at most kMaxFixed (solve_vector.cpp).
+  bool solves_vectors_fixed() const;
+  void solve_vector(double* x);
+  template <int B>
+  Eigen::Matrix<double, B, 1> pivot(int k, const Eigen::Matrix<double, B, 1>& y, bool transposed = false);
+  template <int B>
+  void forward_node(int k, double* x);
+  template <int B>
+  void backward_node(int k, double* x);
   bool nests_into_next(int k) const;
   void plan_panels();
   int outer_entry(int k, int last) const;

@@ -24,6 +24,7 @@ void Factorization::Impl::solve_columns(Eigen::Ref<Eigen::MatrixXd> x) {
   const Pattern& p = *d->pattern;
   const int n = static_cast<int>(d->order.size());
   const int m = static_cast<int>(x.cols());
+  if (m == 1 && solves_vectors_fixed()) return solve_vector(x.data());
   const int ldx = static_cast<int>(x.outerStride());
   double* tmp = rhs_scratch.data();
   auto rows = [&](int k) { return x.data() + p.offset[d->order[k]]; };

@@ -1,0 +1,96 @@
+// Forward and backward substitution for one right-hand side when every block
+// is at most kernels::kMaxFixed: the Newton case. Each node's pivot and each
+// coupling is one fixed-size matrix-vector product on values held in
+// registers, where the general path (solve.cpp) copies the node's rows to
+// scratch, zeroes them and dispatches a product on three run-time sizes.
+// Same arithmetic as the general path, in the same order of nodes.
+#include "block_view.hpp"
+#include "factor_storage.hpp"
+
+namespace graphsolve {
+
+namespace {
+
+// Calls f with b as a compile-time constant; sizes 0 (nothing to do) and
+// above kMaxFixed (never sent here) do nothing.
+template <class F>
+void with_block_size(int b, F&& f) {
+  kernels::with_height(b, [&](auto size) {
+    if constexpr (kernels::is_fixed_height<decltype(size)>) f(size);
+  });
+}
+
+template <int R>
+using Vector = Eigen::Matrix<double, R, 1>;
+
+}  // namespace
+
+bool Factorization::Impl::solves_vectors_fixed() const { return d->max_size <= kernels::kMaxFixed; }
+
+// P y (or P^T y) into a new vector: assigned back to y, a lazy fixed-size
+// product would read coefficients it has already overwritten.
+template <int B>
+Eigen::Matrix<double, B, 1> Factorization::Impl::pivot(int k, const Eigen::Matrix<double, B, 1>& y, bool transposed) {
+  const auto p = kernels::view<B, B>(diag(k), B);
+  Vector<B> product;
+  if (transposed)
+    product.noalias() = p.transpose() * y;
+  else
+    product.noalias() = p * y;
+  return product;
+}
+
+template <int B>
+void Factorization::Impl::forward_node(int k, double* x) {
+  const Pattern& p = *d->pattern;
+  Eigen::Map<Vector<B>> xk(x + p.offset[d->order[k]]);
+  Vector<B> y = xk;
+  if (method != Method::LDLT) {  // y <- -P y = D^{-1} y (or C^{-1} y)
+    y = -pivot<B>(k, y);
+    xk = y;
+  }
+  const int ld = lower_ld(k);
+  for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
+    const int c = d->struct_pos[e];
+    if (!active[c]) continue;
+    double* xc = x + p.offset[d->order[c]];
+    with_block_size(size(c), [&](auto rows) {
+      constexpr int C = decltype(rows)::value;
+      Eigen::Map<Vector<C>>(xc) -= kernels::view<C, B>(lower(k, e), ld) * y;
+    });
+  }
+}
+
+template <int B>
+void Factorization::Impl::backward_node(int k, double* x) {
+  const Pattern& p = *d->pattern;
+  Eigen::Map<Vector<B>> xk(x + p.offset[d->order[k]]);
+  Vector<B> y = xk;
+  if (method == Method::LDLT) y = -pivot<B>(k, y);
+  const int ld_lower = lower_ld(k), ld_upper = upper_ld(k);
+  for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
+    const int c = d->struct_pos[e];
+    if (!active[c]) continue;
+    const double* xc = x + p.offset[d->order[c]];
+    with_block_size(size(c), [&](auto columns) {
+      constexpr int C = decltype(columns)::value;
+      const Eigen::Map<const Vector<C>> xcv(xc);
+      if (method == Method::LDU)
+        y -= kernels::view<B, C>(upper(k, e), ld_upper) * xcv;
+      else
+        y -= kernels::view<C, B>(lower(k, e), ld_lower).transpose() * xcv;
+    });
+  }
+  if (method == Method::LLT) y = -pivot<B>(k, y, true);
+  xk = y;
+}
+
+void Factorization::Impl::solve_vector(double* x) {
+  const int n = static_cast<int>(d->order.size());
+  for (int k = 0; k < n; ++k)
+    if (active[k]) with_block_size(size(k), [&](auto b) { forward_node<decltype(b)::value>(k, x); });
+  for (int k = n - 1; k >= 0; --k)
+    if (active[k]) with_block_size(size(k), [&](auto b) { backward_node<decltype(b)::value>(k, x); });
+}
+
+}  // namespace graphsolve
