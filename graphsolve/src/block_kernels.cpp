@@ -290,11 +290,6 @@ auto with_edge_size(int m, F&& f) {
   }
 }
 
-template <int C>
-double max_abs(const double* d) {
-  return Eigen::Map<const Eigen::Array<double, C * C, 1>>(d).abs().maxCoeff();
-}
-
 template <int B, int C>
 double edge_ldu(const double* p, double* u, const double* l, double* d) {
   double scaled[B * C] = {};

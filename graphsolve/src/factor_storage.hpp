@@ -12,6 +12,7 @@
 #include <Eigen/LU>
 
 #include "block_kernels.hpp"
+#include "block_view.hpp"
 #include "graphsolve/factorization.hpp"
 #include "symbolic_data.hpp"
 
@@ -22,7 +23,7 @@ namespace graphsolve {
 template <class Size>
 double max_abs(Size b, const double* block) {
   if constexpr (kernels::is_fixed_height<Size>) {
-    return Eigen::Map<const Eigen::Array<double, Size::value * Size::value, 1>>(block).abs().maxCoeff();
+    return kernels::max_abs<Size::value>(block);
   } else {
     return b == 0 ? 0.0 : Eigen::Map<const Eigen::ArrayXd>(block, static_cast<long>(b) * b).abs().maxCoeff();
   }

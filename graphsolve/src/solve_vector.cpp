@@ -3,7 +3,8 @@
 // coupling is one fixed-size matrix-vector product on values held in
 // registers, where the general path (solve.cpp) copies the node's rows to
 // scratch, zeroes them and dispatches a product on three run-time sizes.
-// Same arithmetic as the general path, in the same order of nodes.
+// The same products node by node in the same order (the last bits of
+// rounding may differ).
 #include "block_view.hpp"
 #include "factor_storage.hpp"
 
