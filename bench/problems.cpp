@@ -77,6 +77,13 @@ std::vector<ProblemKey> all_keys(Scale scale) {
     }
   for (const char* family : {"chain", "tree", "ladder"})
     for (int n : linear) keys.push_back({family, n, 6, Variant::Saddle});
+  if (scale == Scale::Full)  // scalar systems: outside the targets, for users who bring them
+    for (Variant v : {Variant::Unsymmetric, Variant::Spd}) {
+      for (const char* family : {"chain", "tree", "ladder"})
+        for (int n : {1000, 10000}) keys.push_back({family, n, 1, v});
+      keys.push_back({"net", 32, 1, v});
+      keys.push_back({"crystal", 10, 1, v});
+    }
   return keys;
 }
 

@@ -11,6 +11,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import contact_report  # noqa: E402
 import dynamics_report  # noqa: E402
 import phases_report  # noqa: E402
+import report  # noqa: E402
 
 
 def contact_run(name, us, error=None):
@@ -88,6 +89,18 @@ class ReportRuns(unittest.TestCase):
         self.assertIn("| 100 | **40.0** | 200 (5.0x) | **90.0** | 450 (5.0x) |", text)
         self.assertNotIn("klu analyze |", text)  # no runs, no column
         self.assertNotIn("SPD values", text)
+
+    def test_scalar_families_get_tables_but_no_targets(self):
+        runs = []
+        for family in ("chain", "chain-b1"):
+            for n, (ours, klu) in ((1000, (100.0, 200.0)), (10000, (1000.0, 2000.0))):
+                runs += [solver_run(f"{family}/{n}/graphsolve-ldu-auto/refactor_solve", ours),
+                         solver_run(f"{family}/{n}/klu/refactor_solve", klu)]
+        _, best = report.load([self.write(runs)])
+        self.assertIn("chain-b1", report.families(best))
+        measured = {(row[0], row[1], row[2]): row[3] for row in report.targets(best)}
+        self.assertAlmostEqual(measured[("klu / graphsolve-ldu", "chain", 1000)], 2.0)
+        self.assertFalse([key for key in measured if key[1] == "chain-b1"])
 
 
 if __name__ == "__main__":
