@@ -355,19 +355,6 @@ void subtract(int m, int n, const double* a, int lda, double* c, int ldc) {
   });
 }
 
-double copy_checked(int m, int n, const double* a, int lda, double* c, int ldc) {
-  return with_height(m, [&](auto height) { return checked_columns<true>(height, n, a, lda, c, ldc); });
-}
-
-double poison(int m, int n, const double* a, int lda) {
-  return with_height(m, [&](auto height) { return checked_columns<false>(height, n, a, lda, nullptr, 0); });
-}
-
-void copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc) {
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < m; ++i) c[i + static_cast<long>(j) * ldc] = a[j + static_cast<long>(i) * lda];
-}
-
 double invert_small_pivot(int k, double* d, int ldd, double input_scale, bool cholesky) {
   switch (k) {
     case 0: return 1.0;

@@ -19,13 +19,6 @@ void set_zero(int m, int n, double* c, int ldc);
 void copy(int m, int n, const double* a, int lda, double* c, int ldc);
 // C -= A (m x n blocks).
 void subtract(int m, int n, const double* a, int lda, double* c, int ldc);
-// C <- A^T (A: n x m).
-void copy_transposed(int m, int n, const double* a, int lda, double* c, int ldc);
-// C <- A, returning the sum of 0 * a_ij: NaN exactly when A holds a NaN or an
-// Inf, so a load checks its values in the same pass that copies them.
-double copy_checked(int m, int n, const double* a, int lda, double* c, int ldc);
-// The same sum for a block that is read but not copied.
-double poison(int m, int n, const double* a, int lda);
 
 // Replaces the k x k pivot block D (k <= kMaxFixed) by -D^{-1}, from an LU
 // factorization with partial pivoting; or, when `cholesky`, by -C^{-1} where
@@ -71,8 +64,10 @@ auto with_height(int m, F&& f) {
 template <class Height>
 constexpr bool is_fixed_height = !std::is_same_v<Height, int>;
 
-// Sum of 0 * a_ij over a block, optionally copying it to c on the way. Eight
-// independent partial sums (one per row up to 8) keep the loop vectorizable.
+// Sum of 0 * a_ij over a block, optionally copying it to c on the way: NaN
+// exactly when the block holds a NaN or an Inf, so a load checks its values
+// in the same pass that copies them. Eight independent partial sums (one per
+// row up to 8) keep the loop vectorizable.
 template <bool copy_too, class Height>
 double checked_columns(Height m, int n, const double* a, int lda, double* c, int ldc) {
   double sum[8] = {};
