@@ -8,6 +8,8 @@
 // where P_t, P_r hold the constrained directions (joint frame). Jacobian
 // columns are [dx (world), dtheta (body-frame rotation vector)] per body.
 
+#include <type_traits>
+
 #include <Eigen/Core>
 
 #include "dynamics/joint.hpp"
@@ -37,6 +39,23 @@ struct JointAxes {
 JointAxes joint_axes(const Joint& joint);
 
 using Jacobian6 = Eigen::Matrix<double, 6, 6>;
+
+// Calls f with a joint's constraint count m (1..6) as a compile-time
+// constant, so that the blocks of m rows it copies and multiplies are
+// fixed-size: with a run-time m Eigen loops element by element, which made
+// the Newton matrix's joint blocks a tenth of a revolute chain's step.
+template <class F>
+void with_constraint_rows(int m, F&& f) {
+  switch (m) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    case 6: return f(std::integral_constant<int, 6>{});
+    default: return;  // no rows
+  }
+}
 
 struct JointEvaluation {
   Eigen::Matrix<double, 6, 1> value;  // first num_constraints() entries used, the rest zero

@@ -168,10 +168,13 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd
     add_joint_impulse(j, u, -1.0, r);
     JointEvaluation& f = joints[j];
     detail::evaluate_joint(joint, mg.axes[j], pose(poses, joint.parent), pose(poses, joint.child), jacobians, f);
-    r.segment(row, m) = f.value.head(m) / h;
-    // Not std::max: a NaN (an overflowed configuration) must show, not be skipped.
-    const double violation = f.value.head(m).lpNorm<Eigen::Infinity>();
-    if (!(violation <= errors.constraint)) errors.constraint = violation;
+    detail::with_constraint_rows(m, [&](auto rows) {
+      constexpr int M = decltype(rows)::value;
+      r.segment<M>(row) = f.value.head<M>() / h;
+      // Not std::max: a NaN (an overflowed configuration) must show, not be skipped.
+      const double violation = f.value.head<M>().template lpNorm<Eigen::Infinity>();
+      if (!(violation <= errors.constraint)) errors.constraint = violation;
+    });
   }
   // Couplings are few: their Jacobian rows come with every evaluation.
   for (int c = 0; c < nc; ++c) {
@@ -209,13 +212,13 @@ void Simulator::Impl::joint_jacobians(const std::vector<Pose>& poses, std::vecto
 // impulse in u (the joint must have rows).
 void Simulator::Impl::add_joint_impulse(int j, const Eigen::VectorXd& u, double sign, Eigen::VectorXd& r) const {
   const Joint& joint = model.joint(j);
-  const int m = joint.num_constraints();
-  // Jacobian rows past m are zero, so a zero-padded impulse keeps the product fixed-size.
-  Eigen::Matrix<double, 6, 1> impulse = Eigen::Matrix<double, 6, 1>::Zero();
-  impulse.head(m) = sign * u.segment(joint_row[j], m);
   const JointEvaluation& e = joint_now[j];
-  r.segment<6>(6 * joint.child).noalias() += e.child.transpose() * impulse;
-  if (joint.parent != kWorld) r.segment<6>(6 * joint.parent).noalias() += e.parent.transpose() * impulse;
+  detail::with_constraint_rows(joint.num_constraints(), [&](auto rows) {
+    constexpr int M = decltype(rows)::value;
+    const Eigen::Matrix<double, M, 1> impulse = sign * u.segment<M>(joint_row[j]);
+    r.segment<6>(6 * joint.child).noalias() += e.child.topRows<M>().transpose() * impulse;
+    if (joint.parent != kWorld) r.segment<6>(6 * joint.parent).noalias() += e.parent.topRows<M>().transpose() * impulse;
+  });
 }
 
 // The same for joint coupling c: sign * c_z(z_k)^T L_c.
@@ -248,21 +251,22 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     const int node = mg.joint_node[j];
     if (node < 0) continue;
     const Joint& joint = model.joint(j);
-    const int m = joint.num_constraints();
     const JointEvaluation& f = joint_next[j];  // evaluated with the residual at this point
     matrix.diag(node).setZero();
-    // Jacobian rows past m are zero: the products stay fixed-size, the copies take m rows.
-    const auto write = [&](int body, double* body_joint, double* joint_body, const detail::Jacobian6& now_jac,
-                           const detail::Jacobian6& next_jac) {
-      Eigen::Map<Eigen::Matrix<double, 6, Eigen::Dynamic>>(body_joint, 6, m) = -now_jac.topRows(m).transpose();
-      const Eigen::Matrix<double, 6, 3> turned = next_jac.rightCols<3>() * turn_rate[body];
-      Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, 6>> rows(joint_body, m, 6);
-      rows.leftCols<3>() = next_jac.topLeftCorner(m, 3);
-      rows.rightCols<3>() = turned.topRows(m);
-    };
     const CouplingBlocks& c = couplings[j];
-    write(joint.child, c.child_joint, c.joint_child, joint_now[j].child, f.child);
-    if (joint.parent != kWorld) write(joint.parent, c.parent_joint, c.joint_parent, joint_now[j].parent, f.parent);
+    detail::with_constraint_rows(joint.num_constraints(), [&](auto constraint_rows) {
+      constexpr int M = decltype(constraint_rows)::value;
+      const auto write = [&](int body, double* body_joint, double* joint_body, const detail::Jacobian6& now_jac,
+                             const detail::Jacobian6& next_jac) {
+        Eigen::Map<Eigen::Matrix<double, 6, M>> columns(body_joint);
+        columns = -now_jac.topRows<M>().transpose();
+        Eigen::Map<Eigen::Matrix<double, M, 6>> rows(joint_body);
+        rows.template leftCols<3>() = next_jac.topLeftCorner<M, 3>();
+        rows.template rightCols<3>().noalias() = next_jac.block<M, 3>(0, 3) * turn_rate[body];
+      };
+      write(joint.child, c.child_joint, c.joint_child, joint_now[j].child, f.child);
+      if (joint.parent != kWorld) write(joint.parent, c.parent_joint, c.joint_parent, joint_now[j].parent, f.parent);
+    });
   }
   for (int c = 0; c < nc; ++c) {
     matrix.diag(mg.coupling_node[c]).setZero();
