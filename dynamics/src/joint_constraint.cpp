@@ -57,12 +57,15 @@ JointAxes joint_axes(const Joint& joint) {
 
 void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child, bool jacobian,
                     JointEvaluation& out) {
+  // The child's rotation matrix only enters the Jacobians: for the value a
+  // quaternion rotation is cheaper. The offset is taken to the parent's body
+  // frame and then to its joint frame: two products with a vector instead of
+  // forming the joint frame's 3x3 rotation.
   const Matrix3 qp = parent.orientation.toRotationMatrix();
-  const Matrix3 qc = child.orientation.toRotationMatrix();
-  const Matrix3 rp = qp * axes.parent_to_joint.transpose();  // parent joint frame, world
   const Vector3 origin_p = parent.position + qp * joint.parent_frame.position;
-  const Vector3 origin_c = child.position + qc * joint.child_frame.position;
-  out.offset = rp.transpose() * (origin_c - origin_p);
+  const Vector3 origin_c = child.position + child.orientation * joint.child_frame.position;
+  const Vector3 offset_in_parent = qp.transpose() * (origin_c - origin_p);  // parent body frame
+  out.offset = axes.parent_to_joint * offset_in_parent;
   out.relative = (parent.orientation * joint.parent_frame.orientation).conjugate() *
                  (child.orientation * joint.child_frame.orientation);
 
@@ -77,10 +80,14 @@ void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& paren
   out.value.segment<3>(nt) = pr * out.relative.vec();
   if (!jacobian) return;
 
-  const Matrix3 pt_rp = pt * rp.transpose();
-  // Translational rows.
+  // P_t R_p^T, with R_p = q_p R_a: (P_t R_a^T) q_p^T.
+  const Matrix3 pt_rp = axes.translational_parent * qp.transpose();
+  const Matrix3 qc = child.orientation.toRotationMatrix();
+  // Translational rows. The parent's lever arm in its body frame,
+  // q_p^T (o_c - x_p), is the offset plus the parent frame's position.
   const Matrix3 child_theta = -pt_rp * qc * skew(joint.child_frame.position);
-  const Matrix3 parent_theta = axes.translational_parent * skew(qp.transpose() * (origin_c - parent.position));
+  const Matrix3 parent_theta =
+      axes.translational_parent * skew(offset_in_parent + joint.parent_frame.position);
   // Rotational rows: q_rel -> q_rel * [1, R_c^T theta / 2] for the child,
   // [1, -R_a^T theta / 2] * q_rel for the parent.
   const Matrix3 child_rot = 0.5 * pr * left_vector_block(out.relative) * axes.child_to_joint;
