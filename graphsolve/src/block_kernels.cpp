@@ -43,6 +43,18 @@ void fixed(int n, const double* a, int lda, const double* b, int ldb, double* c,
   }
 }
 
+template <int K>
+void negate_in_place(int n, const double* a, double* c) {
+  using Column = Eigen::Matrix<double, K, 1>;
+  for (int j = 0; j < n; ++j) {
+    Eigen::Map<Column> cj(c + static_cast<long>(j) * K);
+    const Column x = cj;
+    Column sum = Column::Zero();
+    for (int q = 0; q < K; ++q) sum -= Eigen::Map<const Column>(a + static_cast<long>(q) * K) * x[q];
+    cj = sum;
+  }
+}
+
 template <Op op>
 void dynamic(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
   constexpr int D = Eigen::Dynamic;
@@ -333,6 +345,14 @@ void sub_atb(int m, int k, int n, const double* a, int lda, const double* b, int
   product<Op::AtB>(m, k, n, a, lda, b, ldb, c, ldc);
 }
 
+
+bool negate_product_in_place(int k, int n, const double* a, double* c) {
+  if (k < 1 || k > kMaxFixed) return false;
+  with_height(k, [&](auto size) {
+    if constexpr (is_fixed_height<decltype(size)>) negate_in_place<decltype(size)::value>(n, a, c);
+  });
+  return true;
+}
 
 void set_zero(int m, int n, double* c, int ldc) {
   with_height(m, [&](auto height) {

@@ -13,6 +13,11 @@ void sub_ab(int m, int k, int n, const double* a, int lda, const double* b, int 
 void sub_abt(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
 // C -= A^T * B     (A: k x m, B: k x n)
 void sub_atb(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
+// C <- -A C for a square k x k A and a contiguous k x n C, column by column
+// in place: what a copy of C, a zeroing and sub_ab compute, in the same
+// order of operations, without the two extra passes. False (C untouched)
+// for k > kMaxFixed.
+bool negate_product_in_place(int k, int n, const double* a, double* c);
 // C <- 0 (m x n block).
 void set_zero(int m, int n, double* c, int ldc);
 // C <- A (m x n blocks).

@@ -49,6 +49,7 @@ Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data(
     if (method == Method::LDU) total += b * w;
   }
   values.assign(total, 0.0);
+  prefetching = total * static_cast<long>(sizeof(double)) > kPrefetchAboveBytes;
   entry_edge.assign(d->struct_pos.size(), -1);
   for (int e = 0; e < static_cast<int>(d->edge_entry.size()); ++e) entry_edge[d->edge_entry[e]] = e;
   build_load_schedule();
@@ -125,7 +126,7 @@ void Factorization::Impl::prefetch(int k, const BlockMatrix& matrix) const {
 }
 
 double Factorization::Impl::load(int k, const BlockMatrix& matrix, const FactorOptions& options) {
-  if (k + kPrefetchAhead < static_cast<int>(d->order.size())) prefetch(k + kPrefetchAhead, matrix);
+  if (prefetching && k + kPrefetchAhead < static_cast<int>(d->order.size())) prefetch(k + kPrefetchAhead, matrix);
   return kn::with_height(size(k), [&](auto b) { return load_sized(b, k, matrix, options); });
 }
 
@@ -254,9 +255,11 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
   const int columns = columns_before(k, stop);
   double* panel = upper(k, d->struct_begin[k]);
   // U_k <- D_k^{-1} U_k  ==  0 - P_k * copy
-  kn::copy(b, columns, panel, b, scratch.data(), b);
-  kn::set_zero(b, columns, panel, b);
-  kn::sub_ab(b, b, columns, diag(k), b, scratch.data(), b, panel, b);
+  if (!kn::negate_product_in_place(b, columns, diag(k), panel)) {
+    kn::copy(b, columns, panel, b, scratch.data(), b);
+    kn::set_zero(b, columns, panel, b);
+    kn::sub_ab(b, b, columns, diag(k), b, scratch.data(), b, panel, b);
+  }
   for (int e1 = d->struct_begin[k]; e1 < stop; ++e1) {
     const int a = d->struct_pos[e1], wa = size(a);
     if (!active[a]) continue;
