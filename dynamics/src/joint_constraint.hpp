@@ -9,6 +9,7 @@
 // columns are [dx (world), dtheta (body-frame rotation vector)] per body.
 
 #include <type_traits>
+#include <utility>
 
 #include <Eigen/Core>
 
@@ -43,17 +44,14 @@ using Jacobian6 = Eigen::Matrix<double, 6, 6>;
 // Calls f with a joint's constraint count m (1..6) as a compile-time
 // constant, so that the blocks of m rows it copies and multiplies are
 // fixed-size: with a run-time m Eigen loops element by element, which made
-// the Newton matrix's joint blocks a tenth of a revolute chain's step.
-template <class F>
-void with_constraint_rows(int m, F&& f) {
-  switch (m) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 3: return f(std::integral_constant<int, 3>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 5: return f(std::integral_constant<int, 5>{});
-    case 6: return f(std::integral_constant<int, 6>{});
-    default: return;  // no rows
+// joint rows about 5% of a revolute chain's step.
+// Does nothing for m = 0 (a joint without rows).
+template <class F, int... Rows>
+void with_constraint_rows(int m, F&& f, std::integer_sequence<int, Rows...> = {}) {
+  if constexpr (sizeof...(Rows) == 0) {
+    with_constraint_rows(m, std::forward<F>(f), std::integer_sequence<int, 1, 2, 3, 4, 5, 6>{});
+  } else {
+    ((m == Rows ? (f(std::integral_constant<int, Rows>{}), true) : false) || ...);
   }
 }
 
