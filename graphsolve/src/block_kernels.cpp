@@ -55,6 +55,22 @@ void negate_in_place(int n, const double* a, double* c) {
   }
 }
 
+// Rows [0, R) of C: the R x K strip is loaded once, then each new column is
+// a sum of K scaled old columns, as in fixed<Op::ABt, R, K> from zero.
+template <int R, int K>
+void negate_strip_transposed(const double* p, double* c, int ldc, double* keep, int ldkeep) {
+  using Column = Eigen::Matrix<double, R, 1>;
+  Eigen::Matrix<double, R, K> old;
+  for (int q = 0; q < K; ++q) old.col(q) = Eigen::Map<const Column>(c + static_cast<long>(q) * ldc);
+  if (keep)
+    for (int q = 0; q < K; ++q) Eigen::Map<Column>(keep + static_cast<long>(q) * ldkeep) = old.col(q);
+  for (int j = 0; j < K; ++j) {
+    Column sum = Column::Zero();
+    for (int q = 0; q < K; ++q) sum -= old.col(q) * p[j + q * K];
+    Eigen::Map<Column>(c + static_cast<long>(j) * ldc) = sum;
+  }
+}
+
 template <Op op>
 void dynamic(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
   constexpr int D = Eigen::Dynamic;
@@ -350,6 +366,24 @@ bool negate_product_in_place(int k, int n, const double* a, double* c) {
   if (k < 1 || k > kMaxFixed) return false;
   with_height(k, [&](auto size) {
     if constexpr (is_fixed_height<decltype(size)>) negate_in_place<decltype(size)::value>(n, a, c);
+  });
+  return true;
+}
+
+bool negate_product_transposed_in_place(int m, int k, const double* p, double* c, int ldc, double* keep, int ldkeep) {
+  if (k < 1 || k > kMaxFixed) return false;
+  // Six rows per strip: each coefficient of P is broadcast once per six rows.
+  // Two-row strips, which fit in SSE2 registers without spilling, measured
+  // 8% more instructions on 6x6 chains.
+  constexpr int kStrip = 6;
+  with_height(k, [&](auto size) {
+    if constexpr (is_fixed_height<decltype(size)>) {
+      constexpr int K = decltype(size)::value;
+      int i = 0;
+      for (; i + kStrip <= m; i += kStrip)
+        negate_strip_transposed<kStrip, K>(p, c + i, ldc, keep ? keep + i : nullptr, ldkeep);
+      for (; i < m; ++i) negate_strip_transposed<1, K>(p, c + i, ldc, keep ? keep + i : nullptr, ldkeep);
+    }
   });
   return true;
 }

@@ -18,6 +18,12 @@ void sub_atb(int m, int k, int n, const double* a, int lda, const double* b, int
 // order of operations, without the two extra passes. False (C untouched)
 // for k > kMaxFixed.
 bool negate_product_in_place(int k, int n, const double* a, double* c);
+// C <- -C P^T for an m x k C (leading dimension ldc) and a square k x k P,
+// in strips of rows held in registers: what a copy of C, a zeroing and
+// sub_abt compute, in the same order of operations, in one pass. When keep
+// is given the old C is also stored there (leading dimension ldkeep), for
+// LDLT, whose updates need it. False (C untouched) for k > kMaxFixed.
+bool negate_product_transposed_in_place(int m, int k, const double* p, double* c, int ldc, double* keep, int ldkeep);
 // C <- 0 (m x n block).
 void set_zero(int m, int n, double* c, int ldc);
 // C <- A (m x n blocks).

@@ -295,12 +295,16 @@ void Factorization::Impl::eliminate_symmetric(int k) {
   const int end = d->struct_begin[k + 1], stop = entries_now(k);
   const int rows = columns_before(k, stop);
   double* panel = lower(k, d->struct_begin[k]);
-  // L_k <- L_k D_k^{-1} (LDLT) or L_k C^{-T} (LLT)  ==  0 - copy * P_k^T
-  kn::copy(rows, b, panel, ldl, scratch.data(), ldl);
-  kn::set_zero(rows, b, panel, ldl);
-  kn::sub_abt(rows, b, b, scratch.data(), ldl, diag(k), b, panel, ldl);
-  // The right factor of the updates: A_jk (LDLT, the copy) or L_jk (LLT).
-  const double* right = method == Method::LLT ? panel : scratch.data();
+  // L_k <- L_k D_k^{-1} (LDLT) or L_k C^{-T} (LLT)  ==  0 - copy * P_k^T.
+  // The right factor of the updates: A_jk (LDLT, kept in scratch) or L_jk (LLT).
+  const bool cholesky = method == Method::LLT;
+  double* keep = cholesky ? nullptr : scratch.data();
+  if (!kn::negate_product_transposed_in_place(rows, b, diag(k), panel, ldl, keep, ldl)) {
+    kn::copy(rows, b, panel, ldl, scratch.data(), ldl);
+    kn::set_zero(rows, b, panel, ldl);
+    kn::sub_abt(rows, b, b, scratch.data(), ldl, diag(k), b, panel, ldl);
+  }
+  const double* right = cholesky ? panel : scratch.data();
   for (int e1 = d->struct_begin[k]; e1 < stop; ++e1) {
     const int a = d->struct_pos[e1], wa = size(a);
     if (!active[a]) continue;
