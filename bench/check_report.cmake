@@ -42,3 +42,12 @@ run_report(phases_report.py)
 run_report(report.py)
 expect_in_report("after phases_report.py and report.py" "## One-shot solves"
                  "| n | graphsolve-ldu-auto analyze | umfpack analyze | klu analyze |" "graphsolve-llt full" "## Targets")
+
+# The command that made the results is part of every report written to a document.
+expect_in_report("as its command" "Command:\n\n```sh\ntest\n```")
+execute_process(COMMAND ${PYTHON} ${SOURCE_DIR}/bench/report.py ${WORK_DIR}/smoke.json --out ${WORK_DIR}/report.md
+                RESULT_VARIABLE code ERROR_VARIABLE err)
+string(FIND "${err}" "needs --command" named)
+if(code EQUAL 0 OR named EQUAL -1)
+  message(FATAL_ERROR "report.py wrote a report without --command (exit ${code}: ${err})")
+endif()

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Turn contact_bench JSON into the contact section of docs/benchmarks.md.
 
-Usage: contact_report.py RESULTS.json [--also MORE.json ...] [--out docs/benchmarks.md] [--plots docs/plots]
-                         [--command "how the JSON was made"] [--print]
+Usage: contact_report.py RESULTS.json [--also MORE.json ...] [--out docs/benchmarks.md --command "how the JSON was made"] [--plots docs/plots]
+                         [--print]
 
 The section sits between its markers; it replaces an earlier one or is
 appended (bench/report.py keeps it). Benchmarks are named family/size/solver;

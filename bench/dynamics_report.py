@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Turn dynamics_bench JSON into the simulator section of docs/benchmarks.md.
 
-Usage: dynamics_report.py RESULTS.json [--also MORE.json ...] [--out docs/benchmarks.md] [--plots docs/plots]
-                          [--command "how the JSON was made"] [--print]
+Usage: dynamics_report.py RESULTS.json [--also MORE.json ...] [--out docs/benchmarks.md --command "how the JSON was made"] [--plots docs/plots]
+                          [--print]
 
 The section sits between its markers; it replaces an earlier one or is
 appended, and bench/report.py keeps it when it rewrites the solver part.

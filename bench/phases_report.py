@@ -2,8 +2,8 @@
 """Turn graphsolve_bench JSON of the analyze and full phases into the one-shot
 section of docs/benchmarks.md: what a single solve costs when nothing is reused.
 
-Usage: phases_report.py RESULTS.json [--also MORE.json ...] [--out docs/benchmarks.md]
-                        [--command "how the JSON was made"] [--print]
+Usage: phases_report.py RESULTS.json [--also MORE.json ...] [--out docs/benchmarks.md --command "how the JSON was made"]
+                        [--print]
 
 The headline tables (bench/report.py) reuse the analysis; this section shows
 the analysis itself and analysis + factorization + solve. It sits between its

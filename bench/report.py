@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Turn graphsolve_bench JSON into docs/benchmarks.md and log-log plots.
 
-Usage: report.py RESULTS.json [--also MORE.json ...] [--out docs/benchmarks.md] [--plots docs/plots]
-                 [--command "how the JSON was made"] [--notes analysis.md] [--print]
+Usage: report.py RESULTS.json [--also MORE.json ...] [--out docs/benchmarks.md --command "how the JSON was made"] [--plots docs/plots]
+                 [--notes analysis.md] [--print]
 
 Benchmarks are named family/n/solver/phase. For every name the fastest of
 the repetitions is used, over all the files given (the machine is a shared
@@ -16,7 +16,7 @@ import platform
 import subprocess
 from collections import defaultdict
 
-from report_sections import kept_sections, report_arguments
+from report_sections import kept_sections, parse_report_arguments, report_arguments
 
 UNSYMMETRIC = ["graphsolve-ldu-auto", "graphsolve-ldu-dfs", "graphsolve-ldu-amd", "graphsolve-ldu-nd",
                "umfpack", "klu", "eigen-sparselu", "dense-lu"]
@@ -208,7 +208,7 @@ def machine(context):
 def main():
     parser = report_arguments(__doc__)
     parser.add_argument("--notes", help="Markdown file with the hand-written analysis to include")
-    args = parser.parse_args()
+    args = parse_report_arguments(parser)
     context, best = load([args.results] + args.also)
 
     sections = []

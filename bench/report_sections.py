@@ -129,15 +129,25 @@ def report_arguments(doc):
                              "run over all files is reported")
     parser.add_argument("--out")
     parser.add_argument("--plots")
-    parser.add_argument("--command", default="")
+    parser.add_argument("--command", default="",
+                        help="the exact command that produced the results; required with --out, because "
+                             "a report that cannot be reproduced is not worth committing")
     parser.add_argument("--print", action="store_true", help="print the report to stdout")
     return parser
+
+
+def parse_report_arguments(parser):
+    """Parses the command line; a report written to a document must name its command."""
+    args = parser.parse_args()
+    if args.out and not args.command.strip():
+        parser.error(f"--out {args.out} needs --command with the exact command that produced {args.results}")
+    return args
 
 
 def report_main(doc, name, make):
     """Command line of a section report. make(result paths, plots_dir or None, rel, command) returns
     (text, targets met, targets); rel turns a plot path into a link relative to the document."""
-    args = report_arguments(doc).parse_args()
+    args = parse_report_arguments(report_arguments(doc))
     base = os.path.dirname(os.path.abspath(args.out)) if args.out else os.getcwd()
     text, met, total = make([args.results] + args.also, args.plots if args.plots and args.out else None,
                             lambda p: os.path.relpath(p, base), args.command)
