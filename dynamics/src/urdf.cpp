@@ -190,6 +190,12 @@ JointType loop_joint_type(const std::string& type, const std::string& who, const
   fail(who + ": type must be continuous, revolute, prismatic, fixed or spherical, got '" + type + "'");
 }
 
+// urdfdom, and so ROS, knows 'world' only as a declared link; files written
+// for simulators that take it implicitly miss the declaration.
+std::string world_hint(const std::string& unknown_link) {
+  return unknown_link == "world" ? " (to attach to the world, declare it: <link name=\"world\"/>)" : "";
+}
+
 // Every root link but 'world' floats (see parse_urdf). urdfdom accepts one
 // root only, so it is shown this copy of the document, in which the other
 // roots hang from a 'world' link by floating joints that the model never reads.
@@ -256,7 +262,8 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
       const TiXmlElement* ref = e->FirstChildElement(end);
       ends[i] = ref ? attribute(ref, "link") : "";
       if (ends[i].empty()) fail(where + ": missing <" + end + " link=...>");
-      if (!line_of_link.count(ends[i])) fail(where + ": unknown " + end + " link '" + ends[i] + "'");
+      if (!line_of_link.count(ends[i]))
+        fail(where + ": unknown " + end + " link '" + ends[i] + "'" + world_hint(ends[i]));
     }
     // The joints must form a tree; urdfdom would reject these too, but it
     // leaks the links it has wired together.
@@ -438,7 +445,7 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
       const TiXmlElement* side = e->FirstChildElement(tags[k]);
       if (!side) fail(who + ": missing <" + tags[k] + " link=...>");
       const std::string link = attribute(side, "link");
-      if (!body_of.count(link)) fail(who + ": unknown link '" + link + "' in <" + tags[k] + ">");
+      if (!body_of.count(link)) fail(who + ": unknown link '" + link + "' in <" + tags[k] + ">" + world_hint(link));
       bodies[k] = body_of[link];
       const Transform local{parse_vector(side->Attribute("xyz"), Vector3::Zero(), who + " <" + tags[k] + " xyz>", fail),
                             rotation_from_rpy(parse_vector(side->Attribute("rpy"), Vector3::Zero(),

@@ -506,6 +506,23 @@ TEST(UrdfErrors, UnknownLinkInJoint) {
                "joint 'j': unknown child link 'ghost'");
 }
 
+// urdfdom knows 'world' only when the file declares it; the error says how.
+TEST(UrdfErrors, UndeclaredWorldLinkNamesTheFix) {
+  const std::string fix = "(to attach to the world, declare it: <link name=\"world\"/>)";
+  expect_error("<robot name='r'>" + rod("a") + hinge("j", "world", "a", "0 0 0") + "</robot>",
+               "joint 'j': unknown parent link 'world' " + fix);
+  expect_error("<robot name='r'>" + rod("a") + "<loop_joint name='l' type='spherical'><link1 link='a'/>"
+               "<link2 link='world'/></loop_joint></robot>",
+               "loop_joint 'l': unknown link 'world' in <link2> " + fix);
+  // Declared, the same hinge holds 'a' to the world.
+  EXPECT_EQ(parse_urdf("<robot name='r'><link name='world'/>" + rod("a") + hinge("j", "world", "a", "0 0 0") +
+                           "</robot>",
+                       "r.urdf")
+                .joint(0)
+                .parent,
+            kWorld);
+}
+
 TEST(UrdfErrors, MissingInertialOnAMovingLink) {
   expect_error("<robot name='r'><link name='world'/><link name='a'/>" + hinge("j", "world", "a", "0 0 0") + "</robot>",
                "link 'a' has no mass (no <inertial>, or zero mass and inertia), but joint 'j' lets it move");
