@@ -71,37 +71,41 @@ void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& paren
 
   // Every product is fixed-size on the padded 3x3 direction matrices (unused
   // rows are zero): the translational rows go to rows 0-2, then the
-  // rotational ones to rows nt..nt+2, which overwrites only zero rows.
-  const int nt = 3 - axes.t_free;
+  // rotational ones to rows nt..nt+2, which overwrites only zero rows. A
+  // primitive without constrained rows (the rotation of a spherical joint,
+  // the translation of a fixed-orientation one) is skipped: its products
+  // would only write zeros (a fifth of a spherical chain's joint evaluations).
+  const int nt = 3 - axes.t_free, nr = 3 - axes.r_free;
   const Matrix3& pt = axes.translational_constrained;
   const Matrix3& pr = axes.rotational_constrained;
   out.value.setZero();
-  out.value.head<3>() = pt * out.offset;
-  out.value.segment<3>(nt) = pr * out.relative.vec();
+  if (nt > 0) out.value.head<3>() = pt * out.offset;
+  if (nr > 0) out.value.segment<3>(nt) = pr * out.relative.vec();
   if (!jacobian) return;
 
-  // P_t R_p^T, with R_p = q_p R_a: (P_t R_a^T) q_p^T.
-  const Matrix3 pt_rp = axes.translational_parent * qp.transpose();
-  const Matrix3 qc = child.orientation.toRotationMatrix();
-  // Translational rows. The parent's lever arm in its body frame,
-  // q_p^T (o_c - x_p), is the offset plus the parent frame's position.
-  const Matrix3 child_theta = -pt_rp * qc * skew(joint.child_frame.position);
-  const Matrix3 parent_theta =
-      axes.translational_parent * skew(offset_in_parent + joint.parent_frame.position);
-  // Rotational rows: q_rel -> q_rel * [1, R_c^T theta / 2] for the child,
-  // [1, -R_a^T theta / 2] * q_rel for the parent.
-  const Matrix3 child_rot = 0.5 * pr * left_vector_block(out.relative) * axes.child_to_joint;
-  const Matrix3 parent_rot = -0.5 * pr * right_vector_block(out.relative) * axes.parent_to_joint;
-  out.child.topLeftCorner<3, 3>() = pt_rp;
-  out.child.topRightCorner<3, 3>() = child_theta;
-  out.parent.topLeftCorner<3, 3>() = -pt_rp;
-  out.parent.topRightCorner<3, 3>() = parent_theta;
-  out.child.block<3, 3>(nt, 0).setZero();
-  out.child.block<3, 3>(nt, 3) = child_rot;
-  out.parent.block<3, 3>(nt, 0).setZero();
-  out.parent.block<3, 3>(nt, 3) = parent_rot;
+  if (nt > 0) {
+    // P_t R_p^T, with R_p = q_p R_a: (P_t R_a^T) q_p^T.
+    const Matrix3 pt_rp = axes.translational_parent * qp.transpose();
+    const Matrix3 qc = child.orientation.toRotationMatrix();
+    // The parent's lever arm in its body frame, q_p^T (o_c - x_p), is the
+    // offset plus the parent frame's position.
+    out.child.topLeftCorner<3, 3>() = pt_rp;
+    out.child.topRightCorner<3, 3>() = -pt_rp * qc * skew(joint.child_frame.position);
+    out.parent.topLeftCorner<3, 3>() = -pt_rp;
+    out.parent.topRightCorner<3, 3>() =
+        axes.translational_parent * skew(offset_in_parent + joint.parent_frame.position);
+  }
+  if (nr > 0) {
+    // Rotational rows: q_rel -> q_rel * [1, R_c^T theta / 2] for the child,
+    // [1, -R_a^T theta / 2] * q_rel for the parent.
+    out.child.block<3, 3>(nt, 0).setZero();
+    out.child.block<3, 3>(nt, 3) = 0.5 * pr * left_vector_block(out.relative) * axes.child_to_joint;
+    out.parent.block<3, 3>(nt, 0).setZero();
+    out.parent.block<3, 3>(nt, 3) = -0.5 * pr * right_vector_block(out.relative) * axes.parent_to_joint;
+  }
   // Rows below both primitives (row by row: a whole-matrix fill is slower).
-  for (int i = nt + 3; i < 6; ++i) {
+  const int written = nr > 0 ? nt + 3 : (nt > 0 ? 3 : 0);
+  for (int i = written; i < 6; ++i) {
     out.child.row(i).setZero();
     out.parent.row(i).setZero();
   }
