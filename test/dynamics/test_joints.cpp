@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 
 #include "dynamics/dynamics.hpp"
@@ -64,6 +65,36 @@ TEST(JointJacobian, MatchesFiniteDifferencesForAllSixteenCombinations) {
           const Eigen::VectorXd fdp = (plus.value - minus.value).head(m) / (2 * h);
           EXPECT_LT((fdp - e.parent.col(c).head(m)).lpNorm<Eigen::Infinity>(), 1e-7) << "t" << t << "r" << r << " parent col " << c;
         }
+      }
+    }
+  }
+}
+
+// JointEvaluation's contract: the value's entries and the Jacobians' rows past
+// num_constraints() are zero, whatever the evaluation held before (each
+// primitive without constrained rows is skipped, so they must be cleared).
+TEST(JointJacobian, RowsPastTheConstraintsAreZeroForAllSixteenCombinations) {
+  std::mt19937 rng(11);
+  for (int t = 0; t <= 3; ++t) {
+    for (int r = 0; r <= 3; ++r) {
+      const Joint joint = random_joint(rng, t, r, 0);
+      const detail::JointAxes axes = detail::joint_axes(joint);
+      const detail::Pose p{random_vector(rng), random_rotation(rng)};
+      const detail::Pose c{random_vector(rng), random_rotation(rng)};
+      const int unused = 6 - joint.num_constraints();
+      for (bool jacobian : {false, true}) {
+        detail::JointEvaluation e;
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        e.value.setConstant(nan);
+        e.child.setConstant(nan);
+        e.parent.setConstant(nan);
+        detail::evaluate_joint(joint, axes, p, c, jacobian, e);
+        EXPECT_TRUE(e.value.tail(unused).isZero(0.0)) << "t" << t << "r" << r;
+        EXPECT_TRUE(e.value.allFinite()) << "t" << t << "r" << r;
+        if (!jacobian) continue;
+        EXPECT_TRUE(e.child.bottomRows(unused).isZero(0.0)) << "t" << t << "r" << r;
+        EXPECT_TRUE(e.parent.bottomRows(unused).isZero(0.0)) << "t" << t << "r" << r;
+        EXPECT_TRUE(e.child.allFinite() && e.parent.allFinite()) << "t" << t << "r" << r;
       }
     }
   }
