@@ -337,14 +337,8 @@ const Contact& Model::contact(int index) const {
   return contacts_[index];
 }
 
-const Body& Model::body(int index) const {
-  if (index < 0 || index >= num_bodies()) fail("body index " + std::to_string(index) + " does not exist");
-  return bodies_[index];
-}
-
-const Joint& Model::joint(int index) const {
-  if (index < 0 || index >= num_joints()) fail("joint index " + std::to_string(index) + " does not exist");
-  return joints_[index];
+void Model::index_error(const char* what, int index) {
+  fail(std::string(what) + " index " + std::to_string(index) + " does not exist");
 }
 
 int Model::find_body(const std::string& name) const {

@@ -184,6 +184,8 @@ TEST(ModelErrors, BadColliders) {
   expect_error([&] { m.add_collider(Collider{"ball/collider0", 0, Shape::sphere(0.1)}); },
                "duplicate collider name 'ball/collider0'");
   expect_error([&] { m.collider(7); }, "collider index 7 does not exist");
+  expect_error([&] { m.body(9); }, "body index 9 does not exist");
+  expect_error([&] { m.joint(-1); }, "joint index -1 does not exist");
   expect_error([&] { m.add_shape_colliders(1); }, "body 'can': its cylinder shape cannot be a collider");
   EXPECT_EQ(m.num_colliders(), 2);  // nothing half added
   expect_error([&] { m.add_shape_colliders(9); }, "body index 9 does not exist");

@@ -59,8 +59,16 @@ class Model {
   int num_joints() const { return static_cast<int>(joints_.size()); }
   int num_contacts() const { return static_cast<int>(contacts_.size()); }
   int num_couplings() const { return static_cast<int>(couplings_.size()); }
-  const Body& body(int index) const;
-  const Joint& joint(int index) const;
+  // Checked (std::invalid_argument for an index out of range) and inline:
+  // the step reads them for every body and joint several times.
+  const Body& body(int index) const {
+    if (index < 0 || index >= num_bodies()) index_error("body", index);
+    return bodies_[index];
+  }
+  const Joint& joint(int index) const {
+    if (index < 0 || index >= num_joints()) index_error("joint", index);
+    return joints_[index];
+  }
   const Contact& contact(int index) const;
   const JointCoupling& coupling(int index) const;
   const std::vector<Body>& bodies() const { return bodies_; }
@@ -90,6 +98,7 @@ class Model {
   int coordinate_offset(int joint) const { return coordinate_offsets_.at(joint); }
 
  private:
+  [[noreturn]] static void index_error(const char* what, int index);
   std::vector<Body> bodies_;
   std::vector<Joint> joints_;
   std::vector<Contact> contacts_;
