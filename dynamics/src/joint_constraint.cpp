@@ -1,6 +1,7 @@
 #include "joint_constraint.hpp"
 
 #include <cmath>
+#include <type_traits>
 
 namespace dynamics::detail {
 namespace {
@@ -103,11 +104,20 @@ void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& paren
     out.parent.block<3, 3>(nt, 0).setZero();
     out.parent.block<3, 3>(nt, 3) = -0.5 * pr * right_vector_block(out.relative) * axes.parent_to_joint;
   }
-  // Rows below both primitives (row by row: a whole-matrix fill is slower).
+  // Rows below both primitives, as fixed-size blocks: a whole-matrix fill is
+  // slower, and a loop over the rows GCC turns into a memset per column.
   const int written = nr > 0 ? nt + 3 : (nt > 0 ? 3 : 0);
-  for (int i = written; i < 6; ++i) {
-    out.child.row(i).setZero();
-    out.parent.row(i).setZero();
+  const auto clear = [&](auto rows) {
+    constexpr int R = decltype(rows)::value;
+    out.child.bottomRows<R>().setZero();
+    out.parent.bottomRows<R>().setZero();
+  };
+  switch (written) {
+    case 0: clear(std::integral_constant<int, 6>{}); break;
+    case 3: clear(std::integral_constant<int, 3>{}); break;
+    case 4: clear(std::integral_constant<int, 2>{}); break;
+    case 5: clear(std::integral_constant<int, 1>{}); break;
+    default: break;  // 6: every row is a constraint's
   }
 }
 
