@@ -90,19 +90,24 @@ void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& paren
     const Matrix3 qc = child.orientation.toRotationMatrix();
     // The parent's lever arm in its body frame, q_p^T (o_c - x_p), is the
     // offset plus the parent frame's position.
+    // noalias(): a product assigned to a block is otherwise formed in a
+    // temporary and copied, by an out-of-line Eigen call.
+    const Matrix3 pt_rc = pt_rp * qc;
     out.child.topLeftCorner<3, 3>() = pt_rp;
-    out.child.topRightCorner<3, 3>() = -pt_rp * qc * skew(joint.child_frame.position);
+    out.child.topRightCorner<3, 3>().noalias() = -pt_rc * skew(joint.child_frame.position);
     out.parent.topLeftCorner<3, 3>() = -pt_rp;
-    out.parent.topRightCorner<3, 3>() =
+    out.parent.topRightCorner<3, 3>().noalias() =
         axes.translational_parent * skew(offset_in_parent + joint.parent_frame.position);
   }
   if (nr > 0) {
     // Rotational rows: q_rel -> q_rel * [1, R_c^T theta / 2] for the child,
     // [1, -R_a^T theta / 2] * q_rel for the parent.
+    const Matrix3 child_left = 0.5 * pr * left_vector_block(out.relative);
+    const Matrix3 parent_right = -0.5 * pr * right_vector_block(out.relative);
     out.child.block<3, 3>(nt, 0).setZero();
-    out.child.block<3, 3>(nt, 3) = 0.5 * pr * left_vector_block(out.relative) * axes.child_to_joint;
+    out.child.block<3, 3>(nt, 3).noalias() = child_left * axes.child_to_joint;
     out.parent.block<3, 3>(nt, 0).setZero();
-    out.parent.block<3, 3>(nt, 3) = -0.5 * pr * right_vector_block(out.relative) * axes.parent_to_joint;
+    out.parent.block<3, 3>(nt, 3).noalias() = parent_right * axes.parent_to_joint;
   }
   // Rows below both primitives, as fixed-size blocks: a whole-matrix fill is
   // slower, and a loop over the rows GCC turns into a memset per column.
