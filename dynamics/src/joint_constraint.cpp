@@ -75,7 +75,9 @@ void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& paren
   // rotational ones to rows nt..nt+2, which overwrites only zero rows. A
   // primitive without constrained rows (the rotation of a spherical joint,
   // the translation of a fixed-orientation one) is skipped: its products
-  // would only write zeros (a fifth of a spherical chain's joint evaluations).
+  // would only write zeros (nearly a third of a spherical chain's joint
+  // evaluations). Products go into the blocks with noalias(): otherwise each
+  // is formed in a temporary and copied, by an out-of-line Eigen call.
   const int nt = 3 - axes.t_free, nr = 3 - axes.r_free;
   const Matrix3& pt = axes.translational_constrained;
   const Matrix3& pr = axes.rotational_constrained;
@@ -90,8 +92,6 @@ void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& paren
     const Matrix3 qc = child.orientation.toRotationMatrix();
     // The parent's lever arm in its body frame, q_p^T (o_c - x_p), is the
     // offset plus the parent frame's position.
-    // noalias(): a product assigned to a block is otherwise formed in a
-    // temporary and copied, by an out-of-line Eigen call.
     const Matrix3 pt_rc = pt_rp * qc;
     out.child.topLeftCorner<3, 3>() = pt_rp;
     out.child.topRightCorner<3, 3>().noalias() = -pt_rc * skew(joint.child_frame.position);
