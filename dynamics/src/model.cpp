@@ -214,8 +214,12 @@ int Model::add_coupling(JointCoupling coupling) {
   return num_couplings() - 1;
 }
 
+void Model::index_error(const char* what, int index) {
+  fail(std::string(what) + " index " + std::to_string(index) + " does not exist");
+}
+
 const JointCoupling& Model::coupling(int index) const {
-  if (index < 0 || index >= num_couplings()) fail("coupling index " + std::to_string(index) + " does not exist");
+  if (index < 0 || index >= num_couplings()) index_error("coupling", index);
   return couplings_[index];
 }
 
@@ -308,7 +312,7 @@ void Model::set_collision_options(const CollisionOptions& options) {
 }
 
 const Collider& Model::collider(int index) const {
-  if (index < 0 || index >= num_colliders()) fail("collider index " + std::to_string(index) + " does not exist");
+  if (index < 0 || index >= num_colliders()) index_error("collider", index);
   return colliders_[index];
 }
 
@@ -333,12 +337,8 @@ bool Model::has_inequalities() const {
 }
 
 const Contact& Model::contact(int index) const {
-  if (index < 0 || index >= num_contacts()) fail("contact index " + std::to_string(index) + " does not exist");
+  if (index < 0 || index >= num_contacts()) index_error("contact", index);
   return contacts_[index];
-}
-
-void Model::index_error(const char* what, int index) {
-  fail(std::string(what) + " index " + std::to_string(index) + " does not exist");
 }
 
 int Model::find_body(const std::string& name) const {
