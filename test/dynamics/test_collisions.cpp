@@ -10,6 +10,7 @@
 #include "broad_phase.hpp"
 #include "contact_site.hpp"
 #include "dynamics/dynamics.hpp"
+#include "gravity.hpp"
 #include "contact_run.hpp"
 #include "pose_perturbation.hpp"
 
@@ -19,7 +20,7 @@ namespace {
 using detail::PairFeature;
 using detail::Pose;
 
-constexpr double kG = 9.81;
+using test::kG;
 
 Shape placed(Shape shape, const Vector3& position, const Quaternion& orientation = Quaternion::Identity()) {
   shape.position = position;

@@ -6,11 +6,12 @@
 #include <cmath>
 
 #include "dynamics/dynamics.hpp"
+#include "gravity.hpp"
 
 namespace dynamics {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 // A sphere resting on the ground on its one contact, stepped to steady state;
 // returns its height above the touching height r.

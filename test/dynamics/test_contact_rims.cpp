@@ -14,12 +14,13 @@
 
 #include "contact_site.hpp"
 #include "dynamics/dynamics.hpp"
+#include "gravity.hpp"
 #include "step_options.hpp"
 
 namespace dynamics {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 Contact random_rim(std::mt19937& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "dynamics/dynamics.hpp"
+#include "gravity.hpp"
 #include "joint_limits.hpp"
 #include "contact_run.hpp"
 #include "pose_perturbation.hpp"
@@ -15,7 +16,7 @@
 namespace dynamics {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 using test::simulate_contacts;
 

@@ -9,13 +9,14 @@
 #include <string>
 
 #include "dynamics/dynamics.hpp"
+#include "gravity.hpp"
 #include "quadruped.hpp"
 #include "step_options.hpp"
 
 namespace dynamics {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 // A cube (0.5 m) of `mass` at rest on a plane inclined by 0.3 rad, mu 0.5 >
 // tan 0.3, so it sticks on its 4 lower corners, after `steps` steps: its

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "dynamics/dynamics.hpp"
+#include "gravity.hpp"
 #include "load_frequency.hpp"
 #include "period.hpp"
 #include "step_options.hpp"
@@ -19,7 +20,7 @@ namespace {
 
 using test::with_dt;
 
-constexpr double kG = 9.81;
+using test::kG;
 
 // The load frequency after one step from the model's initial state.
 LoadFrequency after_one_step(const Model& model, double dt = 0.01) {

@@ -26,7 +26,7 @@ struct Outcome {
   long iterations = 0;
 };
 
-Outcome simulate(const Model& model, int steps, const std::string& label) {
+Outcome simulate_scaled(const Model& model, int steps, const std::string& label) {
   State state = make_state(model);
   Simulator sim(model);
   Outcome run;
@@ -62,10 +62,10 @@ TEST(MassScale, ChainsAndLoopsMoveAlikeFromMilligramsToGigagrams) {
       {"3-segment four-link chain", [](double m) { return four_link_chain(3, 1.0, m); }},
   };
   for (const Family& family : families) {
-    const Outcome reference = simulate(family.build(1.0), 100, family.name + " at 1 kg");
+    const Outcome reference = simulate_scaled(family.build(1.0), 100, family.name + " at 1 kg");
     for (const double mass : {1e-9, 1e-6, 1e-3, 1e3, 1e6, 1e9}) {
       const std::string label = family.name + " at " + std::to_string(mass) + " kg";
-      const Outcome run = simulate(family.build(mass), 100, label);
+      const Outcome run = simulate_scaled(family.build(mass), 100, label);
       ASSERT_EQ(run.positions.size(), reference.positions.size());
       // The same motion to the solver's tolerance.
       EXPECT_LT(largest_difference(run, reference), 1e-9) << label;
@@ -80,10 +80,10 @@ TEST(MassScale, ChainsAndLoopsMoveAlikeFromMilligramsToGigagrams) {
 TEST(MassScale, BoxesRestOnTheGroundAlikeFromMilligramsToKilotonnes) {
   for (const FrictionModel friction : {FrictionModel::None, FrictionModel::Linearized, FrictionModel::Cone}) {
     const FrictionSpec spec{friction, 0.5, 4};
-    const Outcome reference = simulate(box_drop(0.5, 1.0, 0.4, spec), 200, "1 kg box");
+    const Outcome reference = simulate_scaled(box_drop(0.5, 1.0, 0.4, spec), 200, "1 kg box");
     for (const double mass : {1e-6, 1e-3, 1e3, 1e6}) {
       const std::string label = std::to_string(mass) + " kg box, friction " + std::to_string(static_cast<int>(friction));
-      const Outcome run = simulate(box_drop(0.5, mass, 0.4, spec), 200, label);
+      const Outcome run = simulate_scaled(box_drop(0.5, mass, 0.4, spec), 200, label);
       ASSERT_EQ(run.positions.size(), 1u);
       EXPECT_LT(largest_difference(run, reference), 1e-9) << label;
     }

@@ -11,7 +11,7 @@ namespace dynamics {
 namespace {
 
 template <class F>
-void expect_error(F&& f, const std::string& needle) {
+void expect_invalid(F&& f, const std::string& needle) {
   try {
     f();
     FAIL() << "expected an error containing '" << needle << "'";
@@ -29,88 +29,88 @@ Body body(const std::string& name) {
 TEST(ModelErrors, BadBodies) {
   Model m;
   m.add_body(body("a"));
-  expect_error([&] { m.add_body(body("a")); }, "duplicate body name 'a'");
-  expect_error([&] { m.add_body(body("")); }, "has no name");
+  expect_invalid([&] { m.add_body(body("a")); }, "duplicate body name 'a'");
+  expect_invalid([&] { m.add_body(body("")); }, "has no name");
   Body b = body("heavy");
   b.mass = -1;
-  expect_error([&] { m.add_body(b); }, "body 'heavy': mass must be positive");
+  expect_invalid([&] { m.add_body(b); }, "body 'heavy': mass must be positive");
   b.mass = std::nan("");
-  expect_error([&] { m.add_body(b); }, "mass must be positive");
+  expect_invalid([&] { m.add_body(b); }, "mass must be positive");
   b = body("flat");
   b.inertia = Vector3(1, 1, 0).asDiagonal();
-  expect_error([&] { m.add_body(b); }, "body 'flat': inertia is not positive definite");
+  expect_invalid([&] { m.add_body(b); }, "body 'flat': inertia is not positive definite");
   // Small numbers are printed as such (std::to_string would say -0.000000).
   b.inertia = Vector3(1, 1, -1e-9).asDiagonal();
-  expect_error([&] { m.add_body(b); }, "smallest eigenvalue -1e-09");
+  expect_invalid([&] { m.add_body(b); }, "smallest eigenvalue -1e-09");
   b.inertia = Vector3(1, 1, 3).asDiagonal();
-  expect_error([&] { m.add_body(b); }, "triangle inequality");
+  expect_invalid([&] { m.add_body(b); }, "triangle inequality");
   b.inertia(0, 1) = 0.5;
-  expect_error([&] { m.add_body(b); }, "not symmetric");
+  expect_invalid([&] { m.add_body(b); }, "not symmetric");
   b = body("lost");
   b.position.x() = INFINITY;
-  expect_error([&] { m.add_body(b); }, "position is not finite");
+  expect_invalid([&] { m.add_body(b); }, "position is not finite");
   b = body("zero");
   b.orientation = Quaternion(0, 0, 0, 0);
-  expect_error([&] { m.add_body(b); }, "orientation quaternion is zero");
+  expect_invalid([&] { m.add_body(b); }, "orientation quaternion is zero");
 }
 
 TEST(ModelErrors, BadJoints) {
   Model m;
   const int a = m.add_body(body("a"));
-  expect_error([&] { m.add_joint(Joint::make(JointType::Revolute, "j", kWorld, 5)); }, "child body index 5");
-  expect_error([&] { m.add_joint(Joint::make(JointType::Revolute, "j", 7, a)); }, "parent body index 7");
-  expect_error([&] { m.add_joint(Joint::make(JointType::Revolute, "j", a, a)); }, "parent and child are the same");
-  expect_error([&] { m.add_joint(Joint::make(JointType::Revolute, "j", kWorld, a, Vector3::Zero())); }, "axis is zero");
+  expect_invalid([&] { m.add_joint(Joint::make(JointType::Revolute, "j", kWorld, 5)); }, "child body index 5");
+  expect_invalid([&] { m.add_joint(Joint::make(JointType::Revolute, "j", 7, a)); }, "parent body index 7");
+  expect_invalid([&] { m.add_joint(Joint::make(JointType::Revolute, "j", a, a)); }, "parent and child are the same");
+  expect_invalid([&] { m.add_joint(Joint::make(JointType::Revolute, "j", kWorld, a, Vector3::Zero())); }, "axis is zero");
   Joint j = Joint::make(JointType::Revolute, "spring", kWorld, a);
   j.stiffness = -1;
-  expect_error([&] { m.add_joint(j); }, "joint 'spring': stiffness must be >= 0");
+  expect_invalid([&] { m.add_joint(j); }, "joint 'spring': stiffness must be >= 0");
   j = Joint::make(JointType::Revolute, "init", kWorld, a);
   j.initial_position = {1, 2};
-  expect_error([&] { m.add_joint(j); }, "initial position has 2 values, the joint has 1 coordinates");
+  expect_invalid([&] { m.add_joint(j); }, "initial position has 2 values, the joint has 1 coordinates");
   j = Joint::make(JointType::Revolute, "odd", kWorld, a);
   j.freedom.rotational = 4;
-  expect_error([&] { m.add_joint(j); }, "free axes must be 0..3");
+  expect_invalid([&] { m.add_joint(j); }, "free axes must be 0..3");
   m.add_joint(Joint::make(JointType::Revolute, "ok", kWorld, a));
-  expect_error([&] { m.add_joint(Joint::make(JointType::Revolute, "ok", kWorld, a)); }, "duplicate joint name 'ok'");
+  expect_invalid([&] { m.add_joint(Joint::make(JointType::Revolute, "ok", kWorld, a)); }, "duplicate joint name 'ok'");
 }
 
 TEST(ModelErrors, BadShapesAndBuiltins) {
-  expect_error([] { Shape::box(Vector3(1, -1, 1)); }, "edge length must be positive");
-  expect_error([] { Shape::sphere(0); }, "radius must be positive");
-  expect_error([] { make_builtin("n-link-pendulum", {{"n", "0"}}); }, "positive integer");
-  expect_error([] { make_builtin("n-link-pendulum", {{"n", "2.5"}}); }, "positive integer");
-  expect_error([] { make_builtin("n-link-pendulum", {{"n", "1e9"}}); }, "positive integer up to 1000000, got '1e9'");
-  expect_error([] { make_builtin("pendulum", {{"mass", "-1"}}); }, "mass must be positive");
-  expect_error([] { make_builtin("nothing"); }, "unknown model 'nothing'");
+  expect_invalid([] { Shape::box(Vector3(1, -1, 1)); }, "edge length must be positive");
+  expect_invalid([] { Shape::sphere(0); }, "radius must be positive");
+  expect_invalid([] { make_builtin("n-link-pendulum", {{"n", "0"}}); }, "positive integer");
+  expect_invalid([] { make_builtin("n-link-pendulum", {{"n", "2.5"}}); }, "positive integer");
+  expect_invalid([] { make_builtin("n-link-pendulum", {{"n", "1e9"}}); }, "positive integer up to 1000000, got '1e9'");
+  expect_invalid([] { make_builtin("pendulum", {{"mass", "-1"}}); }, "mass must be positive");
+  expect_invalid([] { make_builtin("nothing"); }, "unknown model 'nothing'");
 }
 
 TEST(ModelErrors, BadStatesAndOptions) {
   const Model m = pendulum();
   State s = make_state(m);
   s.velocity.pop_back();
-  expect_error([&] { check_state(m, s); }, "velocity has 0 entries, the model needs 1");
+  expect_invalid([&] { check_state(m, s); }, "velocity has 0 entries, the model needs 1");
   Simulator sim(m);
-  expect_error([&] { sim.step(s); }, "velocity has 0 entries");
+  expect_invalid([&] { sim.step(s); }, "velocity has 0 entries");
   StepOptions o;
   o.dt = 0;
-  expect_error([&] { Simulator bad(m, o); }, "dt must be positive");
+  expect_invalid([&] { Simulator bad(m, o); }, "dt must be positive");
   o = StepOptions{};
   o.tolerance = -1e-12;
-  expect_error([&] { Simulator bad(m, o); }, "tolerance must be positive, got -1e-12");
+  expect_invalid([&] { Simulator bad(m, o); }, "tolerance must be positive, got -1e-12");
   for (const double reuse : {-0.1, 0.6, std::nan("")}) {
     o = StepOptions{};
     o.reuse_factorization_below = reuse;
-    expect_error([&] { Simulator bad(m, o); }, "reuse_factorization_below must lie in [0, 0.5]");
+    expect_invalid([&] { Simulator bad(m, o); }, "reuse_factorization_below must lie in [0, 0.5]");
   }
   for (const double cap : {1e-12, std::nan(""), HUGE_VAL}) {
     o = StepOptions{};
     o.max_regularization = cap;
-    expect_error([&] { Simulator bad(m, o); }, "max_regularization must be finite and >= regularization");
+    expect_invalid([&] { Simulator bad(m, o); }, "max_regularization must be finite and >= regularization");
   }
-  expect_error([] { Simulator bad(Model{}); }, "the model has no bodies");
+  expect_invalid([] { Simulator bad(Model{}); }, "the model has no bodies");
   State t = make_state(m);
-  expect_error([&] { set_joint_positions(m, t, Eigen::VectorXd::Zero(3)); }, "got 3 values, the model has 1");
-  expect_error([&] { set_joint_position(m, t, 0, Eigen::VectorXd::Zero(2)); }, "has 1 coordinates, got 2");
+  expect_invalid([&] { set_joint_positions(m, t, Eigen::VectorXd::Zero(3)); }, "got 3 values, the model has 1");
+  expect_invalid([&] { set_joint_position(m, t, 0, Eigen::VectorXd::Zero(2)); }, "has 1 coordinates, got 2");
 }
 
 // A pendulum whose rod has principal moments 1e14 apart (a needle of no
@@ -126,7 +126,7 @@ TEST(ModelErrors, DegenerateBodyIsNamed) {
   Joint hinge = Joint::make(JointType::Revolute, "hinge", kWorld, b, Vector3::UnitX());
   hinge.child_frame.position = Vector3(0.0, 0.0, 0.5);
   needle.add_joint(hinge);
-  expect_error([&] { make_state(needle); }, "cannot be solved (singular pivot block at body 'needle'");
+  expect_invalid([&] { make_state(needle); }, "cannot be solved (singular pivot block at body 'needle'");
   EXPECT_NO_THROW(make_state(scaled_pendulum(3e-4)));
 }
 
@@ -139,7 +139,7 @@ TEST(ModelErrors, BadProjectionRegularization) {
     ProjectionOptions options;
     options.regularization = regularization;
     options.max_regularization = largest;
-    expect_error([&] { project_positions(loop, s, options); },
+    expect_invalid([&] { project_positions(loop, s, options); },
                  "max_regularization finite and >= regularization, got ");
   }
 }
@@ -158,48 +158,48 @@ TEST(ModelErrors, BadColliders) {
   Model m;
   m.add_body(Body::solid("ball", 1.0, Shape::sphere(0.1)));
   m.add_body(Body::solid("can", 1.0, Shape::cylinder(0.1, 0.3)));
-  expect_error([&] { m.add_collider(Collider{"", 4, Shape::sphere(0.1)}); }, "collider '0': body index 4 does not exist");
-  expect_error([&] { m.add_collider(Collider{"c", 0, Shape::cylinder(0.1, 0.2)}); },
-               "collider 'c': a cylinder cannot be a collider (spheres and boxes only)");
-  expect_error([&] { m.add_collider(Collider{"", 0, Shape::capsule(0.1, 0.2)}); }, "spheres and boxes only");
+  expect_invalid([&] { m.add_collider(Collider{"", 4, Shape::sphere(0.1)}); }, "collider '0': body index 4 does not exist");
+  expect_invalid([&] { m.add_collider(Collider{"c", 0, Shape::cylinder(0.1, 0.2)}); },
+                 "collider 'c': a cylinder cannot be a collider (spheres and boxes only)");
+  expect_invalid([&] { m.add_collider(Collider{"", 0, Shape::capsule(0.1, 0.2)}); }, "spheres and boxes only");
   // Shapes built field by field skip the factories' checks; the model checks again.
   Shape raw;
   raw.kind = Shape::Kind::Sphere;
-  expect_error([&] { m.add_collider(Collider{"s", 0, raw}); }, "collider 's': sphere radius must be positive");
+  expect_invalid([&] { m.add_collider(Collider{"s", 0, raw}); }, "collider 's': sphere radius must be positive");
   raw.size.x() = std::nan("");
-  expect_error([&] { m.add_collider(Collider{"s", 0, raw}); }, "sphere radius must be positive");
+  expect_invalid([&] { m.add_collider(Collider{"s", 0, raw}); }, "sphere radius must be positive");
   raw.kind = Shape::Kind::Box;
   raw.size = Vector3(1.0, -1.0, 1.0);
-  expect_error([&] { m.add_collider(Collider{"b", 0, raw}); }, "collider 'b': box edges must be positive");
+  expect_invalid([&] { m.add_collider(Collider{"b", 0, raw}); }, "collider 'b': box edges must be positive");
   Shape moved = Shape::sphere(0.1);
   moved.position.x() = INFINITY;
-  expect_error([&] { m.add_collider(Collider{"m", 0, moved}); }, "collider 'm': shape pose is not finite");
+  expect_invalid([&] { m.add_collider(Collider{"m", 0, moved}); }, "collider 'm': shape pose is not finite");
   moved = Shape::sphere(0.1);
   moved.orientation.coeffs().setZero();
-  expect_error([&] { m.add_collider(Collider{"m", 0, moved}); }, "shape pose is not finite");
+  expect_invalid([&] { m.add_collider(Collider{"m", 0, moved}); }, "shape pose is not finite");
   EXPECT_EQ(m.add_collider(Collider{"", 0, Shape::sphere(0.1)}), 0);
   EXPECT_EQ(m.collider(0).name, "ball/collider0");
   EXPECT_EQ(m.add_collider(Collider{"", kWorld, Shape::box(Vector3::Ones())}), 1);
   EXPECT_EQ(m.collider(1).name, "world/collider0");
-  expect_error([&] { m.add_collider(Collider{"ball/collider0", 0, Shape::sphere(0.1)}); },
-               "duplicate collider name 'ball/collider0'");
-  expect_error([&] { m.collider(7); }, "collider index 7 does not exist");
-  expect_error([&] { m.body(9); }, "body index 9 does not exist");
-  expect_error([&] { m.joint(-1); }, "joint index -1 does not exist");
-  expect_error([&] { m.add_shape_colliders(1); }, "body 'can': its cylinder shape cannot be a collider");
+  expect_invalid([&] { m.add_collider(Collider{"ball/collider0", 0, Shape::sphere(0.1)}); },
+                 "duplicate collider name 'ball/collider0'");
+  expect_invalid([&] { m.collider(7); }, "collider index 7 does not exist");
+  expect_invalid([&] { m.body(9); }, "body index 9 does not exist");
+  expect_invalid([&] { m.joint(-1); }, "joint index -1 does not exist");
+  expect_invalid([&] { m.add_shape_colliders(1); }, "body 'can': its cylinder shape cannot be a collider");
   EXPECT_EQ(m.num_colliders(), 2);  // nothing half added
-  expect_error([&] { m.add_shape_colliders(9); }, "body index 9 does not exist");
-  expect_error([&] { m.exclude_collision(0, 5); }, "exclude_collision: body index 5 does not exist");
-  expect_error([&] { m.exclude_collision(0, 0); }, "a body never collides with itself");
+  expect_invalid([&] { m.add_shape_colliders(9); }, "body index 9 does not exist");
+  expect_invalid([&] { m.exclude_collision(0, 5); }, "exclude_collision: body index 5 does not exist");
+  expect_invalid([&] { m.exclude_collision(0, 0); }, "a body never collides with itself");
   CollisionOptions o;
   o.margin = -0.1;
-  expect_error([&] { m.set_collision_options(o); }, "margin must be >= 0 and finite");
+  expect_invalid([&] { m.set_collision_options(o); }, "margin must be >= 0 and finite");
   o = CollisionOptions{};
   o.friction_coefficient = -1.0;
-  expect_error([&] { m.set_collision_options(o); }, "collision options: friction coefficient must be >= 0");
+  expect_invalid([&] { m.set_collision_options(o); }, "collision options: friction coefficient must be >= 0");
   o = CollisionOptions{};
   o.friction_directions = 5;
-  expect_error([&] { m.set_collision_options(o); }, "friction directions must be an even number >= 2, got 5");
+  expect_invalid([&] { m.set_collision_options(o); }, "friction directions must be an even number >= 2, got 5");
 }
 
 TEST(ModelErrors, BadContacts) {
@@ -212,43 +212,43 @@ TEST(ModelErrors, BadContacts) {
   };
   Contact c = contact();
   c.body = 3;
-  expect_error([&] { m.add_contact(c); }, "body index 3 does not exist");
+  expect_invalid([&] { m.add_contact(c); }, "body index 3 does not exist");
   c = contact();
   c.friction_coefficient = -0.1;
-  expect_error([&] { m.add_contact(c); }, "friction coefficient must be >= 0");
+  expect_invalid([&] { m.add_contact(c); }, "friction coefficient must be >= 0");
   c.friction_coefficient = std::nan("");
-  expect_error([&] { m.add_contact(c); }, "friction coefficient must be >= 0");
+  expect_invalid([&] { m.add_contact(c); }, "friction coefficient must be >= 0");
   c = contact();
   c.friction_directions = 3;
-  expect_error([&] { m.add_contact(c); }, "friction directions must be an even number >= 2, got 3");
+  expect_invalid([&] { m.add_contact(c); }, "friction directions must be an even number >= 2, got 3");
   c.friction_directions = 0;
-  expect_error([&] { m.add_contact(c); }, "even number");
+  expect_invalid([&] { m.add_contact(c); }, "even number");
   c = contact();
   c.point = Vector3(std::nan(""), 0, 0);
-  expect_error([&] { m.add_contact(c); }, "point is not finite");
+  expect_invalid([&] { m.add_contact(c); }, "point is not finite");
   c = contact();
   c.radius = -1.0;
-  expect_error([&] { m.add_contact(c); }, "radius must be >= 0");
+  expect_invalid([&] { m.add_contact(c); }, "radius must be >= 0");
   c = contact();
   c.ground.normal = Vector3::Zero();
-  expect_error([&] { m.add_contact(c); }, "ground normal is zero");
+  expect_invalid([&] { m.add_contact(c); }, "ground normal is zero");
   c = contact();
   c.ground.offset = INFINITY;
-  expect_error([&] { m.add_contact(c); }, "ground offset is not finite");
+  expect_invalid([&] { m.add_contact(c); }, "ground offset is not finite");
   c = contact();
   c.name = "foot";
   m.add_contact(c);
-  expect_error([&] { m.add_contact(c); }, "duplicate contact name 'foot'");
-  expect_error([&] { m.contact(5); }, "contact index 5 does not exist");
-  expect_error([&] { m.add_shape_contacts(2); }, "body index 2 does not exist");
-  expect_error([] { HalfSpace::incline(2.0); }, "angle must be finite");
+  expect_invalid([&] { m.add_contact(c); }, "duplicate contact name 'foot'");
+  expect_invalid([&] { m.contact(5); }, "contact index 5 does not exist");
+  expect_invalid([&] { m.add_shape_contacts(2); }, "body index 2 does not exist");
+  expect_invalid([] { HalfSpace::incline(2.0); }, "angle must be finite");
   ContactOptions no_rim;
   no_rim.rim_points = 0;
   no_rim.rolling_rims = false;  // nothing left to touch with
-  expect_error([&] { shape_contacts(0, Shape::cylinder(1.0, 1.0), no_rim); }, "rim_points must be >= 1");
+  expect_invalid([&] { shape_contacts(0, Shape::cylinder(1.0, 1.0), no_rim); }, "rim_points must be >= 1");
   no_rim.rim_points = -1;
   no_rim.rolling_rims = true;
-  expect_error([&] { shape_contacts(0, Shape::cylinder(1.0, 1.0), no_rim); }, "got -1");
+  expect_invalid([&] { shape_contacts(0, Shape::cylinder(1.0, 1.0), no_rim); }, "got -1");
   // A valid contact gets a name from its body and normalized ground normal.
   c = contact();
   c.ground.normal = Vector3(0, 0, 2);
@@ -263,20 +263,20 @@ TEST(ModelErrors, BadJointLimits) {
   Joint j = Joint::make(JointType::Revolute, "hinge", kWorld, 0);
   j.lower = {0.5};
   j.upper = {0.1};
-  expect_error([&] { m.add_joint(j); }, "joint 'hinge' coordinate 0: lower limit 0.5");
+  expect_invalid([&] { m.add_joint(j); }, "joint 'hinge' coordinate 0: lower limit 0.5");
   j.upper = {0.5, 1.0};
-  expect_error([&] { m.add_joint(j); }, "upper limits have 2 values, the joint has 1 coordinates");
+  expect_invalid([&] { m.add_joint(j); }, "upper limits have 2 values, the joint has 1 coordinates");
   j.lower = {std::nan("")};
   j.upper = {};
-  expect_error([&] { m.add_joint(j); }, "lower limit is NaN");
+  expect_invalid([&] { m.add_joint(j); }, "lower limit is NaN");
   j.lower = {-4.0};
-  expect_error([&] { m.add_joint(j); }, "a one-sided angle limit must lie in [-pi, pi]");
+  expect_invalid([&] { m.add_joint(j); }, "a one-sided angle limit must lie in [-pi, pi]");
   j.lower = {-2.0 * kPi};
   j.upper = {2.0 * kPi};
-  expect_error([&] { m.add_joint(j); }, "angle limits -6.28319 and 6.28319 are more than a full turn apart");
+  expect_invalid([&] { m.add_joint(j); }, "angle limits -6.28319 and 6.28319 are more than a full turn apart");
   j.upper = {};
   j.lower = {INFINITY};
-  expect_error([&] { m.add_joint(j); }, "infinite on the wrong side");
+  expect_invalid([&] { m.add_joint(j); }, "infinite on the wrong side");
   j.lower = {-INFINITY};
   j.upper = {1.0};
   EXPECT_EQ(m.add_joint(j), 0);  // one-sided limits are fine
@@ -287,24 +287,24 @@ TEST(ModelErrors, BadInteriorPointOptions) {
   const Model model = box_drop();
   StepOptions o;
   o.fraction_to_boundary = 1.0;
-  expect_error([&] { Simulator s(model, o); }, "fraction_to_boundary must lie in (0, 1)");
+  expect_invalid([&] { Simulator s(model, o); }, "fraction_to_boundary must lie in (0, 1)");
   o = StepOptions{};
   o.complementarity_tolerance = 0.0;
-  expect_error([&] { Simulator s(model, o); }, "complementarity tolerances must be positive");
+  expect_invalid([&] { Simulator s(model, o); }, "complementarity tolerances must be positive");
   o = StepOptions{};
   o.interior_tolerance = -1.0;
-  expect_error([&] { Simulator s(model, o); }, "interior and complementarity tolerances must be positive");
+  expect_invalid([&] { Simulator s(model, o); }, "interior and complementarity tolerances must be positive");
   for (double bad : {-1e-6, std::nan(""), double(INFINITY)}) {
     o = StepOptions{};
     o.contact_regularization = bad;
-    expect_error([&] { Simulator s(model, o); }, "contact_regularization must be finite and >= 0");
+    expect_invalid([&] { Simulator s(model, o); }, "contact_regularization must be finite and >= 0");
     o = StepOptions{};
     o.friction_regularization = bad;
-    expect_error([&] { Simulator s(model, o); }, "friction_regularization must be finite and >= 0");
+    expect_invalid([&] { Simulator s(model, o); }, "friction_regularization must be finite and >= 0");
   }
-  expect_error([] { make_builtin("box-drop", {{"friction", "sticky"}}); }, "must be none, linearized or cone");
-  expect_error([] { make_builtin("sliding-box", {{"directions", "0"}}); }, "positive integer");
-  expect_error([] { make_builtin("box-drop", {{"mu", "-1"}}); }, "friction coefficient must be >= 0");
+  expect_invalid([] { make_builtin("box-drop", {{"friction", "sticky"}}); }, "must be none, linearized or cone");
+  expect_invalid([] { make_builtin("sliding-box", {{"directions", "0"}}); }, "positive integer");
+  expect_invalid([] { make_builtin("box-drop", {{"mu", "-1"}}); }, "friction coefficient must be >= 0");
 }
 
 }  // namespace

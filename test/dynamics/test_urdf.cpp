@@ -253,7 +253,7 @@ TEST(Urdf, MasslessRootTakesTheBodyWeldedBelowIt) {
   for (int i = 0; i < 2; ++i) EXPECT_LT((s.position[i] - p.position[i]).norm(), 1e-12) << i;
 }
 
-void expect_error(const std::string& xml, const std::string& needle) {
+void expect_urdf_error(const std::string& xml, const std::string& needle) {
   try {
     parse_urdf(xml, "robot.urdf");
     FAIL() << "expected an error containing '" << needle << "'";
@@ -371,7 +371,7 @@ TEST(Urdf, ZeroSizeShapesAreSkipped) {
     ASSERT_EQ(ignored.size(), 1u) << geometry;
     EXPECT_EQ(ignored[0], "link 'a': <collision> " + name + " has a zero size and gets no contacts");
   }
-  expect_error(plate("<box size='0.3 -0.2 0.1'/>"), "link 'a': bad geometry");
+  expect_urdf_error(plate("<box size='0.3 -0.2 0.1'/>"), "link 'a': bad geometry");
 }
 
 // Limits are kept past pi when they are at most a full turn apart (the angle
@@ -422,9 +422,9 @@ TEST(Urdf, CapsulesAreReadAndTouchTheGroundWithTheirEnds) {
             0);
   ASSERT_EQ(ignored.size(), 1u);
   EXPECT_EQ(ignored[0], "link 'rod': <collision> capsule has a zero size and gets no contacts");
-  expect_error(rod_on_its_side("<capsule radius='0.05'/>"), "link 'rod' (line 1): <capsule> needs a length");
-  expect_error(rod_on_its_side("<capsule radius='-1' length='0.4'/>"),
-               "link 'rod' (line 1): <capsule> radius must be a number >= 0, got '-1'");
+  expect_urdf_error(rod_on_its_side("<capsule radius='0.05'/>"), "link 'rod' (line 1): <capsule> needs a length");
+  expect_urdf_error(rod_on_its_side("<capsule radius='-1' length='0.4'/>"),
+                    "link 'rod' (line 1): <capsule> radius must be a number >= 0, got '-1'");
 }
 
 TEST(Urdf, RevoluteLimitsPastPiAndBeyondAFullTurn) {
@@ -486,34 +486,34 @@ TEST(Urdf, LimitsWithoutARange) {
   ASSERT_EQ(ignored.size(), 1u);
   EXPECT_EQ(ignored[0], "joint 's': <limit> lower = upper = 0.3 (to hold the joint there, make it a fixed joint) is "
                         "no range; the joint moves without limits");
-  expect_error(slider("<limit lower='0.5' upper='-0.5' effort='1' velocity='1'/>"),
-               "joint 's': <limit> lower 0.5 is not at or below upper -0.5");
+  expect_urdf_error(slider("<limit lower='0.5' upper='-0.5' effort='1' velocity='1'/>"),
+                    "joint 's': <limit> lower 0.5 is not at or below upper -0.5");
 }
 
 TEST(UrdfErrors, BadFrictionCoefficient) {
-  expect_error("<robot name='p'><link name='b'><inertial><mass value='1'/><inertia ixx='1' iyy='1' izz='1' ixy='0' "
-               "ixz='0' iyz='0'/></inertial><collision><geometry><sphere radius='0.1'/></geometry>"
-               "<contact_coefficients mu='-2'/></collision></link></robot>",
-               "mu must be a number >= 0");
+  expect_urdf_error("<robot name='p'><link name='b'><inertial><mass value='1'/><inertia ixx='1' iyy='1' izz='1' ixy='0' "
+                    "ixz='0' iyz='0'/></inertial><collision><geometry><sphere radius='0.1'/></geometry>"
+                    "<contact_coefficients mu='-2'/></collision></link></robot>",
+                    "mu must be a number >= 0");
 }
 
 TEST(UrdfErrors, MalformedXmlNamesTheLine) {
-  expect_error("<robot name='r'>\n<link name='a'>\n</robot>", "malformed XML at line");
+  expect_urdf_error("<robot name='r'>\n<link name='a'>\n</robot>", "malformed XML at line");
 }
 
 TEST(UrdfErrors, UnknownLinkInJoint) {
-  expect_error("<robot name='r'>" + rod("a") + hinge("j", "a", "ghost", "0 0 0") + "</robot>",
-               "joint 'j': unknown child link 'ghost'");
+  expect_urdf_error("<robot name='r'>" + rod("a") + hinge("j", "a", "ghost", "0 0 0") + "</robot>",
+                    "joint 'j': unknown child link 'ghost'");
 }
 
 // urdfdom knows 'world' only when the file declares it; the error says how.
 TEST(UrdfErrors, UndeclaredWorldLinkNamesTheFix) {
   const std::string fix = "(to attach to the world, declare it: <link name=\"world\"/>)";
-  expect_error("<robot name='r'>" + rod("a") + hinge("j", "world", "a", "0 0 0") + "</robot>",
-               "joint 'j': unknown parent link 'world' " + fix);
-  expect_error("<robot name='r'>" + rod("a") + "<loop_joint name='l' type='spherical'><link1 link='a'/>"
-               "<link2 link='world'/></loop_joint></robot>",
-               "loop_joint 'l': unknown link 'world' in <link2> " + fix);
+  expect_urdf_error("<robot name='r'>" + rod("a") + hinge("j", "world", "a", "0 0 0") + "</robot>",
+                    "joint 'j': unknown parent link 'world' " + fix);
+  expect_urdf_error("<robot name='r'>" + rod("a") + "<loop_joint name='l' type='spherical'><link1 link='a'/>"
+                    "<link2 link='world'/></loop_joint></robot>",
+                    "loop_joint 'l': unknown link 'world' in <link2> " + fix);
   // Declared, the same hinge holds 'a' to the world.
   EXPECT_EQ(parse_urdf("<robot name='r'><link name='world'/>" + rod("a") + hinge("j", "world", "a", "0 0 0") +
                            "</robot>",
@@ -524,26 +524,26 @@ TEST(UrdfErrors, UndeclaredWorldLinkNamesTheFix) {
 }
 
 TEST(UrdfErrors, MissingInertialOnAMovingLink) {
-  expect_error("<robot name='r'><link name='world'/><link name='a'/>" + hinge("j", "world", "a", "0 0 0") + "</robot>",
-               "link 'a' has no mass (no <inertial>, or zero mass and inertia), but joint 'j' lets it move");
+  expect_urdf_error("<robot name='r'><link name='world'/><link name='a'/>" + hinge("j", "world", "a", "0 0 0") + "</robot>",
+                    "link 'a' has no mass (no <inertial>, or zero mass and inertia), but joint 'j' lets it move");
   // The massless cross of a universal joint written as two hinges.
-  expect_error("<robot name='r'><link name='world'/><link name='cross'/>" + rod("arm") +
+  expect_urdf_error("<robot name='r'><link name='world'/><link name='cross'/>" + rod("arm") +
                    hinge("pitch", "world", "cross", "0 0 0") + hinge("roll", "cross", "arm", "0 0 0") + "</robot>",
-               "link 'cross' has no mass (no <inertial>, or zero mass and inertia), but joint 'pitch' lets it move");
+                    "link 'cross' has no mass (no <inertial>, or zero mass and inertia), but joint 'pitch' lets it move");
 }
 
 TEST(UrdfErrors, NothingToSimulate) {
-  expect_error("<robot name='r'><link name='world'/></robot>", "there is nothing to simulate");
-  expect_error("<robot name='r'><link name='world'/><link name='frame'/><joint name='w' type='fixed'><parent "
-               "link='world'/><child link='frame'/></joint></robot>",
-               "there is nothing to simulate");
+  expect_urdf_error("<robot name='r'><link name='world'/></robot>", "there is nothing to simulate");
+  expect_urdf_error("<robot name='r'><link name='world'/><link name='frame'/><joint name='w' type='fixed'><parent "
+                    "link='world'/><child link='frame'/></joint></robot>",
+                    "there is nothing to simulate");
 }
 
 TEST(UrdfErrors, MissingMass) {
-  expect_error("<robot name='r'><link name='a'><inertial><inertia ixx='1' iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/>"
-               "</inertial></link></robot>",
-               "urdfdom rejected the robot description: Inertial element must have a mass element; Could not parse "
-               "inertial element for Link [a]");
+  expect_urdf_error("<robot name='r'><link name='a'><inertial><inertia ixx='1' iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/>"
+                    "</inertial></link></robot>",
+                    "urdfdom rejected the robot description: Inertial element must have a mass element; Could not parse "
+                    "inertial element for Link [a]");
 }
 
 // urdfdom logs these and goes on with what it read (a zero inertia, no
@@ -555,42 +555,42 @@ TEST(UrdfErrors, PartsUrdfdomCannotReadStopTheLoad) {
   };
   const std::string mass = "<mass value='1'/>", inertia = "<inertia ixx='1' iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/>";
   const std::string sphere = "<sphere radius='0.1'/>";
-  expect_error(link(mass + "<inertia ixx='1' iyy='1' izz='1'/>", sphere),
-               "inertia element missing ixy attribute; Could not parse inertial element for Link [a]");
-  expect_error(link(mass, sphere), "Inertial element must have inertia element");
-  expect_error(link("<origin xyz='0 1'/>" + mass + inertia, sphere), "Could not parse inertial element for Link [a]");
-  expect_error(link(mass + inertia, "<box/>"), "Box shape has no size attribute; Could not parse collision element");
-  expect_error(link(mass + inertia, "<sphere radius='big'/>"), "Could not parse collision element for Link [a]");
+  expect_urdf_error(link(mass + "<inertia ixx='1' iyy='1' izz='1'/>", sphere),
+                    "inertia element missing ixy attribute; Could not parse inertial element for Link [a]");
+  expect_urdf_error(link(mass, sphere), "Inertial element must have inertia element");
+  expect_urdf_error(link("<origin xyz='0 1'/>" + mass + inertia, sphere), "Could not parse inertial element for Link [a]");
+  expect_urdf_error(link(mass + inertia, "<box/>"), "Box shape has no size attribute; Could not parse collision element");
+  expect_urdf_error(link(mass + inertia, "<sphere radius='big'/>"), "Could not parse collision element for Link [a]");
 }
 
 TEST(UrdfErrors, InertiaNotPositiveDefinite) {
-  expect_error("<robot name='r'><link name='a'><inertial><mass value='1'/>"
-               "<inertia ixx='1' iyy='-1' izz='1' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>",
-               "link 'a': <inertia> has a negative principal moment (-1)");
+  expect_urdf_error("<robot name='r'><link name='a'><inertial><mass value='1'/>"
+                    "<inertia ixx='1' iyy='-1' izz='1' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>",
+                    "link 'a': <inertia> has a negative principal moment (-1)");
 }
 
 TEST(UrdfErrors, LoopJointWithUnknownLinkOrType) {
-  expect_error("<robot name='r'>" + rod("a") + "<loop_joint name='l' type='revolute'><link1 link='a'/>"
-               "<link2 link='b'/></loop_joint></robot>",
-               "loop_joint 'l': unknown link 'b'");
-  expect_error("<robot name='r'>" + rod("a") + rod("b") + hinge("j", "a", "b", "0 0 -1") +
+  expect_urdf_error("<robot name='r'>" + rod("a") + "<loop_joint name='l' type='revolute'><link1 link='a'/>"
+                    "<link2 link='b'/></loop_joint></robot>",
+                    "loop_joint 'l': unknown link 'b'");
+  expect_urdf_error("<robot name='r'>" + rod("a") + rod("b") + hinge("j", "a", "b", "0 0 -1") +
                    "<loop_joint name='l' type='gear'><link1 link='a'/><link2 link='b'/></loop_joint></robot>",
-               "type must be");
+                    "type must be");
 }
 
 TEST(UrdfErrors, JointsThatDoNotFormATree) {
-  expect_error("<robot name='r'>" + rod("a") + hinge("j", "a", "a", "0 0 -1") + "</robot>",
-               "joint 'j': parent and child are the same link 'a'");
-  expect_error("<robot name='r'><link name='world'/>" + rod("a") + rod("b") + hinge("j1", "world", "a", "0 0 0") +
+  expect_urdf_error("<robot name='r'>" + rod("a") + hinge("j", "a", "a", "0 0 -1") + "</robot>",
+                    "joint 'j': parent and child are the same link 'a'");
+  expect_urdf_error("<robot name='r'><link name='world'/>" + rod("a") + rod("b") + hinge("j1", "world", "a", "0 0 0") +
                    hinge("j2", "b", "a", "0 0 -1") + "</robot>",
-               "joint 'j2': link 'a' is already the child of joint 'j1'");
-  expect_error("<robot name='r'>" + rod("a") + rod("b") + rod("c") + hinge("j1", "a", "b", "0 0 -1") +
+                    "joint 'j2': link 'a' is already the child of joint 'j1'");
+  expect_urdf_error("<robot name='r'>" + rod("a") + rod("b") + rod("c") + hinge("j1", "a", "b", "0 0 -1") +
                    hinge("j2", "b", "c", "0 0 -1") + hinge("j3", "c", "a", "0 0 -1") + "</robot>",
-               "closes a cycle of <joint> elements");
+                    "closes a cycle of <joint> elements");
 }
 
 TEST(UrdfErrors, NegativeDamping) {
-  expect_error(damped_pendulum_urdf("<dynamics damping='-1'/>"), "joint 'joint1': <dynamics damping> must be");
+  expect_urdf_error(damped_pendulum_urdf("<dynamics damping='-1'/>"), "joint 'joint1': <dynamics damping> must be");
 }
 
 // A two-link robot whose second joint (of `type`) carries `mimic`.
@@ -601,26 +601,27 @@ std::string mimicking(const std::string& type, const std::string& mimic) {
 }
 
 TEST(UrdfErrors, BadMimicJoints) {
-  expect_error(mimicking("continuous", "<mimic joint='elbow'/>"),
-               "joint 'j2' <mimic joint=\"elbow\">: no joint has that name");
+  expect_urdf_error(mimicking("continuous", "<mimic joint='elbow'/>"),
+                    "joint 'j2' <mimic joint=\"elbow\">: no joint has that name");
   // A fixed joint between links with mass fuses them into one body.
-  expect_error(mimicking("fixed", "<mimic joint='j1'/>"), "joint 'j2' <mimic joint=\"j1\">: a fixed joint inside one body cannot follow");
+  expect_urdf_error(mimicking("fixed", "<mimic joint='j1'/>"),
+                    "joint 'j2' <mimic joint=\"j1\">: a fixed joint inside one body cannot follow");
   // j1 is continuous: a half-speed follower would jump when j1 passes pi.
-  expect_error(mimicking("continuous", "<mimic joint='j1' multiplier='0.5'/>"),
-               "leader joint 'j1' turns without limits");
-  expect_error(mimicking("prismatic", "<mimic joint='j1' multiplier='0.5'/>"), "on a prismatic joint");
+  expect_urdf_error(mimicking("continuous", "<mimic joint='j1' multiplier='0.5'/>"),
+                    "leader joint 'j1' turns without limits");
+  expect_urdf_error(mimicking("prismatic", "<mimic joint='j1' multiplier='0.5'/>"), "on a prismatic joint");
   // A fixed joint welding a massless frame to its body is not in the model.
-  expect_error("<robot name='r'><link name='world'/>" + rod("a") + "<link name='tool'/>" +
+  expect_urdf_error("<robot name='r'><link name='world'/>" + rod("a") + "<link name='tool'/>" +
                    hinge("j1", "world", "a", "0 0 0") +
                    "<joint name='weld' type='fixed'><parent link='a'/><child link='tool'/></joint>" + rod("b") +
                    "<joint name='j2' type='continuous'><parent link='a'/><child link='b'/><origin xyz='0 0 -1'/>"
                    "<axis xyz='0 1 0'/><mimic joint='weld'/></joint></robot>",
-               "<mimic joint=\"weld\">: a fixed joint inside one body cannot lead");
-  expect_error("<robot name='r'><link name='world'/>" + rod("a") + "<link name='tool'/>" +
+                    "<mimic joint=\"weld\">: a fixed joint inside one body cannot lead");
+  expect_urdf_error("<robot name='r'><link name='world'/>" + rod("a") + "<link name='tool'/>" +
                    hinge("j1", "world", "a", "0 0 0") +
                    "<joint name='weld' type='fixed'><parent link='a'/><child link='tool'/>"
                    "<mimic joint='j1'/></joint></robot>",
-               "joint 'weld' <mimic joint=\"j1\">: a fixed joint inside one body cannot follow");
+                    "joint 'weld' <mimic joint=\"j1\">: a fixed joint inside one body cannot follow");
 }
 
 // The loader borrows console_bridge's process-wide handler and log level while
@@ -638,8 +639,8 @@ TEST(UrdfErrors, UrdfdomErrorsReachTheExceptionAndTheLogHandlerIsGivenBack) {
   console_bridge::useOutputHandler(&current);
   console_bridge::setLogLevel(console_bridge::CONSOLE_BRIDGE_LOG_NONE);
   EXPECT_EQ(parse_urdf(kDoublePendulum).num_bodies(), 2);
-  expect_error("<robot name='r'><link name='a'><inertial><mass value='1'/></inertial></link></robot>",
-               "Inertial element must have inertia element");
+  expect_urdf_error("<robot name='r'><link name='a'><inertial><mass value='1'/></inertial></link></robot>",
+                    "Inertial element must have inertia element");
   EXPECT_EQ(console_bridge::getOutputHandler(), &current);
   EXPECT_EQ(console_bridge::getLogLevel(), console_bridge::CONSOLE_BRIDGE_LOG_NONE);
   console_bridge::restorePreviousOutputHandler();
@@ -650,7 +651,7 @@ TEST(UrdfErrors, UrdfdomErrorsReachTheExceptionAndTheLogHandlerIsGivenBack) {
   console_bridge::setLogLevel(original_level);
 }
 
-TEST(UrdfErrors, NotARobot) { expect_error("<model/>", "root element must be <robot>"); }
+TEST(UrdfErrors, NotARobot) { expect_urdf_error("<model/>", "root element must be <robot>"); }
 
 TEST(UrdfErrors, MissingFile) {
   try {

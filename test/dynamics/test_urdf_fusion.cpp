@@ -210,7 +210,7 @@ TEST(UrdfFusion, LinksWithMassWeldedToTheWorldJoinIt) {
   EXPECT_EQ(parse_urdf(xml, "r.urdf", fused(false)).num_bodies(), 2);
 }
 
-void expect_error(const std::string& xml, const std::vector<std::string>& needles) {
+void expect_urdf_error_naming(const std::string& xml, const std::vector<std::string>& needles) {
   try {
     parse_urdf(xml, "robot.urdf");
     FAIL() << "expected an error containing '" << needles.front() << "'";
@@ -226,13 +226,13 @@ std::string point_mass(const std::string& name) {
 }
 
 TEST(UrdfFusionErrors, BodiesWithoutRotationalInertia) {
-  expect_error("<robot name='r'>" + point_mass("p") + "</robot>",
-               {"robot.urdf: link 'p' (line 1): ", "not positive definite", "point mass"});
+  expect_urdf_error_naming("<robot name='r'>" + point_mass("p") + "</robot>",
+                           {"robot.urdf: link 'p' (line 1): ", "not positive definite", "point mass"});
   // Two point masses welded apart: no inertia about the line through them.
-  expect_error("<robot name='r'>" + point_mass("p") + point_mass("q") +
+  expect_urdf_error_naming("<robot name='r'>" + point_mass("p") + point_mass("q") +
                    "<joint name='w' type='fixed'><parent link='p'/><child link='q'/><origin xyz='1 0 0'/></joint>"
                    "</robot>",
-               {"link 'p' (line 1) with 'q' welded to it: ", "not positive definite"});
+                           {"link 'p' (line 1) with 'q' welded to it: ", "not positive definite"});
 }
 
 TEST(UrdfFusionErrors, BadInertiaOfAWeldedLinkIsNamed) {
@@ -241,16 +241,16 @@ TEST(UrdfFusionErrors, BadInertiaOfAWeldedLinkIsNamed) {
            "<link name='hand'><inertial><mass value='0.1'/><inertia " + inertia +
            "/></inertial></link><joint name='w' type='fixed'><parent link='a'/><child link='hand'/></joint></robot>";
   };
-  expect_error(with_hand("ixx='1' iyy='-1' izz='1' ixy='0' ixz='0' iyz='0'"),
-               {"link 'hand': <inertia> has a negative principal moment (-1)"});
-  expect_error(with_hand("ixx='1' iyy='1' izz='3' ixy='0' ixz='0' iyz='0'"),
-               {"link 'hand': <inertia>'s principal moments 1, 1 and 3 violate the triangle inequality"});
+  expect_urdf_error_naming(with_hand("ixx='1' iyy='-1' izz='1' ixy='0' ixz='0' iyz='0'"),
+                           {"link 'hand': <inertia> has a negative principal moment (-1)"});
+  expect_urdf_error_naming(with_hand("ixx='1' iyy='1' izz='3' ixy='0' ixz='0' iyz='0'"),
+                           {"link 'hand': <inertia>'s principal moments 1, 1 and 3 violate the triangle inequality"});
   // Also on a base the world carries, whose inertia the motion never uses.
-  expect_error("<robot name='r'><link name='world'/><link name='base'><inertial><mass value='1'/><inertia ixx='1' "
-               "iyy='-1' izz='1' ixy='0' ixz='0' iyz='0'/></inertial></link><joint name='bolt' type='fixed'>"
-               "<parent link='world'/><child link='base'/></joint>" + rod("a") + hinge("j", "base", "a", "0 0 0") +
-                   "</robot>",
-               {"link 'base': <inertia> has a negative principal moment"});
+  const std::string held_base =
+      "<robot name='r'><link name='world'/><link name='base'><inertial><mass value='1'/><inertia ixx='1' iyy='-1' "
+      "izz='1' ixy='0' ixz='0' iyz='0'/></inertial></link><joint name='bolt' type='fixed'><parent link='world'/>"
+      "<child link='base'/></joint>" + rod("a") + hinge("j", "base", "a", "0 0 0") + "</robot>";
+  expect_urdf_error_naming(held_base, {"link 'base': <inertia> has a negative principal moment"});
 }
 
 }  // namespace

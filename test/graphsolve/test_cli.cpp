@@ -33,8 +33,6 @@ class Cli : public CliFixture {
   Eigen::MatrixXd read(const std::string& name) const { return gs::read_matrix_market_dense((dir_ / name).string()); }
 };
 
-}  // namespace
-
 TEST_F(Cli, SolvesABlockSystemAndReportsJson) {
   const gs::Symbolic sym = gs::analyze(fam::ladder(10, 3));
   gs::BlockMatrix a(sym);
@@ -256,3 +254,5 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
     EXPECT_FALSE(exists("x.mtx")) << c.args;
   }
 }
+
+}  // namespace

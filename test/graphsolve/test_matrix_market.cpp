@@ -37,8 +37,6 @@ class MatrixMarket : public ::testing::Test {
   fs::path dir_;
 };
 
-}  // namespace
-
 TEST_F(MatrixMarket, ReadsGeneralAndSymmetricCoordinateFiles) {
   const auto general = gs::read_matrix_market_sparse(
       write("g.mtx", "%%MatrixMarket matrix coordinate real general\n% comment\n\n2 3 3\n1 1 1.5\n2 3 -2\n1 3 4e1\n"));
@@ -181,3 +179,5 @@ TEST_F(MatrixMarket, MalformedFilesNameTheFileAndLine) {
     EXPECT_NE(std::string(e.what()).find("file ends before all 4 array values were read"), std::string::npos);
   }
 }
+
+}  // namespace
