@@ -1,0 +1,13 @@
+# The test suites and the command-line programs compile as unity builds, eight
+# source files to a translation unit: each file spent most of its compile on
+# the same GoogleTest, Eigen, CLI11 and JSON code, and CI builds everything
+# twice (plain and sanitized). The libraries compile file by file, as users
+# build them. A target's files then share their anonymous namespaces, so a
+# helper's name must be unique in its target.
+# -DGS_UNITY_BUILD=OFF compiles file by file (faster after a one-file edit).
+option(GS_UNITY_BUILD "Compile the test suites and programs as unity builds" ON)
+function(gs_unity_build target)
+  if(GS_UNITY_BUILD)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+  endif()
+endfunction()
