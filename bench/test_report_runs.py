@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The section reports take the fastest repetition of every benchmark over all the JSON runs
-given (--also), and call a benchmark failed only if it failed in every run."""
+given (--also; the solver report optionally their median), and call a benchmark failed only
+if it failed in every run."""
 import json
 import os
 import sys
@@ -102,6 +103,17 @@ class ReportRuns(unittest.TestCase):
         self.assertAlmostEqual(measured[("klu / graphsolve-ldu", "chain", 1000)], 2.0)
         self.assertFalse([key for key in measured if key[1] == "chain-b1"])
 
+
+    def test_solver_report_takes_the_fastest_or_the_median_repetition(self):
+        name = "chain/100/klu/refactor_solve"
+        first = self.write([solver_run(name, 30.0), solver_run(name, 10.0)])
+        second = self.write([solver_run(name, 20.0)])
+        key = ("chain", 100, "klu", "refactor_solve")
+        self.assertEqual(report.load([first, second])[1][key]["us"], 10.0)
+        self.assertEqual(report.load([first, second], "median")[1][key]["us"], 20.0)
+        self.assertEqual(report.load([first], "median")[1][key]["us"], 20.0)  # mean of the middle two
+        with self.assertRaisesRegex(ValueError, "unknown statistic 'mean'"):
+            report.load([first], "mean")
 
 if __name__ == "__main__":
     unittest.main()
