@@ -2,15 +2,16 @@
 """Turn contact_bench JSON into the contact section of docs/benchmarks.md.
 
 Usage: contact_report.py RESULTS.json [--also MORE.json ...] [--out docs/benchmarks.md --command "how the JSON was made"] [--plots docs/plots]
-                         [--print]
+                         [--statistic fastest|median] [--print]
 
 The section sits between its markers; it replaces an earlier one or is
 appended (bench/report.py keeps it). Benchmarks are named family/size/solver;
-the fastest repetition over all the runs given is used.
+the fastest repetition over all the runs given is used (--statistic median:
+their median).
 """
 import math
 
-from report_sections import fastest_runs, report_main, section_end, section_start, time_plots
+from report_sections import report_main, scored_runs, section_end, section_start, time_plots
 
 TITLES = {"cylinder": "one cylinder with c rim contacts (100 steps)",
           "cylinder_chain": "chain of n cylinders with n + 1 contacts (100 steps)",
@@ -19,12 +20,12 @@ TITLES = {"cylinder": "one cylinder with c rim contacts (100 steps)",
           "box_stack": "stack of n cubes resting on each other (200 steps; contacts between bodies)"}
 
 
-def load(paths):
-    """The fastest repetition of every benchmark over all the runs, and the benchmarks that
-    failed in every run."""
-    return fastest_runs(paths, lambda b: {"us": b["us_per_step"], "pen": max(b["penetration"], 0.0) + 0.0,
-                                          "viol": b["joint_violation"], "ip": b.get("ip_iterations"),
-                                          "warned": b.get("warnings", 0.0) > 0})
+def load(paths, statistic="fastest"):
+    """The fastest repetition (or the median) of every benchmark over all the runs, and the
+    benchmarks that failed in every run."""
+    return scored_runs(paths, lambda b: {"us": b["us_per_step"], "pen": max(b["penetration"], 0.0) + 0.0,
+                                         "viol": b["joint_violation"], "ip": b.get("ip_iterations"),
+                                         "warned": b.get("warnings", 0.0) > 0}, statistic)
 
 
 def slope(best, family, lo, hi):
@@ -51,8 +52,8 @@ def cell(best, failed, key, fmt):
     return "fails" if key in failed else "-"
 
 
-def section(best, failed, plot_paths, rel, command):
-    out = section_start("contact", "Contacts: interior-point steps against MuJoCo", command)
+def section(best, failed, plot_paths, rel, command, statistic="fastest"):
+    out = section_start("contact", "Contacts: interior-point steps against MuJoCo", command, statistic)
     out += ["dt = 0.01 s. Ours: interior-point tolerances 1e-8 (equations) and 1e-8 (complementarity), linearized "
             "friction cone with 4 directions. MuJoCo 2.2.2 (Debian) with its default solver and contact parameters "
             "and the same friction coefficient. The sphere chain is written three ways: a joint tree (ball joints) "
@@ -154,9 +155,9 @@ def plots(best, outdir):
                       lambda f: "contact points" if f == "cylinder" else "bodies", lambda f: TITLES[f], 9)
 
 
-def make(result_paths, plots_dir, rel, command):
-    best, failed = load(result_paths)
-    return section(best, failed, plots(best, plots_dir) if plots_dir else [], rel, command)
+def make(result_paths, plots_dir, rel, command, statistic="fastest"):
+    best, failed = load(result_paths, statistic)
+    return section(best, failed, plots(best, plots_dir) if plots_dir else [], rel, command, statistic)
 
 
 if __name__ == "__main__":

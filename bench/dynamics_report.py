@@ -2,16 +2,16 @@
 """Turn dynamics_bench JSON into the simulator section of docs/benchmarks.md.
 
 Usage: dynamics_report.py RESULTS.json [--also MORE.json ...] [--out docs/benchmarks.md --command "how the JSON was made"] [--plots docs/plots]
-                          [--print]
+                          [--statistic fastest|median] [--print]
 
 The section sits between its markers; it replaces an earlier one or is
 appended, and bench/report.py keeps it when it rewrites the solver part.
 Benchmarks are named family/size/solver; the fastest repetition over all the
-runs given is used.
+runs given is used (--statistic median: their median).
 """
 import math
 
-from report_sections import fastest_runs, report_main, section_end, section_start, time_plots
+from report_sections import report_main, scored_runs, section_end, section_start, time_plots
 
 SOLVERS = ["graphsolve", "mujoco_euler", "mujoco_rk4"]
 TITLES = {"nlink_revolute": "n-link pendulum, revolute joints",
@@ -19,12 +19,13 @@ TITLES = {"nlink_revolute": "n-link pendulum, revolute joints",
           "fourlink_chain": "chain of k four-link loops"}
 
 
-def load(paths):
-    """The fastest repetition of every benchmark over all the runs (failed ones are left out)."""
-    best, _ = fastest_runs(paths, lambda b: {
+def load(paths, statistic="fastest"):
+    """The fastest repetition (or the median) of every benchmark over all the runs (failed ones
+    are left out)."""
+    best, _ = scored_runs(paths, lambda b: {
         "us": b["us_per_step"], "energy": b["energy_error"],
         "energy_state": b.get("energy_error_state", b["energy_error"]), "newton": b.get("newton_iterations"),
-        "factorizations": b.get("factorizations"), "violation": b["constraint_violation"]})
+        "factorizations": b.get("factorizations"), "violation": b["constraint_violation"]}, statistic)
     return best
 
 
@@ -35,8 +36,8 @@ def slope(best, family, solver, lo, hi):
     return math.log(b["us"] / a["us"]) / math.log(hi / lo)
 
 
-def section(best, plot_paths, rel, command):
-    out = section_start("dynamics", "Simulator: dynamics against MuJoCo", command) + [
+def section(best, plot_paths, rel, command, statistic="fastest"):
+    out = section_start("dynamics", "Simulator: dynamics against MuJoCo", command, statistic) + [
         "1000 steps of dt = 0.01 s per run, Newton tolerance 1e-10 (ours); MuJoCo 2.2.2 (Debian) with its "
         "defaults and the same model in MJCF (loop closures as `connect` equalities). `us/step` is wall time per "
         "step; `speed-up` is MuJoCo Euler time / ours (above 1: we are faster); `Newton it.` and `factor.` are "
@@ -95,9 +96,9 @@ def plots(best, outdir):
                       lambda f: "links" if f.startswith("nlink") else "segments", lambda f: TITLES.get(f, f))
 
 
-def make(result_paths, plots_dir, rel, command):
-    best = load(result_paths)
-    return section(best, plots(best, plots_dir) if plots_dir else [], rel, command)
+def make(result_paths, plots_dir, rel, command, statistic="fastest"):
+    best = load(result_paths, statistic)
+    return section(best, plots(best, plots_dir) if plots_dir else [], rel, command, statistic)
 
 
 if __name__ == "__main__":

@@ -3,12 +3,13 @@
 section of docs/benchmarks.md: what a single solve costs when nothing is reused.
 
 Usage: phases_report.py RESULTS.json [--also MORE.json ...] [--out docs/benchmarks.md --command "how the JSON was made"]
-                        [--print]
+                        [--statistic fastest|median] [--print]
 
 The headline tables (bench/report.py) reuse the analysis; this section shows
 the analysis itself and analysis + factorization + solve. It sits between its
 markers, replaces an earlier one or is appended, and bench/report.py keeps it.
-The fastest repetition over all the runs given is used.
+The fastest repetition over all the runs given is used (--statistic median:
+their median).
 """
 from report import families, fmt_us, load
 from report_sections import markers, report_main
@@ -46,13 +47,14 @@ def table(best, family, columns):
     return lines
 
 
-def make(result_paths, _plots_dir, _rel, command):
-    _, best = load(result_paths)
+def make(result_paths, _plots_dir, _rel, command, statistic="fastest"):
+    _, best = load(result_paths, statistic)
     begin, end = markers("phases")
     out = [begin, "## One-shot solves: analysis, and analysis + factorization + solve", ""]
     if command:
         out += ["Command:", "", "```sh", command, "```", ""]
-    out += ["Microseconds, the fastest repetition; ratios are peer / graphsolve in the same phase (above 1: "
+    scored = "the fastest repetition" if statistic == "fastest" else "the median of the repetitions"
+    out += [f"Microseconds, {scored}; ratios are peer / graphsolve in the same phase (above 1: "
             "graphsolve is faster). `analyze` is the symbolic phase (graphsolve: ordering, elimination game, filled "
             "pattern, layout, and allocating the factor; UMFPACK: `umfpack_di_symbolic`; KLU: `klu_analyze`; CHOLMOD: "
             "`cholmod_analyze`); `full` is analysis, numeric factorization and one solve, as a caller who "

@@ -14,11 +14,9 @@ import json
 import math
 import os
 import platform
-import statistics
 import subprocess
-from collections import defaultdict
 
-from report_sections import kept_sections, parse_report_arguments, report_arguments
+from report_sections import kept_sections, median_of_repetitions, parse_report_arguments, report_arguments
 
 UNSYMMETRIC = ["graphsolve-ldu-auto", "graphsolve-ldu-dfs", "graphsolve-ldu-amd", "graphsolve-ldu-nd",
                "umfpack", "klu", "eigen-sparselu", "dense-lu"]
@@ -38,7 +36,7 @@ def load(paths, statistic="fastest"):
             data = json.load(f)
         runs += data["benchmarks"]
         context = context or data.get("context", {})
-    best, times = {}, defaultdict(list)
+    best, times = {}, {}
     for b in runs:
         if b.get("run_type") == "aggregate" or b.get("error_occurred"):
             continue
@@ -49,15 +47,11 @@ def load(paths, statistic="fastest"):
         family, n, solver, phase = parts
         key = (family, int(n), solver, phase)
         t = b["real_time"] * {"us": 1.0, "ns": 1e-3, "ms": 1e3, "s": 1e6}[b["time_unit"]]
-        times[key].append(t)
+        times.setdefault(key, []).append(t)
         if key not in best or t < best[key]["us"]:
             best[key] = {"us": t, "nnz": b.get("factor_nonzeros", 0), "flops": b.get("flops", 0),
                          "memory": b.get("memory_bytes", 0)}
-    if statistic == "median":
-        for key, entry in best.items():
-            entry["us"] = statistics.median(times[key])
-    elif statistic != "fastest":
-        raise ValueError(f"unknown statistic '{statistic}' (fastest or median)")
+    median_of_repetitions(best, times, statistic)
     return context, best
 
 
@@ -219,8 +213,6 @@ def machine(context):
 def main():
     parser = report_arguments(__doc__)
     parser.add_argument("--notes", help="Markdown file with the hand-written analysis to include")
-    parser.add_argument("--statistic", choices=["fastest", "median"], default="fastest",
-                        help="time of a benchmark over its repetitions (default: fastest)")
     args = parse_report_arguments(parser)
     context, best = load([args.results] + args.also, args.statistic)
 

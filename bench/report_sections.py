@@ -3,13 +3,27 @@ marked sections of docs/benchmarks.md that each script owns."""
 import argparse
 import json
 import os
+import statistics
+
+# How a benchmark's repetitions (over all the JSON runs given) become its time.
+STATISTICS = ("fastest", "median")
 
 
-def fastest_runs(paths, entry):
+def median_of_repetitions(best, times, statistic):
+    """Replaces each record's "us" (its fastest run's) by the median of `times`, with
+    statistic "median"; with "fastest" leaves it."""
+    if statistic not in STATISTICS:
+        raise ValueError(f"unknown statistic '{statistic}' (fastest or median)")
+    if statistic == "median":
+        for key, record in best.items():
+            record["us"] = statistics.median(times[key])
+
+
+def scored_runs(paths, entry, statistic="fastest"):
     """The fastest repetition of every benchmark family/size/solver over all the JSON runs
-    (entry(b) makes its record, which has "us"), and the error message of each benchmark
-    that failed in every run."""
-    best, failed = {}, {}
+    (entry(b) makes its record, which has "us"; with statistic "median", "us" is the
+    repetitions' median), and the error message of each benchmark that failed in every run."""
+    best, failed, times = {}, {}, {}
     for path in paths:
         with open(path) as f:
             benchmarks = json.load(f)["benchmarks"]
@@ -22,8 +36,10 @@ def fastest_runs(paths, entry):
                 failed[key] = b.get("error_message", "failed")
                 continue
             record = entry(b)
+            times.setdefault(key, []).append(record["us"])
             if key not in best or record["us"] < best[key]["us"]:
                 best[key] = record
+    median_of_repetitions(best, times, statistic)
     return best, {key: message for key, message in failed.items() if key not in best}
 
 
@@ -101,11 +117,14 @@ def kept_sections(path, names):
     return kept
 
 
-def section_start(name, title, command):
-    """The opening lines of a marked section: marker, heading and the command that made it."""
+def section_start(name, title, command, statistic="fastest"):
+    """The opening lines of a marked section: marker, heading, the command that made it and,
+    unless it is the fastest, how a benchmark's repetitions were scored."""
     out = [markers(name)[0], f"## {title}", ""]
     if command:
         out += ["Command:", "", "```sh", command, "```", ""]
+    if statistic != "fastest":
+        out += [f"Times are the {statistic} of each benchmark's repetitions over all the runs (not the fastest).", ""]
     return out
 
 
@@ -127,6 +146,9 @@ def report_arguments(doc):
     parser.add_argument("--also", action="append", default=[],
                         help="a further JSON run of the same benchmark (repeatable): every benchmark's fastest "
                              "run over all files is reported")
+    parser.add_argument("--statistic", choices=STATISTICS, default="fastest",
+                        help="a benchmark's time over its repetitions in all files: the fastest (default) or "
+                             "their median")
     parser.add_argument("--out")
     parser.add_argument("--plots")
     parser.add_argument("--command", default="",
@@ -145,12 +167,12 @@ def parse_report_arguments(parser):
 
 
 def report_main(doc, name, make):
-    """Command line of a section report. make(result paths, plots_dir or None, rel, command) returns
-    (text, targets met, targets); rel turns a plot path into a link relative to the document."""
+    """Command line of a section report. make(result paths, plots_dir or None, rel, command, statistic)
+    returns (text, targets met, targets); rel turns a plot path into a link relative to the document."""
     args = parse_report_arguments(report_arguments(doc))
     base = os.path.dirname(os.path.abspath(args.out)) if args.out else os.getcwd()
     text, met, total = make([args.results] + args.also, args.plots if args.plots and args.out else None,
-                            lambda p: os.path.relpath(p, base), args.command)
+                            lambda p: os.path.relpath(p, base), args.command, args.statistic)
     if args.print:
         print(text)
     if args.out:

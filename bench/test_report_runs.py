@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The section reports take the fastest repetition of every benchmark over all the JSON runs
-given (--also; the solver report optionally their median), and call a benchmark failed only
-if it failed in every run."""
+"""The reports take the fastest repetition of every benchmark over all the JSON runs given
+(--also), or their median with --statistic median, and call a benchmark failed only if it
+failed in every run."""
 import json
 import os
 import sys
@@ -114,6 +114,28 @@ class ReportRuns(unittest.TestCase):
         self.assertEqual(report.load([first], "median")[1][key]["us"], 20.0)  # mean of the middle two
         with self.assertRaisesRegex(ValueError, "unknown statistic 'mean'"):
             report.load([first], "mean")
+
+    def test_section_reports_take_the_median_on_request(self):
+        first = self.write([dynamics_run("nlink_revolute/10/graphsolve", 20.0, 1e-3),
+                            dynamics_run("nlink_revolute/10/mujoco_euler", 4.0, 1.0),
+                            dynamics_run("nlink_revolute/10/mujoco_rk4", 19.0, 1e-5)])
+        second = self.write([dynamics_run("nlink_revolute/10/graphsolve", 16.0, 1e-3),
+                             dynamics_run("nlink_revolute/10/mujoco_euler", 6.0, 1.0),
+                             dynamics_run("nlink_revolute/10/mujoco_rk4", 17.0, 1e-5)])
+        third = self.write([dynamics_run("nlink_revolute/10/graphsolve", 30.0, 1e-3),
+                            dynamics_run("nlink_revolute/10/mujoco_euler", 5.0, 1.0),
+                            dynamics_run("nlink_revolute/10/mujoco_rk4", 18.0, 1e-5)])
+        runs = [first, second, third]
+        text, _, _ = dynamics_report.make(runs, None, lambda p: p, "test", "median")
+        self.assertIn("| 10 | 20.0 | 1.00 | 1.00 | 5.0 | 18.0 | 0.25 |", text)
+        self.assertIn("Times are the median of each benchmark's repetitions", text)
+        fastest, _, _ = dynamics_report.make(runs, None, lambda p: p, "test")
+        self.assertNotIn("Times are the", fastest)
+        drops = [self.write([contact_run("box_drop/1/graphsolve", us)]) for us in (30.0, 34.0, 31.0)]
+        best, _ = contact_report.load(drops, "median")
+        self.assertEqual(best[("box_drop", 1, "graphsolve")]["us"], 31.0)
+        with self.assertRaisesRegex(ValueError, "unknown statistic 'min'"):
+            contact_report.load(drops, "min")
 
 if __name__ == "__main__":
     unittest.main()
