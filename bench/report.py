@@ -91,6 +91,27 @@ def table(best, family, solvers, reference):
     return "\n".join(lines)
 
 
+def counters_table(best, family):
+    """Every solver's factor nonzeros, flops, achieved GFLOP/s and memory on the family's
+    largest system, as each solver counts them ("-": the solver does not tell)."""
+    sizes = sorted({k[1] for k in best if k[0] == family})
+    if not sizes:
+        return ""
+    n = sizes[-1]
+    lines = [f"| {family}, n = {n} | factor nonzeros | flops | GFLOP/s | memory (MB) | time (us) |",
+             "|---|---|---|---|---|---|"]
+    for solver in UNSYMMETRIC + SYMMETRIC:
+        entry = best.get((family, n, solver, "refactor_solve"))
+        if not entry:
+            continue
+        nnz, flops, memory = (entry[k] if entry[k] and entry[k] > 0 else None for k in ("nnz", "flops", "memory"))
+        cells = [f"{nnz:.0f}" if nnz else "-", f"{flops:.3g}" if flops else "-",
+                 f"{flops / entry['us'] * 1e-3:.2f}" if flops else "-", f"{memory / 1e6:.2f}" if memory else "-",
+                 fmt_us(entry["us"])]
+        lines.append(f"| {solver} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
 def slope(best, family, solver):
     t1, t2 = time(best, family, 1000, solver), time(best, family, 10000, solver)
     if t1 is None or t2 is None:
@@ -256,6 +277,18 @@ def main():
                     f.write(notes.read().rstrip() + "\n\n")
             f.write(f"## Targets\n\n{met} of {len(rows)} met.\n\n" + "\n".join(target_lines) + "\n\n")
             f.write("## Tables\n\n" + "\n".join(sections) + "\n")
+            counters = [c for c in (counters_table(best, family) for family in families(best)) if c]
+            if counters:
+                f.write("## Fill, flops and memory\n\n"
+                        "What each solver reports about its factorization of every family's largest system, "
+                        "as it counts them: factor nonzeros (graphsolve: the entries of its filled blocks, "
+                        "zeros inside a block included), flops of the numeric factorization, GFLOP/s = "
+                        "those flops over the time of refactorization + solve above, and memory (graphsolve: "
+                        "factor values, pivot factorizations and scratch; UMFPACK: its Numeric object; KLU and "
+                        "CHOLMOD: their peak use, the figure they report; dense LU: the n x n matrix). Dense "
+                        "LU's flops are 2n^3/3. `-`: the solver does not tell (Eigen's sparse solvers; "
+                        "SimplicialLDLT gives its nonzeros only).\n\n"
+                        + "\n\n".join(counters) + "\n\n")
             if made:
                 f.write("## Plots\n\n" + "\n".join(f"![{os.path.basename(p)[:-4]}]({rel(p)})" for p in made) + "\n")
             if kept:
