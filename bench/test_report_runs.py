@@ -145,13 +145,16 @@ class ReportRuns(unittest.TestCase):
         _, best = report.load([self.write([
             counted("chain/10/graphsolve-ldu-auto/refactor_solve", 1.0, 10, 10, 10),
             counted("chain/100/graphsolve-ldu-auto/refactor_solve", 1000.0, 3600, 2e6, 1.5e6),
+            solver_run("chain/100/graphsolve-ldu-auto/factorize", 800.0),
+            solver_run("chain/100/graphsolve-ldu-auto/solve", 150.0),
             counted("chain/100/klu/refactor_solve", 4000.0, 3700, 1e6, 0),
             solver_run("chain/100/eigen-sparselu/refactor_solve", 2500.0)])])
         text = report.counters_table(best, "chain")
         self.assertIn("| chain, n = 100 |", text)
-        self.assertIn("| graphsolve-ldu-auto | 3600 | 2e+06 | 2.00 | 1.50 | 1000 |", text)  # 2e6 flops in 1 ms
-        self.assertIn("| klu | 3700 | 1e+06 | 0.25 | - | 4000 |", text)
-        self.assertIn("| eigen-sparselu | - | - | - | - | 2500 |", text)
+        # 2e6 flops factorized in 0.8 ms: 2.5 GFLOP/s; without a factorize time, no rate.
+        self.assertIn("| graphsolve-ldu-auto | 3600 | 2e+06 | 2.50 | 1.50 | 800 | 150 | 1000 |", text)
+        self.assertIn("| klu | 3700 | 1e+06 | - | - | - | - | 4000 |", text)
+        self.assertIn("| eigen-sparselu | - | - | - | - | - | - | 2500 |", text)
         self.assertEqual(report.counters_table(best, "net"), "")
 
 if __name__ == "__main__":
