@@ -10,13 +10,13 @@ VM; the minimum is the least disturbed run); --statistic median takes their
 median instead (a check that a verdict does not rest on one lucky run). The
 headline phase is refactor_solve.
 """
-import json
 import math
 import os
 import platform
 import subprocess
 
-from report_sections import kept_sections, median_of_repetitions, parse_report_arguments, report_arguments
+from report_sections import (ReportInputError, kept_sections, median_of_repetitions, parse_report_arguments,
+                             read_results, report_arguments)
 
 UNSYMMETRIC = ["graphsolve-ldu-auto", "graphsolve-ldu-dfs", "graphsolve-ldu-amd", "graphsolve-ldu-nd",
                "umfpack", "klu", "eigen-sparselu", "dense-lu"]
@@ -32,10 +32,9 @@ def load(paths, statistic="fastest"):
     with statistic="median" their median; the counters are the fastest run's."""
     runs, context = [], {}
     for path in paths:
-        with open(path) as f:
-            data = json.load(f)
-        runs += data["benchmarks"]
-        context = context or data.get("context", {})
+        benchmarks, file_context = read_results(path)
+        runs += benchmarks
+        context = context or file_context
     best, times = {}, {}
     for b in runs:
         if b.get("run_type") == "aggregate" or b.get("error_occurred"):
@@ -46,11 +45,17 @@ def load(paths, statistic="fastest"):
             continue
         family, n, solver, phase = parts
         key = (family, int(n), solver, phase)
-        t = b["real_time"] * {"us": 1.0, "ns": 1e-3, "ms": 1e3, "s": 1e6}[b["time_unit"]]
+        try:
+            t = b["real_time"] * {"us": 1.0, "ns": 1e-3, "ms": 1e3, "s": 1e6}[b["time_unit"]]
+        except KeyError as e:
+            raise ReportInputError(f"benchmark '{name}' has no time or an unknown unit {e}") from None
         times.setdefault(key, []).append(t)
         if key not in best or t < best[key]["us"]:
             best[key] = {"us": t, "nnz": b.get("factor_nonzeros", 0), "flops": b.get("flops", 0),
                          "memory": b.get("memory_bytes", 0)}
+    if not best:
+        raise ReportInputError(f"{', '.join(paths)}: no results named family/n/solver/phase "
+                               "(graphsolve_bench's JSON output)")
     median_of_repetitions(best, times, statistic)
     return context, best
 
@@ -237,7 +242,10 @@ def main():
     parser = report_arguments(__doc__)
     parser.add_argument("--notes", help="Markdown file with the hand-written analysis to include")
     args = parse_report_arguments(parser)
-    context, best = load([args.results] + args.also, args.statistic)
+    try:
+        context, best = load([args.results] + args.also, args.statistic)
+    except ReportInputError as e:
+        parser.exit(2, f"{parser.prog}: error: {e}\n")
 
     sections = []
     for family in families(best):

@@ -9,6 +9,24 @@ import statistics
 STATISTICS = ("fastest", "median")
 
 
+class ReportInputError(Exception):
+    """A results file the report cannot use; the message names the file and the problem."""
+
+
+def read_results(path):
+    """The benchmark list and context of a Google Benchmark JSON file."""
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except OSError as e:
+        raise ReportInputError(f"{path}: cannot read it ({e.strerror})") from None
+    except ValueError as e:
+        raise ReportInputError(f"{path}: not JSON ({e})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
+        raise ReportInputError(f"{path}: no \"benchmarks\" list (not Google Benchmark JSON output)")
+    return data["benchmarks"], data.get("context", {})
+
+
 def median_of_repetitions(best, times, statistic):
     """Replaces each record's "us" (its fastest run's) by the median of `times`, with
     statistic "median"; with "fastest" leaves it."""
@@ -25,17 +43,23 @@ def scored_runs(paths, entry, statistic="fastest"):
     repetitions' median), and the error message of each benchmark that failed in every run."""
     best, failed, times = {}, {}, {}
     for path in paths:
-        with open(path) as f:
-            benchmarks = json.load(f)["benchmarks"]
-        for b in benchmarks:
+        for b in read_results(path)[0]:
             if b.get("run_type") == "aggregate":
                 continue
-            family, size, solver = b.get("run_name", b["name"]).split("/")
-            key = (family, int(size), solver)
+            name = b.get("run_name", b.get("name", "?"))
+            parts = name.split("/")
+            if len(parts) != 3 or not parts[1].isdigit():
+                raise ReportInputError(f"{path}: benchmark '{name}' is not named family/size/solver "
+                                       "(results of another benchmark binary?)")
+            key = (parts[0], int(parts[1]), parts[2])
             if b.get("error_occurred"):
                 failed[key] = b.get("error_message", "failed")
                 continue
-            record = entry(b)
+            try:
+                record = entry(b)
+            except KeyError as e:
+                raise ReportInputError(f"{path}: benchmark '{name}' has no counter {e} "
+                                       "(results of another benchmark binary?)") from None
             times.setdefault(key, []).append(record["us"])
             if key not in best or record["us"] < best[key]["us"]:
                 best[key] = record
@@ -169,10 +193,14 @@ def parse_report_arguments(parser):
 def report_main(doc, name, make):
     """Command line of a section report. make(result paths, plots_dir or None, rel, command, statistic)
     returns (text, targets met, targets); rel turns a plot path into a link relative to the document."""
-    args = parse_report_arguments(report_arguments(doc))
+    parser = report_arguments(doc)
+    args = parse_report_arguments(parser)
     base = os.path.dirname(os.path.abspath(args.out)) if args.out else os.getcwd()
-    text, met, total = make([args.results] + args.also, args.plots if args.plots and args.out else None,
-                            lambda p: os.path.relpath(p, base), args.command, args.statistic)
+    try:
+        text, met, total = make([args.results] + args.also, args.plots if args.plots and args.out else None,
+                                lambda p: os.path.relpath(p, base), args.command, args.statistic)
+    except ReportInputError as e:
+        parser.exit(2, f"{parser.prog}: error: {e}\n")
     if args.print:
         print(text)
     if args.out:

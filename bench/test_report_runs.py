@@ -35,9 +35,12 @@ def dynamics_run(name, us, energy):
 
 class ReportRuns(unittest.TestCase):
     def write(self, benchmarks):
+        return self.write_raw({"context": {}, "benchmarks": benchmarks})
+
+    def write_raw(self, data):
         handle, path = tempfile.mkstemp(suffix=".json")
         with os.fdopen(handle, "w") as f:
-            json.dump({"context": {}, "benchmarks": benchmarks}, f)
+            json.dump(data, f)
         self.addCleanup(os.remove, path)
         return path
 
@@ -156,6 +159,27 @@ class ReportRuns(unittest.TestCase):
         self.assertIn("| klu | 3700 | 1e+06 | - | - | - | - | 4000 |", text)
         self.assertIn("| eigen-sparselu | - | - | - | - | - | - | 2500 |", text)
         self.assertEqual(report.counters_table(best, "net"), "")
+
+    def test_unusable_results_files_get_an_error_naming_the_file_and_the_problem(self):
+        from report_sections import ReportInputError
+        missing = os.path.join(tempfile.gettempdir(), "no-such-results.json")
+        handle, broken = tempfile.mkstemp(suffix=".json")
+        with os.fdopen(handle, "w") as f:
+            f.write('{"benchmarks": [')
+        self.addCleanup(os.remove, broken)
+        cases = [(lambda: report.load([missing]), "no-such-results.json: cannot read it"),
+                 (lambda: dynamics_report.load([broken]), "not JSON"),
+                 (lambda: contact_report.load([self.write_raw({"runs": []})]), "no \"benchmarks\" list"),
+                 (lambda: report.load([self.write([dynamics_run("nlink_revolute/10/graphsolve", 1.0, 1e-3)])]),
+                  "no results named family/n/solver/phase"),
+                 (lambda: dynamics_report.load([self.write([solver_run("chain/10/klu/analyze", 1.0)])]),
+                  "'chain/10/klu/analyze' is not named family/size/solver"),
+                 (lambda: contact_report.load([self.write([dynamics_run("nlink_revolute/10/graphsolve", 1.0, 1e-3)])]),
+                  "'nlink_revolute/10/graphsolve' has no counter 'penetration'")]
+        for load, message in cases:
+            with self.assertRaises(ReportInputError) as caught:
+                load()
+            self.assertIn(message, str(caught.exception))
 
 if __name__ == "__main__":
     unittest.main()
