@@ -33,22 +33,22 @@ def load(paths, statistic="fastest"):
     runs, context = [], {}
     for path in paths:
         benchmarks, file_context = read_results(path)
-        runs += benchmarks
+        runs += [(path, b) for b in benchmarks]
         context = context or file_context
     best, times = {}, {}
-    for b in runs:
+    for path, b in runs:
         if b.get("run_type") == "aggregate" or b.get("error_occurred"):
             continue
-        name = b.get("run_name", b["name"])
+        name = b.get("run_name", b.get("name", ""))
         parts = name.split("/")
-        if len(parts) != 4:
-            continue
+        if len(parts) != 4 or not parts[1].isdigit():
+            continue  # not a graphsolve_bench result
         family, n, solver, phase = parts
         key = (family, int(n), solver, phase)
         try:
             t = b["real_time"] * {"us": 1.0, "ns": 1e-3, "ms": 1e3, "s": 1e6}[b["time_unit"]]
         except KeyError as e:
-            raise ReportInputError(f"benchmark '{name}' has no time or an unknown unit {e}") from None
+            raise ReportInputError(f"{path}: benchmark '{name}' has no time or an unknown time unit {e}") from None
         times.setdefault(key, []).append(t)
         if key not in best or t < best[key]["us"]:
             best[key] = {"us": t, "nnz": b.get("factor_nonzeros", 0), "flops": b.get("flops", 0),

@@ -172,6 +172,8 @@ class ReportRuns(unittest.TestCase):
                  (lambda: contact_report.load([self.write_raw({"runs": []})]), "no \"benchmarks\" list"),
                  (lambda: report.load([self.write([dynamics_run("nlink_revolute/10/graphsolve", 1.0, 1e-3)])]),
                   "no results named family/n/solver/phase"),
+                 (lambda: report.load([self.write([dict(solver_run("chain/10/klu/solve", 1.0), time_unit="min")])]),
+                  "'chain/10/klu/solve' has no time or an unknown time unit 'min'"),
                  (lambda: dynamics_report.load([self.write([solver_run("chain/10/klu/analyze", 1.0)])]),
                   "'chain/10/klu/analyze' is not named family/size/solver"),
                  (lambda: contact_report.load([self.write([dynamics_run("nlink_revolute/10/graphsolve", 1.0, 1e-3)])]),
