@@ -299,7 +299,8 @@ def main():
                         "LU's flops are 2n^3/3. `-`: the solver does not tell (Eigen's sparse solvers; "
                         "SimplicialLDLT gives its nonzeros only). The times are the phases on their own: "
                         "`factorize` is a first numeric factorization after the analysis (KLU: `klu_factor`, "
-                        "not `klu_refactor`), `solve` one solve with the factors, and the headline "
+                        "not `klu_refactor`), `solve` one solve with the factors (UMFPACK's includes its default "
+                        "iterative refinement, up to two steps by `UMFPACK_IRSTEP`), and the headline "
                         "refactorization + solve of the tables above.\n\n"
                         + "\n\n".join(counters) + "\n\n")
             if made:
