@@ -44,6 +44,12 @@ class ReportRuns(unittest.TestCase):
         self.addCleanup(os.remove, path)
         return path
 
+    def write_pendulum_run(self, ours, euler, rk4):
+        """One run of the 10-link revolute chain: our, MuJoCo Euler's and RK4's us per step."""
+        return self.write([dynamics_run("nlink_revolute/10/graphsolve", ours, 1e-3),
+                           dynamics_run("nlink_revolute/10/mujoco_euler", euler, 1.0),
+                           dynamics_run("nlink_revolute/10/mujoco_rk4", rk4, 1e-5)])
+
     def test_contact_report_takes_the_fastest_run_of_each_benchmark(self):
         first = self.write([contact_run("cylinder/2/graphsolve", 10.0), contact_run("cylinder/100/graphsolve", 600.0),
                             contact_run("box_drop/1/graphsolve", 30.0), contact_run("box_drop/1/mujoco", 0, "no model")])
@@ -66,12 +72,8 @@ class ReportRuns(unittest.TestCase):
         self.assertEqual(failed, {("box_drop", 1, "mujoco"): "no model"})
 
     def test_dynamics_report_takes_the_fastest_run_of_each_benchmark(self):
-        first = self.write([dynamics_run("nlink_revolute/10/graphsolve", 20.0, 1e-3),
-                            dynamics_run("nlink_revolute/10/mujoco_euler", 4.0, 1.0),
-                            dynamics_run("nlink_revolute/10/mujoco_rk4", 18.0, 1e-5)])
-        second = self.write([dynamics_run("nlink_revolute/10/graphsolve", 16.0, 1e-3),
-                             dynamics_run("nlink_revolute/10/mujoco_euler", 5.0, 1.0),
-                             dynamics_run("nlink_revolute/10/mujoco_rk4", 17.0, 1e-5)])
+        first = self.write_pendulum_run(20.0, 4.0, 18.0)
+        second = self.write_pendulum_run(16.0, 5.0, 17.0)
         best = dynamics_report.load([first, second])
         self.assertEqual(best[("nlink_revolute", 10, "graphsolve")]["us"], 16.0)
         self.assertEqual(best[("nlink_revolute", 10, "mujoco_euler")]["us"], 4.0)
@@ -119,15 +121,9 @@ class ReportRuns(unittest.TestCase):
             report.load([first], "mean")
 
     def test_section_reports_take_the_median_on_request(self):
-        first = self.write([dynamics_run("nlink_revolute/10/graphsolve", 20.0, 1e-3),
-                            dynamics_run("nlink_revolute/10/mujoco_euler", 4.0, 1.0),
-                            dynamics_run("nlink_revolute/10/mujoco_rk4", 19.0, 1e-5)])
-        second = self.write([dynamics_run("nlink_revolute/10/graphsolve", 16.0, 1e-3),
-                             dynamics_run("nlink_revolute/10/mujoco_euler", 6.0, 1.0),
-                             dynamics_run("nlink_revolute/10/mujoco_rk4", 17.0, 1e-5)])
-        third = self.write([dynamics_run("nlink_revolute/10/graphsolve", 30.0, 1e-3),
-                            dynamics_run("nlink_revolute/10/mujoco_euler", 5.0, 1.0),
-                            dynamics_run("nlink_revolute/10/mujoco_rk4", 18.0, 1e-5)])
+        first = self.write_pendulum_run(20.0, 4.0, 19.0)
+        second = self.write_pendulum_run(16.0, 6.0, 17.0)
+        third = self.write_pendulum_run(30.0, 5.0, 18.0)
         runs = [first, second, third]
         text, _, _ = dynamics_report.make(runs, None, lambda p: p, "test", "median")
         self.assertIn("| 10 | 20.0 | 1.00 | 1.00 | 5.0 | 18.0 | 0.25 |", text)
