@@ -24,14 +24,20 @@ enum class Op { AB, ABt, AtB };
 // Fixed rows M and inner dimension K. For A B and A B^T each column of C is
 // accumulated in registers as a sum of K scaled columns of A: unrolled
 // vector code, where a strided Eigen matrix-vector product per column was
-// 1.5x slower (6x6x6: 22 against 33 ns). A^T B keeps the dot-product form.
+// 1.5x slower (6x6x6: 22 against 33 ns). A^T B keeps the dot-product form,
+// one dot per column of A (Eigen's transposed product computes the same dots
+// but took most of this file's compile time: 36 size pairs).
 template <Op op, int M, int K>
 void fixed(int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
   using Column = Eigen::Matrix<double, M, 1>;
   for (int j = 0; j < n; ++j) {
     Eigen::Map<Column> cj(c + static_cast<long>(j) * ldc);
     if constexpr (op == Op::AtB) {
-      cj.noalias() -= view<K, M>(a, lda).transpose() * Eigen::Map<const Eigen::Matrix<double, K, 1>>(b + static_cast<long>(j) * ldb);
+      using Inner = Eigen::Matrix<double, K, 1>;
+      const Inner bj = Eigen::Map<const Inner>(b + static_cast<long>(j) * ldb);
+      Column sum = cj;
+      for (int i = 0; i < M; ++i) sum[i] -= Eigen::Map<const Inner>(a + static_cast<long>(i) * lda).dot(bj);
+      cj = sum;
     } else {
       // Coefficient q of column j of B (A B), or of row j of B (A B^T).
       const double* bj = op == Op::AB ? b + static_cast<long>(j) * ldb : b + j;

@@ -92,7 +92,7 @@ struct Factorization::Impl {
   bool solves_vectors_fixed() const;
   void solve_vector(double* x);
   template <int B>
-  Eigen::Matrix<double, B, 1> pivot(int k, const Eigen::Matrix<double, B, 1>& y, bool transposed = false);
+  Eigen::Matrix<double, B, 1> negated_pivot(int k, const Eigen::Matrix<double, B, 1>& y, bool transposed = false);
   template <int B>
   void forward_node(int k, double* x);
   template <int B>
