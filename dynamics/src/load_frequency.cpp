@@ -411,7 +411,11 @@ LoadFrequency LoadEstimator::estimate(const State& state, const std::vector<Vect
   double largest_alone = 0.0;
   for (int b = 0; b < nb; ++b) {
     if (ws.alone[b].isZero(0.0)) continue;
-    Eigen::GeneralizedSelfAdjointEigenSolver<Matrix6> solver(ws.alone[b], op.weight(b), Eigen::EigenvaluesOnly);
+    // In the Ritz solver's matrix type (at most 24 x 24 on the stack): the
+    // compiler then builds one eigensolver, not a second one for 6 x 6 (8 s
+    // of this file's compile), and nothing here runs at every step.
+    const RitzMatrix alone = ws.alone[b], weight = op.weight(b);
+    Eigen::GeneralizedSelfAdjointEigenSolver<RitzMatrix> solver(alone, weight, Eigen::EigenvaluesOnly);
     largest_alone = std::max(largest_alone, solver.eigenvalues()(5));
   }
   LoadFrequency result;
