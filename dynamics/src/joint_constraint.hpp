@@ -51,7 +51,7 @@ void with_constraint_rows(int m, F&& f, std::integer_sequence<int, Rows...> = {}
   if constexpr (sizeof...(Rows) == 0) {
     with_constraint_rows(m, std::forward<F>(f), std::integer_sequence<int, 1, 2, 3, 4, 5, 6>{});
   } else {
-    ((m == Rows ? (f(std::integral_constant<int, Rows>{}), true) : false) || ...);
+    (void)((m == Rows ? (f(std::integral_constant<int, Rows>{}), true) : false) || ...);
   }
 }
 
