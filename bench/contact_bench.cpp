@@ -158,8 +158,9 @@ std::vector<Case> cases(bool quick) {
     for (const auto& [solver, layout] : {std::pair{"mujoco_tree", ChainLayout::TreeFromEnd},
                                          std::pair{"mujoco_tree_mid", ChainLayout::TreeFromMiddle},
                                          std::pair{"mujoco_free", ChainLayout::FreeBodies}}) {
+      const ChainLayout chain_layout = layout;  // C++17 lambdas cannot capture a structured binding
       add(base + solver, [=](benchmark::State& s) {
-        run_mujoco(s, bench::mjcf_sphere_chain(n, height, mu, layout),
+        run_mujoco(s, bench::mjcf_sphere_chain(n, height, mu, chain_layout),
                    dynamics::sphere_chain(n, height, {FrictionModel::Linearized, mu, 4}), chain_steps);
       });
     }
