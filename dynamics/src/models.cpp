@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "format_number.hpp"
+
 namespace dynamics {
 namespace {
 
@@ -174,7 +176,12 @@ Model t_handle(double spin, double perturbation) {
 
 Model scaled_pendulum(double scale) {
   require(scale > 0.0 && std::isfinite(scale), "scale must be positive");
-  return pendulum(scale * scale, scale, 0.5 * kPi, 0.0);
+  // The length s^2 leaves the range of doubles long before s does.
+  const double length = scale * scale;
+  require(length > 0.0 && std::isfinite(length), "scale " + detail::format_number(scale) +
+                                                      " gives a link length (scale^2) of " +
+                                                      detail::format_number(length) + ", outside the range of doubles");
+  return pendulum(length, scale, 0.5 * kPi, 0.0);
 }
 
 }  // namespace dynamics

@@ -81,6 +81,9 @@ TEST(ModelErrors, BadShapesAndBuiltins) {
   expect_invalid([] { make_builtin("n-link-pendulum", {{"n", "2.5"}}); }, "positive integer");
   expect_invalid([] { make_builtin("n-link-pendulum", {{"n", "1e9"}}); }, "positive integer up to 1000000, got '1e9'");
   expect_invalid([] { make_builtin("pendulum", {{"mass", "-1"}}); }, "mass must be positive");
+  expect_invalid([] { scaled_pendulum(0.0); }, "scale must be positive");
+  expect_invalid([] { scaled_pendulum(1e-200); }, "scale 1e-200 gives a link length (scale^2) of 0, outside");
+  expect_invalid([] { make_builtin("scaled-pendulum", {{"scale", "1e200"}}); }, "length (scale^2) of inf");
   expect_invalid([] { make_builtin("nothing"); }, "unknown model 'nothing'");
 }
 
