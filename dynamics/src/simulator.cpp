@@ -272,6 +272,8 @@ Simulator::Simulator(const Model& model, const StepOptions& options) {
   if (!(options.tolerance > 0.0))
     throw std::invalid_argument("dynamics::Simulator: tolerance must be positive, got " +
                                 detail::format_number(options.tolerance));
+  // An infinite one would accept every start unsolved: steps of no iteration.
+  if (!std::isfinite(options.tolerance)) throw std::invalid_argument("dynamics::Simulator: tolerance must be finite");
   if (options.max_iterations < 1) throw std::invalid_argument("dynamics::Simulator: max_iterations must be >= 1");
   if (options.max_substeps < 1) throw std::invalid_argument("dynamics::Simulator: max_substeps must be >= 1");
   if (options.substep_hold < 0) throw std::invalid_argument("dynamics::Simulator: substep_hold must be >= 0");
@@ -285,6 +287,8 @@ Simulator::Simulator(const Model& model, const StepOptions& options) {
     throw std::invalid_argument("dynamics::Simulator: max_regularization must be finite and >= regularization");
   if (!(options.interior_tolerance > 0.0) || !(options.complementarity_tolerance > 0.0))
     throw std::invalid_argument("dynamics::Simulator: interior and complementarity tolerances must be positive");
+  if (!std::isfinite(options.interior_tolerance) || !std::isfinite(options.complementarity_tolerance))
+    throw std::invalid_argument("dynamics::Simulator: interior and complementarity tolerances must be finite");
   if (!(options.fraction_to_boundary > 0.0 && options.fraction_to_boundary < 1.0))
     throw std::invalid_argument("dynamics::Simulator: fraction_to_boundary must lie in (0, 1), got " +
                                 detail::format_number(options.fraction_to_boundary));

@@ -1,4 +1,5 @@
 // dynamics: simulate built-in or URDF mechanisms with the variational integrator.
+#include <cmath>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -12,7 +13,8 @@ CLI::Validator positive_number(bool or_zero) {
   return CLI::Validator(
       [or_zero](std::string& text) -> std::string {
         double value = 0.0;
-        if (!CLI::detail::lexical_cast(text, value)) return "'" + text + "' is not a number";
+        if (!CLI::detail::lexical_cast(text, value) || std::isnan(value)) return "'" + text + "' is not a number";
+        if (!std::isfinite(value)) return "must be finite, got " + text;
         if (value > 0.0 || (or_zero && value == 0.0)) return {};
         return std::string("must be ") + (or_zero ? "zero or positive" : "positive") + ", got " + text;
       },

@@ -100,6 +100,8 @@ TEST(ModelErrors, BadStatesAndOptions) {
   o = StepOptions{};
   o.tolerance = -1e-12;
   expect_invalid([&] { Simulator bad(m, o); }, "tolerance must be positive, got -1e-12");
+  o.tolerance = std::numeric_limits<double>::infinity();  // would accept every step unsolved
+  expect_invalid([&] { Simulator bad(m, o); }, "tolerance must be finite");
   for (const double reuse : {-0.1, 0.6, std::nan("")}) {
     o = StepOptions{};
     o.reuse_factorization_below = reuse;
@@ -297,6 +299,9 @@ TEST(ModelErrors, BadInteriorPointOptions) {
   o = StepOptions{};
   o.interior_tolerance = -1.0;
   expect_invalid([&] { Simulator s(model, o); }, "interior and complementarity tolerances must be positive");
+  o = StepOptions{};
+  o.complementarity_tolerance = std::numeric_limits<double>::infinity();
+  expect_invalid([&] { Simulator s(model, o); }, "interior and complementarity tolerances must be finite");
   for (double bad : {-1e-6, std::nan(""), double(INFINITY)}) {
     o = StepOptions{};
     o.contact_regularization = bad;
