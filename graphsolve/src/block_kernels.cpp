@@ -33,11 +33,7 @@ void fixed(int n, const double* a, int lda, const double* b, int ldb, double* c,
   for (int j = 0; j < n; ++j) {
     Eigen::Map<Column> cj(c + static_cast<long>(j) * ldc);
     if constexpr (op == Op::AtB) {
-      using Inner = Eigen::Matrix<double, K, 1>;
-      const Inner bj = Eigen::Map<const Inner>(b + static_cast<long>(j) * ldb);
-      Column sum = cj;
-      for (int i = 0; i < M; ++i) sum[i] -= Eigen::Map<const Inner>(a + static_cast<long>(i) * lda).dot(bj);
-      cj = sum;
+      cj = minus_transposed_product<K, M>(a, lda, Eigen::Map<const Vector<K>>(b + static_cast<long>(j) * ldb), cj);
     } else {
       // Coefficient q of column j of B (A B), or of row j of B (A B^T).
       const double* bj = op == Op::AB ? b + static_cast<long>(j) * ldb : b + j;

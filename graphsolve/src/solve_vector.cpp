@@ -6,12 +6,12 @@
 // The same products node by node in the same order (the last bits of
 // rounding may differ).
 //
-// The couplings' products are written as column operations on fixed-size
-// vectors (A x a sum of scaled columns, A^T x a dot product per column), as
-// block_kernels.cpp writes its own: unrolled vector code with the sums in
-// registers (6x6 chains: 10% fewer instructions per solve than Eigen's
-// strided fixed-size products), at a fifth of their compile time (every pair
-// of block sizes is instantiated: 36 per product).
+// The couplings' products are column operations on fixed-size vectors
+// (kernels::minus_product, block_view.hpp), as block_kernels.cpp writes its
+// own: unrolled vector code with the sums in registers (6x6 chains: 10% fewer
+// instructions per solve than Eigen's strided fixed-size products), at a
+// fifth of their compile time (every pair of block sizes is instantiated: 36
+// per product).
 #include "block_view.hpp"
 #include "factor_storage.hpp"
 
@@ -28,24 +28,9 @@ void with_block_size(int b, F&& f) {
   });
 }
 
-template <int R>
-using Vector = Eigen::Matrix<double, R, 1>;
-
-// y - A x for a column-major R x C block A (leading dimension ld). Vectors by
-// value: the sums stay in registers, where references let every column's
-// result be stored and x be reloaded in case they alias A.
-template <int R, int C>
-Vector<R> minus_product(const double* a, int ld, const Vector<C> x, Vector<R> y) {
-  for (int q = 0; q < C; ++q) y -= Eigen::Map<const Vector<R>>(a + static_cast<long>(q) * ld) * x[q];
-  return y;
-}
-
-// y - A^T x for a column-major R x C block A (leading dimension ld).
-template <int R, int C>
-Vector<C> minus_transposed_product(const double* a, int ld, const Vector<R> x, Vector<C> y) {
-  for (int q = 0; q < C; ++q) y[q] -= Eigen::Map<const Vector<R>>(a + static_cast<long>(q) * ld).dot(x);
-  return y;
-}
+using kernels::minus_product;
+using kernels::minus_transposed_product;
+using kernels::Vector;
 
 }  // namespace
 
