@@ -31,6 +31,13 @@ double checked_block(Rows m, Columns n, const double* a, int lda, double* c, int
   }
   return kn::checked_columns<copy_too>(m, n, a, lda, c, ldc);
 }
+
+// The pivot ratio lies in [0, 1], so a tolerance outside it (or NaN) is a
+// mistake that would otherwise show up as every pivot being "singular".
+bool valid(const FactorOptions& options) {
+  return std::isfinite(options.shift) && std::isfinite(options.constraint_shift) &&
+         options.pivot_tolerance >= 0.0 && options.pivot_tolerance <= 1.0;
+}
 }  // namespace
 
 Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data()), method(m) {
@@ -333,7 +340,7 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
   m.failed = -1;
   m.min_ratio = 1.0;
   if (!matrix.pattern().same_as(*m.d->pattern)) return m.status = Status::DimensionMismatch;
-  if (!std::isfinite(options.shift) || !std::isfinite(options.constraint_shift)) return m.status = Status::NonFiniteValue;
+  if (!valid(options)) return m.status = Status::InvalidOption;
   // A non-finite value outranks any other failure: confirmed node by node
   // (inactive nodes may hold anything) once the loads have seen one, or
   // before a pivot failure is reported.

@@ -14,6 +14,7 @@ const char* to_string(Status status) {
     case Status::NotFactorized: return "not factorized";
     case Status::DimensionMismatch: return "dimension mismatch";
     case Status::NonFiniteSolution: return "the solution overflowed (NaN or Inf)";
+    case Status::InvalidOption: return "invalid factorization option (NaN, Inf or out of range)";
   }
   return "unknown status";
 }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <vector>
 
 #include "graphsolve/families.hpp"
 #include "test_support.hpp"
@@ -117,14 +118,46 @@ TEST(Errors, NonFiniteValuesAreReported) {
   a.block(3, 2)(1, 0) = std::numeric_limits<double>::infinity();
   EXPECT_EQ(f.factorize(a), gs::Status::NonFiniteValue);
   EXPECT_EQ(f.failed_node(), 2);
-  gs::FactorOptions bad_shift;
-  bad_shift.shift = std::numeric_limits<double>::quiet_NaN();
   fam::fill_values(a, fam::Values::Unsymmetric, 1);
-  EXPECT_EQ(f.factorize(a, bad_shift), gs::Status::NonFiniteValue);
   ASSERT_EQ(f.factorize(a), gs::Status::Success);
   Eigen::VectorXd b = Eigen::VectorXd::Ones(8);
   b(3) = std::numeric_limits<double>::quiet_NaN();
   EXPECT_EQ(f.solve_in_place(b), gs::Status::NonFiniteValue);
+}
+
+// Options that cannot mean anything are refused before any work, and the
+// factorization is left unusable rather than stale.
+TEST(Errors, InvalidFactorOptionsAreRefused) {
+  const gs::Symbolic sym = gs::analyze(fam::chain(4, 2));
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::Unsymmetric, 1);
+  gs::Factorization f(sym);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<gs::FactorOptions> bad(7);
+  bad[0].shift = nan;
+  bad[1].shift = -inf;
+  bad[2].constraint_shift = nan;
+  bad[3].pivot_tolerance = nan;
+  bad[4].pivot_tolerance = -1e-13;
+  bad[5].pivot_tolerance = 1.5;
+  bad[6].pivot_tolerance = inf;
+  const Eigen::VectorXd b = Eigen::VectorXd::Ones(8);
+  Eigen::VectorXd x(8);
+  for (std::size_t i = 0; i < bad.size(); ++i) {
+    ASSERT_EQ(f.factorize(a), gs::Status::Success);
+    EXPECT_EQ(f.factorize(a, bad[i]), gs::Status::InvalidOption) << "option set " << i;
+    EXPECT_EQ(f.failed_node(), -1);
+    EXPECT_EQ(f.solve(b, x), gs::Status::NotFactorized) << "option set " << i;
+  }
+  // The ends of the range are meaningful: 0 accepts any nonsingular pivot,
+  // 1 only pivots whose diagonal entries all have the same magnitude.
+  gs::FactorOptions edge;
+  edge.pivot_tolerance = 0.0;
+  EXPECT_EQ(f.factorize(a, edge), gs::Status::Success);
+  edge.pivot_tolerance = 1.0;
+  EXPECT_EQ(f.factorize(a, edge), gs::Status::SingularPivot);
+  EXPECT_STREQ(gs::to_string(gs::Status::InvalidOption), "invalid factorization option (NaN, Inf or out of range)");
 }
 
 // Finite A and b whose solution overflows: a right-hand side near DBL_MAX

@@ -27,7 +27,9 @@ struct FactorOptions {
   // value regularizes redundant constraints the way SPOOK's epsilon does.
   double constraint_shift = 0.0;
   // A pivot block whose reciprocal pivot ratio min|u_ii| / max|u_ii| (KLU's
-  // cheap rcond) falls below this is reported as SingularPivot.
+  // cheap rcond) falls below this is reported as SingularPivot. The ratio
+  // lies in [0, 1]: 0 rejects exactly singular pivots only; a value outside
+  // [0, 1] (or NaN) is refused as InvalidOption, as are non-finite shifts.
   double pivot_tolerance = 1e-13;
 };
 

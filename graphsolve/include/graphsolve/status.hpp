@@ -12,6 +12,7 @@ enum class Status {
   NotFactorized,        // solve called before a successful factorize
   DimensionMismatch,    // a vector or matrix does not fit the analysed pattern
   NonFiniteSolution,    // finite A and b, but the solution overflowed to NaN or Inf
+  InvalidOption,        // a FactorOptions field is NaN, infinite or out of its range
 };
 
 const char* to_string(Status status);
