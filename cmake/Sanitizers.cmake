@@ -1,7 +1,12 @@
-# -DGS_SANITIZE=ON builds everything with AddressSanitizer and UndefinedBehaviorSanitizer.
-option(GS_SANITIZE "Build with address and undefined-behaviour sanitizers" OFF)
-if(GS_SANITIZE)
+# -DGS_SANITIZE=ON builds everything with AddressSanitizer and UndefinedBehaviorSanitizer;
+# -DGS_SANITIZE=thread with ThreadSanitizer instead (it cannot be combined with them).
+option(GS_SANITIZE "Build with address and undefined-behaviour sanitizers (or =thread)" OFF)
+if(GS_SANITIZE STREQUAL "thread")
+  set(_gs_san -fsanitize=thread -fno-omit-frame-pointer)
+elseif(GS_SANITIZE)
   set(_gs_san -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+endif()
+if(GS_SANITIZE)
   add_compile_options(${_gs_san})
   add_link_options(${_gs_san})
   # At -O0, Eigen's expression templates stay uninlined and the instrumented
