@@ -15,3 +15,17 @@ if(GS_SANITIZE)
   # type's flags, so it also applies to Debug; asserts stay as the build type sets them.
   add_compile_options(-O1 -fno-optimize-sibling-calls)
 endif()
+
+# -DGS_FUZZ=ON (clang only) also builds the libFuzzer programs of fuzz/, with
+# everything instrumented for coverage and checked by ASan + UBSan.
+option(GS_FUZZ "Build the libFuzzer targets (clang; implies address + undefined sanitizers)" OFF)
+if(GS_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "-DGS_FUZZ=ON needs clang (libFuzzer): configure with -DCMAKE_CXX_COMPILER=clang++")
+  endif()
+  if(GS_SANITIZE)
+    message(FATAL_ERROR "-DGS_FUZZ=ON brings its own sanitizers: leave GS_SANITIZE off")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+endif()
