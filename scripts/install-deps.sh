@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(cmake g++ make libeigen3-dev libsuitesparse-dev libmetis-dev libopenblas-dev
           libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev python3 python3-matplotlib
-          liburdfdom-dev libconsole-bridge-dev libtinyxml-dev libmujoco-dev)
+          liburdfdom-dev libconsole-bridge-dev libtinyxml-dev libmujoco-dev locales)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

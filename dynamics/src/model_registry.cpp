@@ -6,6 +6,7 @@
 
 #include "dynamics/contact_models.hpp"
 #include "dynamics/models.hpp"
+#include "parse_number.hpp"
 
 namespace dynamics {
 namespace {
@@ -36,12 +37,11 @@ class Parameters {
 
   double number(const std::string& name) const {
     const std::string t = text(name);
-    char* end = nullptr;
-    const double v = std::strtod(t.c_str(), &end);
-    if (t.empty() || *end != '\0' || !std::isfinite(v))
+    const std::optional<double> v = detail::parse_finite(t);
+    if (!v)
       throw std::invalid_argument("model '" + model_.name + "': parameter '" + name + "' must be a number, got '" + t +
                                   "'");
-    return v;
+    return *v;
   }
 
   // Counts of links, segments, contact points: capped so that a typo (1e9)

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <locale>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include <tinyxml.h>
 
 #include "format_number.hpp"
+#include "parse_number.hpp"
 #include "urdf_capsules.hpp"
 #include "urdf_composite.hpp"
 #include "urdf_frames.hpp"
@@ -31,6 +33,7 @@ using urdf_detail::UrdfError;
 Vector3 parse_vector(const char* text, const Vector3& fallback, const std::string& where, const UrdfError& fail) {
   if (!text) return fallback;
   std::istringstream in(text);
+  in.imbue(std::locale::classic());  // not the program's locale: URDF numbers have decimal points
   Vector3 v;
   if (!(in >> v.x() >> v.y() >> v.z()) || !v.allFinite()) fail(where + ": expected three numbers, got '" + text + "'");
   std::string rest;
@@ -109,9 +112,8 @@ double contact_mu(const TiXmlElement* e, double fallback, const UrdfError& fail)
   const TiXmlElement* c = e ? e->FirstChildElement("contact_coefficients") : nullptr;
   if (!c || !c->Attribute("mu")) return fallback;
   const std::string text = c->Attribute("mu");
-  char* end = nullptr;
-  const double mu = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !(mu >= 0.0) || !std::isfinite(mu))
+  const double mu = detail::parse_finite(text).value_or(-1.0);
+  if (!(mu >= 0.0))
     fail("line " + std::to_string(c->Row()) + ": <contact_coefficients mu=\"" + text +
          "\">: mu must be a number >= 0");
   return mu;

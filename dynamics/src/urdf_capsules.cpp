@@ -1,7 +1,6 @@
 #include "urdf_capsules.hpp"
 
-#include <cmath>
-#include <cstdlib>
+#include "parse_number.hpp"
 
 namespace dynamics::urdf_detail {
 namespace {
@@ -10,9 +9,7 @@ namespace {
 void check_size(const TiXmlElement* capsule, const char* name, const std::string& who, const UrdfError& fail) {
   const char* text = capsule->Attribute(name);
   if (!text) fail(who + ": <capsule> needs a " + name);
-  char* end = nullptr;
-  const double value = std::strtod(text, &end);
-  if (end == text || *end != '\0' || !std::isfinite(value) || value < 0.0)
+  if (!(detail::parse_finite(text).value_or(-1.0) >= 0.0))
     fail(who + ": <capsule> " + name + " must be a number >= 0, got '" + text + "'");
 }
 

@@ -12,6 +12,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "c_numeric_locale.hpp"
+
 namespace graphsolve {
 
 namespace {
@@ -204,6 +206,7 @@ void read_coordinate_entries(Reader& r, const Header& h, long rows, long cols, l
 }  // namespace
 
 SparseTriplets read_matrix_market_sparse(const std::string& path) {
+  const detail::CNumericLocale c_numbers;
   Reader r(path);
   const Header h = r.header();
   if (!h.coordinate) r.fail("expected a sparse matrix in coordinate format, found array format");
@@ -224,6 +227,7 @@ SparseTriplets read_matrix_market_sparse(const std::string& path) {
 }
 
 Eigen::MatrixXd read_matrix_market_dense(const std::string& path, long expected_rows) {
+  const detail::CNumericLocale c_numbers;
   Reader r(path);
   const Header h = r.header();
   long rows, cols, entries;
@@ -254,6 +258,7 @@ Eigen::MatrixXd read_matrix_market_dense(const std::string& path, long expected_
 }
 
 void write_matrix_market_dense(const std::string& path, const Eigen::MatrixXd& matrix) {
+  const detail::CNumericLocale c_numbers;
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw MatrixMarketError(path + ": cannot open file for writing");
   std::fprintf(f, "%%%%MatrixMarket matrix array real general\n%ld %ld\n", static_cast<long>(matrix.rows()),
@@ -265,6 +270,7 @@ void write_matrix_market_dense(const std::string& path, const Eigen::MatrixXd& m
 }
 
 void write_matrix_market_sparse(const std::string& path, const SparseTriplets& matrix) {
+  const detail::CNumericLocale c_numbers;
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw MatrixMarketError(path + ": cannot open file for writing");
   std::fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%d %d %zu\n", matrix.rows, matrix.cols,
