@@ -1,6 +1,7 @@
 // Matrix Market files are read and written with decimal points even when the
 // program runs under a decimal-comma locale.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -13,7 +14,8 @@
 namespace gs = graphsolve;
 
 TEST(Locale, MatrixMarketIgnoresTheProgramsDecimalComma) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "gs-locale-test";
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("gs-locale-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string matrix_path = (dir / "a.mtx").string(), vector_path = (dir / "x.mtx").string();
   std::ofstream(matrix_path) << "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1.5\n2 2 -0.25\n1 2 2.5e-3\n";
