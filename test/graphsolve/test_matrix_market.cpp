@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 
+#include "comma_locale.hpp"
 #include "graphsolve/matrix_market.hpp"
 
 namespace gs = graphsolve;
@@ -178,6 +181,30 @@ TEST_F(MatrixMarket, MalformedFilesNameTheFileAndLine) {
   } catch (const gs::MatrixMarketError& e) {
     EXPECT_NE(std::string(e.what()).find("file ends before all 4 array values were read"), std::string::npos);
   }
+}
+
+
+// A program under a decimal-comma locale still reads and writes decimal points.
+TEST_F(MatrixMarket, IgnoresTheProgramsDecimalComma) {
+  const std::string matrix_path =
+      write("a.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1.5\n2 2 -0.25\n1 2 2.5e-3\n");
+  const std::string vector_path = (dir_ / "x.mtx").string();
+  const gs_test::CommaLocale comma;
+
+  const gs::SparseTriplets a = gs::read_matrix_market_sparse(matrix_path);
+  ASSERT_EQ(a.entries.size(), 3u);
+  EXPECT_EQ(a.entries[0].value, 1.5);
+  EXPECT_EQ(a.entries[1].value, -0.25);
+  EXPECT_EQ(a.entries[2].value, 2.5e-3);
+
+  Eigen::MatrixXd x(3, 1);
+  x << 0.1, -1.25, 1e-300;
+  gs::write_matrix_market_dense(vector_path, x);
+  std::ifstream written(vector_path);
+  const std::string text((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.find(','), std::string::npos) << text;
+  EXPECT_NE(text.find("-1.25\n"), std::string::npos) << text;
+  EXPECT_EQ(gs::read_matrix_market_dense(vector_path), x);  // %.17g round-trips exactly
 }
 
 }  // namespace
