@@ -87,15 +87,20 @@ struct Factorization::Impl {
   void eliminate_unsymmetric(int k);
   int single_small_neighbour(int k) const;
   void eliminate_symmetric(int k);
-  void solve_columns(Eigen::Ref<Eigen::MatrixXd> rhs);
+  // Solves A X = B, or A^T X = B when transposed, after checking the state
+  // and the right-hand side (solve.cpp).
+  Status solve_checked(Eigen::Ref<Eigen::MatrixXd> rhs, bool transposed);
+  void solve_columns(Eigen::Ref<Eigen::MatrixXd> rhs, bool transposed);
   // One right-hand side with every block at most kMaxFixed (solve_vector.cpp).
   bool solves_vectors_fixed() const;
-  void solve_vector(double* x);
+  void solve_vector(double* x, bool transposed);
+  template <bool Transposed>
+  void sweep_vector(double* x);
   template <int B>
   Eigen::Matrix<double, B, 1> negated_pivot(int k, const Eigen::Matrix<double, B, 1>& y, bool transposed = false);
-  template <int B>
+  template <int B, bool Transposed>
   void forward_node(int k, double* x);
-  template <int B>
+  template <int B, bool Transposed>
   void backward_node(int k, double* x);
   bool nests_into_next(int k) const;
   void plan_panels();

@@ -15,6 +15,7 @@ const char* to_string(Status status) {
     case Status::DimensionMismatch: return "dimension mismatch";
     case Status::NonFiniteSolution: return "the solution overflowed (NaN or Inf)";
     case Status::InvalidOption: return "invalid factorization option (NaN, Inf or out of range)";
+    case Status::UnsupportedMethod: return "not available for this factorization method";
   }
   return "unknown status";
 }

@@ -3,6 +3,12 @@
 // permutation copy). The diagonal slots hold P_k = -D_k^{-1} (or -C_k^{-1}),
 // so applying a pivot is "y <- 0 - P_k * copy(y)". Columns are processed in
 // chunks that fit the preallocated scratch, so solves never allocate.
+//
+// LDU stores A = (D + L) (I + U): L holds the eliminated couplings A_ck and U
+// the scaled ones D_k^{-1} A_kc. The transposed system A^T = (I + U)^T (D + L)^T
+// runs the same sweeps with U^T forward and L^T, then D^{-T}, backward: the
+// pattern of an LLT solve. LDLT and LLT factor symmetric matrices, whose
+// transposed solve is the solve itself.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -20,37 +26,45 @@ namespace {
 bool all_finite(const Eigen::Ref<const Eigen::MatrixXd>& m) { return (m.array() * 0.0).sum() == 0.0; }
 }  // namespace
 
-void Factorization::Impl::solve_columns(Eigen::Ref<Eigen::MatrixXd> x) {
+void Factorization::Impl::solve_columns(Eigen::Ref<Eigen::MatrixXd> x, bool transposed) {
   const Pattern& p = *d->pattern;
   const int n = static_cast<int>(d->order.size());
   const int m = static_cast<int>(x.cols());
-  if (m == 1 && solves_vectors_fixed()) return solve_vector(x.data());
+  transposed = transposed && method == Method::LDU;
+  if (m == 1 && solves_vectors_fixed()) return solve_vector(x.data(), transposed);
   const int ldx = static_cast<int>(x.outerStride());
   double* tmp = rhs_scratch.data();
   auto rows = [&](int k) { return x.data() + p.offset[d->order[k]]; };
   // y_k <- 0 - P * y_k, or with P^T.
-  auto apply_pivot = [&](int k, bool transposed) {
+  auto apply_pivot = [&](int k, bool pivot_transposed) {
     const int b = size(k);
     kn::copy(b, m, rows(k), ldx, tmp, b);
     kn::set_zero(b, m, rows(k), ldx);
-    if (transposed)
+    if (pivot_transposed)
       kn::sub_atb(b, b, m, diag(k), b, tmp, b, rows(k), ldx);
     else
       kn::sub_ab(b, b, m, diag(k), b, tmp, b, rows(k), ldx);
   };
   auto skip = [&](int k) { return !active[k] || size(k) == 0; };
 
-  // Forward: y_c -= L_k(c) y_k, after applying the pivot first for LDU/LLT.
+  const bool pivot_first = method == Method::LLT || (method == Method::LDU && !transposed);
+  const bool pivot_last = method == Method::LLT || transposed;
+  // Forward: y_c -= L_k(c) y_k (or U_k(c)^T y_k), after applying the pivot first for LDU/LLT.
   for (int k = 0; k < n; ++k) {
     if (skip(k)) continue;
     const int b = size(k);
-    if (method != Method::LDLT) apply_pivot(k, false);
+    if (pivot_first) apply_pivot(k, false);
     for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
       const int c = d->struct_pos[e];
-      if (active[c]) kn::sub_ab(size(c), b, m, lower(k, e), lower_ld(k), rows(k), ldx, rows(c), ldx);
+      if (!active[c]) continue;
+      if (transposed)
+        kn::sub_atb(size(c), b, m, upper(k, e), upper_ld(k), rows(k), ldx, rows(c), ldx);
+      else
+        kn::sub_ab(size(c), b, m, lower(k, e), lower_ld(k), rows(k), ldx, rows(c), ldx);
     }
   }
-  // Backward: y_k -= U_k(c) x_c (LDU), or D^{-1} then L^T (LDLT), or L^T then C^{-T} (LLT).
+  // Backward: y_k -= U_k(c) x_c (LDU), or D^{-1} then L^T (LDLT), or L^T then
+  // C^{-T} (LLT) or D^{-T} (transposed LDU).
   for (int k = n - 1; k >= 0; --k) {
     if (skip(k)) continue;
     const int b = size(k);
@@ -58,31 +72,42 @@ void Factorization::Impl::solve_columns(Eigen::Ref<Eigen::MatrixXd> x) {
     for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
       const int c = d->struct_pos[e];
       if (!active[c]) continue;
-      if (method == Method::LDU)
+      if (method == Method::LDU && !transposed)
         kn::sub_ab(b, size(c), m, upper(k, e), upper_ld(k), rows(c), ldx, rows(k), ldx);
       else
         kn::sub_atb(b, size(c), m, lower(k, e), lower_ld(k), rows(c), ldx, rows(k), ldx);
     }
-    if (method == Method::LLT) apply_pivot(k, true);
+    if (pivot_last) apply_pivot(k, true);
   }
 }
 
-Status Factorization::solve_in_place(Eigen::Ref<Eigen::MatrixXd> rhs) {
-  Impl& m = *impl_;
-  if (m.status != Status::Success) return Status::NotFactorized;
-  if (rhs.rows() != m.d->pattern->dimension) return Status::DimensionMismatch;
+Status Factorization::Impl::solve_checked(Eigen::Ref<Eigen::MatrixXd> rhs, bool transposed) {
+  if (status != Status::Success) return Status::NotFactorized;
+  if (rhs.rows() != d->pattern->dimension) return Status::DimensionMismatch;
   if (!all_finite(rhs)) return Status::NonFiniteValue;
-  for (Eigen::Index c = 0; c < rhs.cols(); c += Impl::kRhsChunk)
-    m.solve_columns(rhs.middleCols(c, std::min<Eigen::Index>(Impl::kRhsChunk, rhs.cols() - c)));
+  for (Eigen::Index c = 0; c < rhs.cols(); c += kRhsChunk)
+    solve_columns(rhs.middleCols(c, std::min<Eigen::Index>(kRhsChunk, rhs.cols() - c)), transposed);
   // Finite A and b can still overflow (b near DBL_MAX, a pivot that passed
   // the rcond test but is tiny): say so rather than hand back Inf as success.
   return all_finite(rhs) ? Status::Success : Status::NonFiniteSolution;
 }
 
+Status Factorization::solve_in_place(Eigen::Ref<Eigen::MatrixXd> rhs) { return impl_->solve_checked(rhs, false); }
+
 Status Factorization::solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x) {
   if (x.rows() != rhs.rows() || x.cols() != rhs.cols()) return Status::DimensionMismatch;
   x = rhs;
   return solve_in_place(x);
+}
+
+Status Factorization::solve_transposed_in_place(Eigen::Ref<Eigen::MatrixXd> rhs) {
+  return impl_->solve_checked(rhs, true);
+}
+
+Status Factorization::solve_transposed(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x) {
+  if (x.rows() != rhs.rows() || x.cols() != rhs.cols()) return Status::DimensionMismatch;
+  x = rhs;
+  return solve_transposed_in_place(x);
 }
 
 Status Factorization::solve_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
@@ -106,7 +131,7 @@ Status Factorization::solve_refined(const BlockMatrix& matrix, const Eigen::Ref<
       }
       if (norm == 0.0 || (step > 0 && norm > 0.5 * last)) break;
       last = norm;
-      m.solve_columns(m.residual);
+      m.solve_columns(m.residual, false);
       x.col(c) += m.residual;
       if (steps > 1) m.correction = m.residual;
     }

@@ -133,6 +133,128 @@ TEST_P(DenseAgreement, SymmetricMethodsMatchDenseLdlt) {
   }
 }
 
+TEST_P(DenseAgreement, TransposedSolveMatchesTheDenseTranspose) {
+  int solved = 0;
+  for (const Case& c : cases()) {
+    SCOPED_TRACE(c.name);
+    const gs::Symbolic sym = gs::analyze(c.graph, {GetParam(), {}});
+    gs::BlockMatrix a(sym);
+    fam::fill_values(a, c.values, 7);  // the values LduMatchesPartialPivLu solves accurately
+    gs::Factorization ldu(sym, gs::Method::LDU);
+    ASSERT_EQ(ldu.factorize(a), gs::Status::Success) << "failed node " << ldu.failed_node();
+    const Eigen::MatrixXd transposed = a.to_dense().transpose();
+    for (int columns : {1, 3, 20}) {
+      const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), columns, 23);
+      Eigen::MatrixXd x(a.rows(), columns);
+      ASSERT_EQ(ldu.solve_transposed(b, x), gs::Status::Success);
+      if (a.rows() == 0) continue;
+      const Eigen::MatrixXd reference = transposed.partialPivLu().solve(b);
+      EXPECT_LT(gs_test::dense_residual(transposed, x, b), 1e-10);
+      EXPECT_LT((x - reference).norm() / reference.norm(), 1e-8);
+      ++solved;
+    }
+  }
+  EXPECT_GT(solved, 100);
+}
+
+TEST_P(DenseAgreement, SymmetricTransposedSolveIsTheSolve) {
+  for (const Case& c : cases()) {
+    SCOPED_TRACE(c.name);
+    const gs::Symbolic sym = gs::analyze(c.graph, {GetParam(), {}});
+    gs::BlockMatrix a(sym);
+    fam::fill_values(a, fam::Values::SymmetricPositiveDefinite, 4);
+    for (gs::Method method : {gs::Method::LDLT, gs::Method::LLT}) {
+      SCOPED_TRACE(gs::to_string(method));
+      gs::Factorization f(sym, method);
+      ASSERT_EQ(f.factorize(a), gs::Status::Success);
+      for (int columns : {1, 2}) {
+        const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), columns, 6);
+        Eigen::MatrixXd x(a.rows(), columns), y(a.rows(), columns);
+        ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+        ASSERT_EQ(f.solve_transposed(b, y), gs::Status::Success);
+        EXPECT_EQ(x, y);
+      }
+    }
+  }
+}
+
+// log|det| agrees to this absolute error (about 1e-13 per row is expected).
+constexpr double kLogDetTolerance = 1e-9;
+
+TEST_P(DenseAgreement, DeterminantMatchesDenseLu) {
+  for (const Case& c : cases()) {
+    SCOPED_TRACE(c.name);
+    const gs::Symbolic sym = gs::analyze(c.graph, {GetParam(), {}});
+    gs::BlockMatrix a(sym);
+    fam::fill_values(a, c.values, 29);
+    gs::Factorization ldu(sym, gs::Method::LDU);
+    ASSERT_EQ(ldu.factorize(a), gs::Status::Success);
+    gs::Determinant det;
+    ASSERT_EQ(ldu.determinant(det), gs::Status::Success);
+    const gs::Determinant reference = gs_test::dense_determinant(a.to_dense());
+    EXPECT_EQ(det.sign, reference.sign);
+    EXPECT_NEAR(det.log_abs, reference.log_abs, kLogDetTolerance);
+
+    const bool saddle = c.values == fam::Values::Saddle || c.values == fam::Values::SaddleUnsymmetric;
+    fam::fill_values(a, saddle ? fam::Values::Saddle : fam::Values::SymmetricPositiveDefinite, 31);
+    const gs::Determinant symmetric_reference = gs_test::dense_determinant(a.to_dense());
+    std::vector<gs::Method> methods{gs::Method::LDLT};
+    if (!saddle) methods.push_back(gs::Method::LLT);
+    for (gs::Method method : methods) {
+      SCOPED_TRACE(gs::to_string(method));
+      gs::Factorization f(sym, method);
+      ASSERT_EQ(f.factorize(a), gs::Status::Success);
+      ASSERT_EQ(f.determinant(det), gs::Status::Success);
+      EXPECT_EQ(det.sign, symmetric_reference.sign);
+      EXPECT_NEAR(det.log_abs, symmetric_reference.log_abs, kLogDetTolerance);
+    }
+  }
+}
+
+TEST_P(DenseAgreement, InertiaMatchesDenseEigenvalues) {
+  int saddles = 0, indefinite = 0;
+  for (const Case& c : cases()) {
+    SCOPED_TRACE(c.name);
+    const gs::Symbolic sym = gs::analyze(c.graph, {GetParam(), {}});
+    const gs::Pattern& p = sym.pattern();
+    gs::BlockMatrix a(sym);
+    const bool saddle = c.values == fam::Values::Saddle || c.values == fam::Values::SaddleUnsymmetric;
+    fam::fill_values(a, saddle ? fam::Values::Saddle : fam::Values::SymmetricPositiveDefinite, 37);
+    // A saddle-point matrix with SPD body blocks and full-rank constraints has
+    // one positive eigenvalue per body row and one negative per joint row.
+    long joint_rows = 0;
+    for (int v = 0; v < p.num_nodes; ++v)
+      if (p.kind[v] == gs::NodeKind::ZeroDiagonal) joint_rows += p.size[v];
+    const gs::Inertia reference = gs_test::dense_inertia(a.to_dense());
+    EXPECT_EQ(reference.negative, joint_rows);
+    gs::Factorization ldlt(sym, gs::Method::LDLT);
+    ASSERT_EQ(ldlt.factorize(a), gs::Status::Success);
+    gs::Inertia inertia;
+    ASSERT_EQ(ldlt.inertia(inertia), gs::Status::Success);
+    EXPECT_EQ(inertia.positive, reference.positive);
+    EXPECT_EQ(inertia.negative, reference.negative);
+    saddles += joint_rows > 0;
+    if (saddle || a.rows() < 2) continue;
+    // Shifted to between its two middle eigenvalues, an SPD matrix becomes
+    // indefinite (and stays nonsingular).
+    const Eigen::VectorXd eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(a.to_dense()).eigenvalues();
+    const Eigen::Index middle = eigenvalues.size() / 2;
+    const double between = 0.5 * (eigenvalues[middle - 1] + eigenvalues[middle]);
+    gs::FactorOptions options;
+    options.shift = -between;
+    if (ldlt.factorize(a, options) != gs::Status::Success) continue;  // a pivot block may be singular
+    ASSERT_EQ(ldlt.inertia(inertia), gs::Status::Success);
+    const Eigen::MatrixXd shifted = a.to_dense() - between * Eigen::MatrixXd::Identity(a.rows(), a.rows());
+    const gs::Inertia shifted_reference = gs_test::dense_inertia(shifted);
+    EXPECT_EQ(shifted_reference.negative, middle);
+    EXPECT_EQ(inertia.positive, shifted_reference.positive);
+    EXPECT_EQ(inertia.negative, shifted_reference.negative);
+    ++indefinite;
+  }
+  EXPECT_GT(saddles, 10);
+  EXPECT_GT(indefinite, 10);
+}
+
 INSTANTIATE_TEST_SUITE_P(Orderings, DenseAgreement,
                          ::testing::Values(gs::Ordering::Auto, gs::Ordering::DFS, gs::Ordering::AMD, gs::Ordering::ND),
                          [](const auto& param_info) { return std::string(gs::to_string(param_info.param)); });

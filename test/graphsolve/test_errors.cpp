@@ -177,6 +177,7 @@ TEST(Errors, SolutionThatOverflowsIsReportedForEverySolve) {
     Eigen::VectorXd x(6);
     EXPECT_EQ(f.solve(b, x), gs::Status::NonFiniteSolution);
     EXPECT_EQ(f.solve_refined(a, b, x, 2), gs::Status::NonFiniteSolution);
+    EXPECT_EQ(f.solve_transposed(b, x), gs::Status::NonFiniteSolution);
     b(2) = 1e307;  // x(2) = 2e307 is finite
     EXPECT_EQ(f.solve(b, x), gs::Status::Success);
     EXPECT_DOUBLE_EQ(x(2), 2e307);
@@ -280,4 +281,71 @@ TEST(Errors, SolveChecksStateAndDimensions) {
   gs::BlockMatrix a_again(again);
   fam::fill_values(a_again, fam::Values::Unsymmetric, 1);
   EXPECT_EQ(f.factorize(a_again), gs::Status::Success);
+}
+
+TEST(Errors, TransposedSolveAndQueriesCheckStateAndDimensions) {
+  const gs::Symbolic sym = gs::analyze(fam::chain(4, 2));
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::SymmetricPositiveDefinite, 1);
+  for (const gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
+    SCOPED_TRACE(gs::to_string(method));
+    gs::Factorization f(sym, method);
+    Eigen::VectorXd b = Eigen::VectorXd::Ones(8), x(8);
+    gs::Determinant det;
+    gs::Inertia inertia;
+    const gs::Status inertia_unsupported =
+        method == gs::Method::LDU ? gs::Status::UnsupportedMethod : gs::Status::NotFactorized;
+    EXPECT_EQ(f.solve_transposed(b, x), gs::Status::NotFactorized);
+    EXPECT_EQ(f.determinant(det), gs::Status::NotFactorized);
+    EXPECT_EQ(f.inertia(inertia), inertia_unsupported);
+    ASSERT_EQ(f.factorize(a), gs::Status::Success);
+    Eigen::VectorXd short_b = Eigen::VectorXd::Ones(7);
+    EXPECT_EQ(f.solve_transposed_in_place(short_b), gs::Status::DimensionMismatch);
+    Eigen::MatrixXd wide_x(8, 2);
+    EXPECT_EQ(f.solve_transposed(b, wide_x), gs::Status::DimensionMismatch);
+    b(3) = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_EQ(f.solve_transposed(b, x), gs::Status::NonFiniteValue);
+    EXPECT_EQ(f.determinant(det), gs::Status::Success);
+    EXPECT_EQ(f.inertia(inertia), method == gs::Method::LDU ? gs::Status::UnsupportedMethod : gs::Status::Success);
+    // A failed factorization leaves nothing to query.
+    gs::BlockMatrix broken = a;
+    broken.diag(2).setZero();
+    broken.block(2, 1).setZero();
+    broken.block(1, 2).setZero();
+    broken.block(2, 3).setZero();
+    broken.block(3, 2).setZero();
+    ASSERT_NE(f.factorize(broken), gs::Status::Success);
+    EXPECT_EQ(f.solve_transposed(b, x), gs::Status::NotFactorized);
+    EXPECT_EQ(f.determinant(det), gs::Status::NotFactorized);
+    EXPECT_EQ(f.inertia(inertia), inertia_unsupported);
+  }
+  EXPECT_STREQ(gs::to_string(gs::Status::UnsupportedMethod), "not available for this factorization method");
+}
+
+// A pivot within rounding of singular gets through only a zero pivot
+// tolerance; its determinant and eigenvalue signs are then noise, and the
+// queries say so instead of guessing.
+TEST(Errors, QueriesRefuseAPivotWithinRoundingOfSingular) {
+  const gs::Symbolic sym = gs::analyze(fam::chain(1, 4));
+  gs::BlockMatrix a(sym);
+  Eigen::Matrix4d m;
+  m << 2, 1, 0, 1, -1, 3, 1, 0, 0, 1, 4, -2, 1, 0, 2, 5;
+  const Eigen::Matrix4d q = m.householderQr().householderQ();
+  a.diag(0) = q * Eigen::Vector4d(1.0, -2.0, 3.0, 1e-17).asDiagonal() * q.transpose();
+  gs::FactorOptions options;
+  options.pivot_tolerance = 0.0;
+  int factorized = 0;
+  for (const gs::Method method : {gs::Method::LDU, gs::Method::LDLT}) {
+    SCOPED_TRACE(gs::to_string(method));
+    gs::Factorization f(sym, method);
+    if (f.factorize(a, options) != gs::Status::Success) continue;  // rounding made the pivot exactly singular
+    ++factorized;
+    gs::Determinant det;
+    EXPECT_EQ(f.determinant(det), gs::Status::SingularPivot);
+    gs::Inertia inertia;
+    if (method == gs::Method::LDLT) {
+      EXPECT_EQ(f.inertia(inertia), gs::Status::SingularPivot);
+    }
+  }
+  EXPECT_GT(factorized, 0);
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the graphsolve tests: dense reference solutions and
 // random right-hand sides.
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -21,6 +22,31 @@ inline Eigen::MatrixXd random_rhs(int rows, int cols, unsigned seed) {
 // ||A x - b|| / ||b|| computed densely, independent of the library's multiply.
 inline double dense_residual(const Eigen::MatrixXd& a, const Eigen::MatrixXd& x, const Eigen::MatrixXd& b) {
   return (a * x - b).norm() / b.norm();
+}
+
+// Sign and log|det| of a dense matrix from its LU with partial pivoting, in
+// long double: a reference with 11 more bits than the solver it checks.
+inline graphsolve::Determinant dense_determinant(const Eigen::MatrixXd& a) {
+  if (a.rows() == 0) return {1, 0.0};
+  using Extended = Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic>;
+  const Eigen::PartialPivLU<Extended> lu(a.cast<long double>());
+  graphsolve::Determinant det{static_cast<int>(lu.permutationP().determinant()), 0.0};
+  long double log_abs = 0.0L;
+  for (Eigen::Index i = 0; i < a.rows(); ++i) {
+    const long double u = lu.matrixLU()(i, i);
+    if (u < 0.0L) det.sign = -det.sign;
+    log_abs += std::log(std::abs(u));
+  }
+  det.log_abs = static_cast<double>(log_abs);
+  return det;
+}
+
+// Eigenvalue signs of a dense symmetric matrix.
+inline graphsolve::Inertia dense_inertia(const Eigen::MatrixXd& a) {
+  if (a.rows() == 0) return {0, 0};
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(a, Eigen::EigenvaluesOnly);
+  const long negative = (eigen.eigenvalues().array() < 0.0).count();
+  return {static_cast<long>(a.rows()) - negative, negative};
 }
 
 // The dense matrix without the rows and columns of `removed` nodes (what an

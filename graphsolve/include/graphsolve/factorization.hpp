@@ -33,6 +33,18 @@ struct FactorOptions {
   double pivot_tolerance = 1e-13;
 };
 
+// det A = sign * exp(log_abs); sign is 1 or -1 after a successful factorization.
+struct Determinant {
+  int sign = 0;
+  double log_abs = 0.0;
+};
+
+// Eigenvalue signs of a symmetric matrix: positive + negative = its rows.
+struct Inertia {
+  long positive = 0;
+  long negative = 0;
+};
+
 class Factorization {
  public:
   explicit Factorization(const Symbolic& symbolic, Method method = Method::LDU);
@@ -54,6 +66,29 @@ class Factorization {
   // longer halves the residual's 2-norm, undoing a round that did not lower it.
   Status solve_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
                        Eigen::Ref<Eigen::MatrixXd> x, int steps);
+  // Solves A^T X = B with the same factorization (adjoint and sensitivity
+  // systems; like UMFPACK's UMFPACK_At and KLU's klu_tsolve). LDLT and LLT
+  // factor symmetric matrices, so for them this is solve().
+  Status solve_transposed_in_place(Eigen::Ref<Eigen::MatrixXd> rhs);
+  Status solve_transposed(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x);
+
+  // Determinant of the factorized matrix (with the options' shifts; an
+  // inactive node counts as its identity block), from the pivot blocks:
+  // det A = prod det D_k (LDU, LDLT) or prod det(C_k)^2 (LLT). Kept as sign
+  // and log|det|, which neither overflows nor underflows on large systems.
+  // NotFactorized unless the last factorize() succeeded; SingularPivot if a
+  // pivot block is within rounding of singular (only a pivot_tolerance below
+  // about 1e-14 lets one through), whose determinant has no correct digits.
+  Status determinant(Determinant& result) const;
+  // Inertia of the factorized symmetric matrix (shifts and inactive nodes as
+  // for determinant()): by Sylvester's law it is that of D, counted on each
+  // pivot block's eigenvalues. A successful factorization has no zero
+  // eigenvalues (a singular pivot fails it). The check interior-point and
+  // saddle-point solvers make: a KKT matrix with n primal and m dual rows must
+  // have inertia (n, m). LDLT and LLT only: UnsupportedMethod for LDU, whose
+  // matrix need not be symmetric. NotFactorized and SingularPivot as for
+  // determinant().
+  Status inertia(Inertia& result) const;
 
   Method method() const;
   Status status() const;

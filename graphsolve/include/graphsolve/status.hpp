@@ -13,6 +13,7 @@ enum class Status {
   DimensionMismatch,    // a vector or matrix does not fit the analysed pattern
   NonFiniteSolution,    // finite A and b, but the solution overflowed to NaN or Inf
   InvalidOption,        // a FactorOptions field is NaN, infinite or out of its range
+  UnsupportedMethod,    // the factorization's method cannot answer this query (inertia of LDU)
 };
 
 const char* to_string(Status status);

@@ -1,0 +1,115 @@
+// What a factorization says about its matrix besides solutions: the
+// determinant and, for the symmetric methods, the inertia. Both are read off
+// the pivot slots, which hold P_k = -D_k^{-1} (LDU, LDLT) or -C_k^{-1} (LLT,
+// lower triangular), on request: factorize() pays nothing for them.
+//
+// Reading them off the inverses loses nothing that matters: the inverse of a
+// pivot accepted by the pivot tolerance is accurate to about eps * cond(D_k)
+// relative to each of its eigenvalues, so signs hold and log|det| is off by
+// about b * eps * cond(D_k). Only a pivot within rounding of singular (which
+// the default tolerance refuses) cannot be read; it is reported as such.
+#include <cmath>
+#include <limits>
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+
+#include "factor_storage.hpp"
+
+namespace graphsolve {
+
+namespace {
+
+// A square block up to kMaxFixed rows lives on the stack; larger ones on the heap.
+template <int MaxRows>
+using Block = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, MaxRows, MaxRows>;
+
+// Calls f with the block type that fits b rows.
+template <class F>
+void with_block_type(int b, F&& f) {
+  if (b <= kernels::kMaxFixed)
+    f(Block<kernels::kMaxFixed>(b, b));
+  else
+    f(Eigen::MatrixXd(b, b));
+}
+
+// Below this, an eigenvalue of a b x b block is within the eigensolver's
+// rounding of zero (relative to the block's largest), and so is a pivot of
+// its LU: its sign cannot be told.
+double unreadable_below(int b) { return 8.0 * b * std::numeric_limits<double>::epsilon(); }
+
+}  // namespace
+
+Status Factorization::determinant(Determinant& result) const {
+  const Impl& m = *impl_;
+  if (m.status != Status::Success) return Status::NotFactorized;
+  int sign = 1;
+  double log_abs = 0.0;
+  const int n = static_cast<int>(m.d->order.size());
+  for (int k = 0; k < n; ++k) {
+    const int b = m.size(k);
+    if (b == 0) continue;
+    const Eigen::Map<const Eigen::MatrixXd> slot(m.values.data() + m.diag_off[k], b, b);
+    if (m.method == Method::LLT) {
+      // det(C_k)^2 with C_k^{-1} = -P_k triangular: its diagonal holds 1 / c_ii > 0.
+      for (int i = 0; i < b; ++i) log_abs -= 2.0 * std::log(-slot(i, i));
+      continue;
+    }
+    Status pivot = Status::Success;
+    with_block_type(b, [&](auto block) {
+      block = -slot;
+      const Eigen::PartialPivLU<decltype(block)> lu(block);
+      const auto u = lu.matrixLU().diagonal();
+      if (!(u.cwiseAbs().minCoeff() > unreadable_below(b) * u.cwiseAbs().maxCoeff())) {
+        pivot = Status::SingularPivot;
+        return;
+      }
+      // det D_k = 1 / det(-P_k): the signs agree, the logarithms are opposite.
+      sign *= static_cast<int>(lu.permutationP().determinant());
+      for (int i = 0; i < b; ++i) {
+        if (u[i] < 0.0) sign = -sign;
+        log_abs -= std::log(std::abs(u[i]));
+      }
+    });
+    if (pivot != Status::Success) return pivot;
+  }
+  result = {sign, log_abs};
+  return Status::Success;
+}
+
+Status Factorization::inertia(Inertia& result) const {
+  const Impl& m = *impl_;
+  if (m.method == Method::LDU) return Status::UnsupportedMethod;
+  if (m.status != Status::Success) return Status::NotFactorized;
+  const long rows = m.d->pattern->dimension;
+  if (m.method == Method::LLT) {  // a Cholesky factorization exists only for positive definite matrices
+    result = {rows, 0};
+    return Status::Success;
+  }
+  long negative = 0;
+  const int n = static_cast<int>(m.d->order.size());
+  for (int k = 0; k < n; ++k) {
+    const int b = m.size(k);
+    if (b == 0) continue;
+    const Eigen::Map<const Eigen::MatrixXd> slot(m.values.data() + m.diag_off[k], b, b);
+    Status pivot = Status::Success;
+    with_block_type(b, [&](auto block) {
+      // D_k^{-1}, symmetrized against the inversion's rounding: its
+      // eigenvalues are the reciprocals of D_k's, with the same signs.
+      block = -0.5 * (slot + slot.transpose());
+      const Eigen::SelfAdjointEigenSolver<decltype(block)> eigen(block, Eigen::EigenvaluesOnly);
+      const auto values = eigen.eigenvalues();
+      if (eigen.info() != Eigen::Success ||
+          !(values.cwiseAbs().minCoeff() > unreadable_below(b) * values.cwiseAbs().maxCoeff())) {
+        pivot = Status::SingularPivot;
+        return;
+      }
+      negative += (values.array() < 0.0).count();
+    });
+    if (pivot != Status::Success) return pivot;
+  }
+  result = {rows - negative, negative};
+  return Status::Success;
+}
+
+}  // namespace graphsolve
