@@ -105,6 +105,22 @@ Accuracy ensure_backward_error(const SolveOptions& o, Factorization& factorizati
   return accuracy;
 }
 
+// Sign and log|det| of the factorized matrix, and its inertia for the
+// symmetric methods: what a user checks of a Jacobian or a KKT matrix.
+void add_matrix_facts(const Factorization& f, nlohmann::json& report, std::ostream& line) {
+  Determinant det;
+  if (f.determinant(det) == Status::Success) {
+    report["determinant_sign"] = det.sign;
+    report["log_abs_determinant"] = det.log_abs;
+    line << " determinant_sign=" << det.sign << " log_abs_determinant=" << det.log_abs;
+  }
+  Inertia inertia;
+  if (f.method() != Method::LDU && f.inertia(inertia) == Status::Success) {
+    report["inertia"] = {{"positive", inertia.positive}, {"negative", inertia.negative}};
+    line << " inertia=" << inertia.positive << "," << inertia.negative;
+  }
+}
+
 }  // namespace
 
 int run_solve(const SolveOptions& o) {
@@ -151,11 +167,13 @@ int run_solve(const SolveOptions& o) {
   report["auto_refined"] = accuracy.auto_refined;
   report["rhs_columns"] = b.cols();
   report["repeat"] = o.repeat;
-  std::cerr << to_line(symbolic.stats()) << " method=" << to_string(o.method)
-            << " analyze_seconds=" << analyze_seconds << " factorize_seconds=" << factorize_seconds
-            << " solve_seconds=" << solve_seconds << " residual=" << residual
-            << " backward_error=" << accuracy.backward_error
-            << (accuracy.auto_refined ? " auto_refined=yes" : "") << "\n";
+  std::ostringstream line;
+  line << to_line(symbolic.stats()) << " method=" << to_string(o.method) << " analyze_seconds=" << analyze_seconds
+       << " factorize_seconds=" << factorize_seconds << " solve_seconds=" << solve_seconds
+       << " residual=" << residual << " backward_error=" << accuracy.backward_error
+       << (accuracy.auto_refined ? " auto_refined=yes" : "");
+  add_matrix_facts(factorization, report, line);
+  std::cerr << line.str() << "\n";
   if (o.json) std::cout << report.dump() << "\n";
   return 0;
 }

@@ -2,6 +2,7 @@
 // messages, and the solution it writes.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -80,6 +81,35 @@ TEST_F(Cli, SymmetricFileWithBlockFileLltRepeatAndRefinement) {
   EXPECT_EQ(report["method"], "llt");
   EXPECT_EQ(report["repeat"], 3);
   EXPECT_EQ(report["nodes"], 3);
+  // det = (4 * 5 - 1) * (6 * 7 - 4) = 722; positive definite.
+  EXPECT_EQ(report["determinant_sign"], 1);
+  EXPECT_NEAR(report["log_abs_determinant"].get<double>(), std::log(722.0), 1e-13);
+  EXPECT_EQ(report["inertia"]["positive"], 4);
+  EXPECT_EQ(report["inertia"]["negative"], 0);
+}
+
+TEST_F(Cli, ReportsTheDeterminantAndTheInertiaOfAKktMatrix) {
+  // [[H, J^T], [J, 0]] with H = diag(2, 3) and J = [1 1]: inertia (2, 1), det = -(2 + 3) = -5.
+  write("A.mtx",
+        "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 2\n2 2 3\n3 1 1\n3 2 1\n");
+  write("b.mtx", "%%MatrixMarket matrix array real general\n3 1\n1\n0\n0\n");
+  write("blocks.txt", "2 1\n");
+  for (const std::string method : {"ldlt", "ldu"}) {
+    SCOPED_TRACE(method);
+    const CliResult r = run("solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks.txt --json --method " + method);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto report = nlohmann::json::parse(r.out);
+    EXPECT_EQ(report["determinant_sign"], -1);
+    EXPECT_NEAR(report["log_abs_determinant"].get<double>(), std::log(5.0), 1e-14);
+    EXPECT_NE(r.err.find("determinant_sign=-1"), std::string::npos) << r.err;
+    if (method == "ldu") {
+      EXPECT_FALSE(report.contains("inertia"));  // LDU makes no symmetry assumption
+      continue;
+    }
+    EXPECT_EQ(report["inertia"]["positive"], 2);
+    EXPECT_EQ(report["inertia"]["negative"], 1);
+    EXPECT_NE(r.err.find("inertia=2,1"), std::string::npos) << r.err;
+  }
 }
 
 TEST_F(Cli, ShiftSolvesTheShiftedSystem) {
