@@ -1,21 +1,26 @@
 #include "cli_options.hpp"
 
-#include <cmath>
-#include <cstdlib>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "dynamics/coordinates.hpp"
+#include "parse_number.hpp"
 
 namespace dynamics::cli {
 namespace {
 
+// A decimal number, as the library reads model parameters (parse_finite: no
+// hexadecimal, whatever the locale); blanks around it are allowed, so that a
+// quoted "0, 0, -9.81" reads as written.
 double parse_number(const std::string& text, const std::string& what) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(v))
-    throw std::invalid_argument(what + ": '" + text + "' is not a number");
-  return v;
+  const auto first = text.find_first_not_of(" \t");
+  const auto last = text.find_last_not_of(" \t");
+  const std::string_view trimmed =
+      first == std::string::npos ? std::string_view() : std::string_view(text).substr(first, last - first + 1);
+  if (const std::optional<double> value = detail::parse_finite(trimmed)) return *value;
+  throw std::invalid_argument(what + ": '" + text + "' is not a number");
 }
 
 std::vector<std::string> split(const std::string& text, char separator) {

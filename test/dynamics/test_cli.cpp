@@ -102,6 +102,18 @@ TEST_F(DynamicsCli, EnergyErrorIsTheStepMidpointsAndSecondOrder) {
   EXPECT_GT(error[0] / error[1], 3.5) << error[0] << " " << error[1];
 }
 
+// Numbers are decimal, as model parameters are; blanks around them (a quoted
+// list written with spaces) read as without.
+TEST_F(DynamicsCli, NumbersMayHaveBlanksAroundThem) {
+  const CliResult plain = run("simulate pendulum --steps 5 --gravity 0,0,-9.81 --q0 joint1=0.5 --json");
+  const CliResult spaced = run("simulate pendulum --steps 5 --gravity ' 0, 0, -9.81 ' --q0 'joint1= 0.5' --json");
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  ASSERT_EQ(spaced.code, 0) << spaced.err;
+  const auto a = nlohmann::json::parse(plain.out), b = nlohmann::json::parse(spaced.out);
+  EXPECT_EQ(a["energy_final"], b["energy_final"]);
+  EXPECT_LT(a["energy_final"].get<double>(), 0.0);  // the pendulum hangs below its pivot: gravity was read
+}
+
 TEST_F(DynamicsCli, InitialCoordinatesAreSetAndLoopsProjected) {
   const CliResult r = run("simulate four-bar --steps 5 --q0 joint1=0.7 --json");
   ASSERT_EQ(r.code, 0) << r.err;
@@ -564,6 +576,9 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
             "initial state: body 'link1' turns at 2000 rad/s, but 8 sub-steps of --dt 0.01 s carry at most a quarter turn each, 1131.37 rad/s", 1},
            {"simulate four-bar --q0 joint4=0.1", "closes a loop", 1},
            {"simulate pendulum --gravity 0,9", "expected x,y,z", 1},
+           {"simulate pendulum --gravity 0x1,0,-9.81", "--gravity: '0x1' is not a number", 1},
+           {"simulate pendulum --v0 joint1=1e999", "'1e999' is not a number", 1},
+           {"simulate pendulum --q0 'joint1=0.5 rad'", "'0.5 rad' is not a number", 1},
            {"simulate bad.urdf", "malformed XML", 1},
            {"simulate missing.urdf", "cannot open", 1},
            {"simulate bad.urdf --param n=2", "built-in models only", 1},
