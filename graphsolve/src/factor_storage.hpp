@@ -91,6 +91,8 @@ struct Factorization::Impl {
   // and the right-hand side (solve.cpp).
   Status solve_checked(Eigen::Ref<Eigen::MatrixXd> rhs, bool transposed);
   void solve_columns(Eigen::Ref<Eigen::MatrixXd> rhs, bool transposed);
+  // Lower bound on ||A^{-1}||_1, +inf if a solve overflowed (condition_estimate.cpp).
+  double inverse_one_norm_estimate();
   // One right-hand side with every block at most kMaxFixed (solve_vector.cpp).
   bool solves_vectors_fixed() const;
   void solve_vector(double* x, bool transposed);
@@ -143,6 +145,7 @@ struct Factorization::Impl {
   Eigen::MatrixXd rhs_scratch;   // max_size x kRhsChunk
   Eigen::VectorXd residual;      // dimension, for refinement
   Eigen::VectorXd correction;    // dimension: the last refinement round, to undo it
+  FactorOptions factorized_with;  // the last factorize()'s options: its shifts are part of the factorized matrix
   Status status = Status::NotFactorized;
   NodeId failed = -1;
   double min_ratio = 1.0;

@@ -341,6 +341,7 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
   m.min_ratio = 1.0;
   if (!matrix.pattern().same_as(*m.d->pattern)) return m.status = Status::DimensionMismatch;
   if (!valid(options)) return m.status = Status::InvalidOption;
+  m.factorized_with = options;
   // A non-finite value outranks any other failure: confirmed node by node
   // (inactive nodes may hold anything) once the loads have seen one, or
   // before a pivot failure is reported.

@@ -105,9 +105,15 @@ Accuracy ensure_backward_error(const SolveOptions& o, Factorization& factorizati
   return accuracy;
 }
 
-// Sign and log|det| of the factorized matrix, and its inertia for the
-// symmetric methods: what a user checks of a Jacobian or a KKT matrix.
-void add_matrix_facts(const Factorization& f, nlohmann::json& report, std::ostream& line) {
+// The 1-norm condition estimate, sign and log|det| of the factorized matrix,
+// and its inertia for the symmetric methods: what a user checks of a Jacobian
+// or a KKT matrix.
+void add_matrix_facts(Factorization& f, const BlockMatrix& a, nlohmann::json& report, std::ostream& line) {
+  double condition = 0.0;
+  if (f.condition_estimate(a, condition) == Status::Success) {
+    report["condition_estimate"] = condition;  // +inf is written as null
+    line << " condition_estimate=" << condition;
+  }
   Determinant det;
   if (f.determinant(det) == Status::Success) {
     report["determinant_sign"] = det.sign;
@@ -172,7 +178,7 @@ int run_solve(const SolveOptions& o) {
        << " factorize_seconds=" << factorize_seconds << " solve_seconds=" << solve_seconds
        << " residual=" << residual << " backward_error=" << accuracy.backward_error
        << (accuracy.auto_refined ? " auto_refined=yes" : "");
-  add_matrix_facts(factorization, report, line);
+  add_matrix_facts(factorization, a, report, line);
   std::cerr << line.str() << "\n";
   if (o.json) std::cout << report.dump() << "\n";
   return 0;

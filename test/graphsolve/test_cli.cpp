@@ -81,6 +81,11 @@ TEST_F(Cli, SymmetricFileWithBlockFileLltRepeatAndRefinement) {
   EXPECT_EQ(report["method"], "llt");
   EXPECT_EQ(report["repeat"], 3);
   EXPECT_EQ(report["nodes"], 3);
+  // ||A||_1 = 9 (the last column) and ||A^{-1}||_1 = 6/19 (the first): the
+  // estimate is a lower bound on 54/19, within a factor of 3.
+  const double condition = report["condition_estimate"].get<double>();
+  EXPECT_LE(condition, 54.0 / 19.0 * (1.0 + 1e-14));
+  EXPECT_GE(condition, 54.0 / 19.0 / 3.0);
   // det = (4 * 5 - 1) * (6 * 7 - 4) = 722; positive definite.
   EXPECT_EQ(report["determinant_sign"], 1);
   EXPECT_NEAR(report["log_abs_determinant"].get<double>(), std::log(722.0), 1e-13);

@@ -255,6 +255,41 @@ TEST_P(DenseAgreement, InertiaMatchesDenseEigenvalues) {
   EXPECT_GT(indefinite, 10);
 }
 
+// Hager's estimate is a lower bound on ||A||_1 ||A^{-1}||_1, rarely below a
+// third of it.
+TEST_P(DenseAgreement, ConditionEstimateBoundsTheDenseConditionNumber) {
+  double worst = 1.0;
+  for (const Case& c : cases()) {
+    SCOPED_TRACE(c.name);
+    const gs::Symbolic sym = gs::analyze(c.graph, {GetParam(), {}});
+    gs::BlockMatrix a(sym);
+    const bool saddle = c.values == fam::Values::Saddle || c.values == fam::Values::SaddleUnsymmetric;
+    for (const gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
+      if (method == gs::Method::LLT && saddle) continue;
+      SCOPED_TRACE(gs::to_string(method));
+      fam::fill_values(a, method == gs::Method::LDU ? c.values
+                          : saddle                  ? fam::Values::Saddle
+                                                    : fam::Values::SymmetricPositiveDefinite,
+                       7);
+      gs::Factorization f(sym, method);
+      ASSERT_EQ(f.factorize(a), gs::Status::Success);
+      double estimate = 0.0;
+      ASSERT_EQ(f.condition_estimate(a, estimate), gs::Status::Success);
+      if (a.rows() == 0) {
+        EXPECT_EQ(estimate, 1.0);
+        continue;
+      }
+      const Eigen::MatrixXd dense = a.to_dense();
+      const double exact = dense.cwiseAbs().colwise().sum().maxCoeff() *
+                           dense.inverse().cwiseAbs().colwise().sum().maxCoeff();
+      EXPECT_LE(estimate, exact * (1.0 + 1e-8));
+      EXPECT_GE(estimate, exact / 3.0);
+      worst = std::max(worst, exact / estimate);
+    }
+  }
+  RecordProperty("worst_underestimate", std::to_string(worst));
+}
+
 INSTANTIATE_TEST_SUITE_P(Orderings, DenseAgreement,
                          ::testing::Values(gs::Ordering::Auto, gs::Ordering::DFS, gs::Ordering::AMD, gs::Ordering::ND),
                          [](const auto& param_info) { return std::string(gs::to_string(param_info.param)); });

@@ -1,10 +1,12 @@
-// Determinant, inertia and transposed solves on the cases the random
+// Determinant, inertia, condition estimate and transposed solves on the cases the random
 // comparisons (test_dense_agreement.cpp) do not reach: determinants far
 // outside the double range, badly conditioned indefinite pivots, pivots
 // above the fixed-size kernels, and inactive nodes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "graphsolve/families.hpp"
@@ -172,4 +174,112 @@ TEST(FactorQueries, TransposedSolveIsTheAdjoint) {
   ASSERT_EQ(ldu.solve(b, x), gs::Status::Success);
   ASSERT_EQ(ldu.solve_transposed(c, y), gs::Status::Success);
   EXPECT_NEAR(c.dot(x), y.dot(b), 1e-12 * c.norm() * x.norm());
+}
+
+namespace {
+
+double dense_condition_number(const Eigen::MatrixXd& a) {
+  return a.cwiseAbs().colwise().sum().maxCoeff() * a.inverse().cwiseAbs().colwise().sum().maxCoeff();
+}
+
+}  // namespace
+
+// The estimate describes the matrix the factorization read: with its shifts,
+// with an inactive node as identity, and for LDLT the lower triangle only
+// (whatever the upper blocks hold). Each is compared with an LDU estimate of
+// the same matrix written out in full, which takes the same path through the
+// estimator: equal to rounding, where a norm that missed a shift, a mirrored
+// block or an identity would differ.
+TEST(FactorQueries, ConditionEstimateIsOfTheFactorizedMatrix) {
+  const gs::Graph g = fam::mechanism(fam::ladder(4, 6), 3, true);
+  const gs::Symbolic sym = gs::analyze(g);
+  const gs::Pattern& p = sym.pattern();
+  auto estimate_of = [&](const gs::BlockMatrix& a, gs::Method method, const gs::FactorOptions& options) {
+    gs::Factorization f(sym, method);
+    EXPECT_EQ(f.factorize(a, options), gs::Status::Success);
+    double estimate = 0.0;
+    EXPECT_EQ(f.condition_estimate(a, estimate), gs::Status::Success);
+    return estimate;
+  };
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::Saddle, 5);
+  gs::FactorOptions options;
+  options.shift = 0.5;
+  options.constraint_shift = -20.0;  // large: the constraint columns carry ||A||_1
+  gs::BlockMatrix written_out = a;  // the shifts in the values
+  for (int v = 0; v < p.num_nodes; ++v)
+    written_out.diag(v).diagonal().array() += p.kind[v] == gs::NodeKind::ZeroDiagonal ? -19.5 : 0.5;
+  const double reference = estimate_of(written_out, gs::Method::LDU, {});
+  const double exact = dense_condition_number(written_out.to_dense());
+  EXPECT_LE(reference, exact * (1.0 + 1e-8));
+  EXPECT_GE(reference, exact / 3.0);
+  EXPECT_NEAR(estimate_of(a, gs::Method::LDU, options), reference, 1e-10 * reference);
+  // Garbage above the diagonal, which LDLT never reads.
+  for (int e = 0; e < p.num_edges; ++e) {
+    const auto [u, v] = p.edges[e];
+    a.block(std::min(u, v), std::max(u, v)).setConstant(1e6);
+  }
+  for (int v = 0; v < p.num_nodes; ++v) a.diag(v).triangularView<Eigen::StrictlyUpper>().setConstant(-1e6);
+  EXPECT_NEAR(estimate_of(a, gs::Method::LDLT, options), reference, 1e-10 * reference);
+
+  // Inactive nodes against the same nodes written as identity blocks without
+  // couplings; the active values scaled down so that the identity's columns
+  // carry ||A||_1.
+  fam::fill_values(a, fam::Values::SaddleUnsymmetric, 6);
+  for (int v = 0; v < p.num_nodes; ++v) a.diag(v) *= 1e-3;
+  for (int e = 0; e < p.num_edges; ++e) {
+    a.block(p.edges[e].first, p.edges[e].second) *= 1e-3;
+    a.block(p.edges[e].second, p.edges[e].first) *= 1e-3;
+  }
+  written_out = a;
+  for (int v : {9, 13}) {
+    a.set_active(v, false);
+    written_out.diag(v).setIdentity();
+    for (int e = 0; e < p.num_edges; ++e) {
+      const auto [x, y] = p.edges[e];
+      if (x != v && y != v) continue;
+      written_out.block(x, y).setZero();
+      written_out.block(y, x).setZero();
+    }
+  }
+  const double identity_reference = estimate_of(written_out, gs::Method::LDU, {});
+  EXPECT_NEAR(estimate_of(a, gs::Method::LDU, {}), identity_reference, 1e-10 * identity_reference);
+}
+
+// An ill-conditioned system is estimated as such, and one whose inverse
+// overflows reads +inf; the states and patterns are checked.
+TEST(FactorQueries, ConditionEstimateOfIllConditionedAndOverflowingSystems) {
+  const gs::Symbolic sym = gs::analyze(fam::chain(8, 3));
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::Unsymmetric, 2);
+  // Rows of node i scaled by 10^(-9 i / 7): graded over nine orders of magnitude.
+  const gs::Pattern& p = sym.pattern();
+  auto row_scale = [](int node) { return std::pow(10.0, -9.0 * node / 7.0); };
+  for (int v = 0; v < p.num_nodes; ++v) a.diag(v) *= row_scale(v);
+  for (int e = 0; e < p.num_edges; ++e) {
+    const auto [u, v] = p.edges[e];
+    a.block(u, v) *= row_scale(u);
+    a.block(v, u) *= row_scale(v);
+  }
+  const double exact = dense_condition_number(a.to_dense());
+  ASSERT_GT(exact, 1e8);
+  gs::Factorization ldu(sym);
+  double estimate = 0.0;
+  EXPECT_EQ(ldu.condition_estimate(a, estimate), gs::Status::NotFactorized);
+  ASSERT_EQ(ldu.factorize(a), gs::Status::Success);
+  ASSERT_EQ(ldu.condition_estimate(a, estimate), gs::Status::Success);
+  EXPECT_LE(estimate, exact * (1.0 + 1e-6));
+  EXPECT_GE(estimate, exact / 3.0);
+  const gs::Symbolic other = gs::analyze(fam::chain(9, 3));
+  EXPECT_EQ(ldu.condition_estimate(gs::BlockMatrix(other), estimate), gs::Status::DimensionMismatch);
+
+  const gs::Symbolic single = gs::analyze(fam::chain(2, 1));
+  gs::BlockMatrix tiny(single);
+  tiny.diag(0)(0, 0) = 1e-310;  // subnormal: its inverse overflows
+  tiny.diag(1)(0, 0) = 1.0;
+  tiny.block(0, 1)(0, 0) = tiny.block(1, 0)(0, 0) = 0.0;
+  gs::Factorization f(single);
+  ASSERT_EQ(f.factorize(tiny), gs::Status::Success);
+  ASSERT_EQ(f.condition_estimate(tiny, estimate), gs::Status::Success);
+  EXPECT_EQ(estimate, std::numeric_limits<double>::infinity());
 }

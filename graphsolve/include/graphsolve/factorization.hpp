@@ -89,6 +89,14 @@ class Factorization {
   // matrix need not be symmetric. NotFactorized and SingularPivot as for
   // determinant().
   Status inertia(Inertia& result) const;
+  // Estimate of the 1-norm condition number ||A||_1 ||A^{-1}||_1 of the
+  // factorized matrix (shifts included; for LDLT and LLT the symmetric matrix
+  // its lower triangle defines), by Hager's method with Higham's refinements
+  // as in LAPACK's xGECON and KLU's klu_condest: a few solves with A and A^T.
+  // A lower bound, rarely off by more than a factor of 3; +inf when a solve
+  // overflows. `matrix` must be the one factorized (DimensionMismatch if its
+  // pattern differs); NotFactorized unless the last factorize() succeeded.
+  Status condition_estimate(const BlockMatrix& matrix, double& estimate);
 
   Method method() const;
   Status status() const;
