@@ -93,33 +93,86 @@ void add_block_product(int rows, int cols, const double* block, const double* x,
   }
 }
 
+// y += B^T x for one column-major rows x cols block: one dot product per column.
+void add_transposed_block_product(int rows, int cols, const double* block, const double* x, double* y) {
+  for (int c = 0; c < cols; ++c, block += rows) {
+    double sum = 0.0;
+    for (int r = 0; r < rows; ++r) sum += block[r] * x[r];
+    y[c] += sum;
+  }
+}
+
+// y += S x for the symmetric matrix S whose lower triangle is that of the
+// column-major n x n block.
+void add_lower_symmetric_product(int n, const double* block, const double* x, double* y) {
+  for (int c = 0; c < n; ++c)
+    for (int r = 0; r < n; ++r) y[r] += (r >= c ? block[r + c * n] : block[c + r * n]) * x[c];
+}
+
 }  // namespace
 
 void BlockMatrix::multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y) const {
+  multiply(x, y, Product::Plain, "multiply");
+}
+
+void BlockMatrix::multiply_transposed(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y) const {
+  multiply(x, y, Product::Transposed, "multiply_transposed");
+}
+
+void BlockMatrix::multiply_symmetric_lower(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                                          Eigen::Ref<Eigen::MatrixXd> y) const {
+  multiply(x, y, Product::SymmetricLower, "multiply_symmetric_lower");
+}
+
+void BlockMatrix::multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y, Product product,
+                           const char* name) const {
   const Pattern& p = *pattern_;
   if (x.rows() != p.dimension || y.rows() != p.dimension || x.cols() != y.cols())
-    throw std::invalid_argument("graphsolve::BlockMatrix::multiply: x is " + std::to_string(x.rows()) + "x" +
-                                std::to_string(x.cols()) + " and y is " + std::to_string(y.rows()) + "x" +
-                                std::to_string(y.cols()) + ", expected " + std::to_string(p.dimension) +
-                                " rows each and equal column counts");
+    throw std::invalid_argument(std::string("graphsolve::BlockMatrix::") + name + ": x is " +
+                                std::to_string(x.rows()) + "x" + std::to_string(x.cols()) + " and y is " +
+                                std::to_string(y.rows()) + "x" + std::to_string(y.cols()) + ", expected " +
+                                std::to_string(p.dimension) + " rows each and equal column counts");
   const double* values = values_.data();
   for (Eigen::Index k = 0; k < x.cols(); ++k) {
     const double* xk = x.col(k).data();
     double* yk = y.col(k).data();
     for (int i = 0; i < p.num_nodes; ++i) {
       const int offset = p.offset[i], size = p.size[i];
-      if (active_[i]) {
-        std::fill(yk + offset, yk + offset + size, 0.0);
-        add_block_product(size, size, values + diag_offset_[i], xk + offset, yk + offset);
-      } else {
+      const double* diagonal = values + diag_offset_[i];
+      if (!active_[i]) {
         std::copy(xk + offset, xk + offset + size, yk + offset);
+        continue;
       }
+      std::fill(yk + offset, yk + offset + size, 0.0);
+      if (product == Product::SymmetricLower)
+        add_lower_symmetric_product(size, diagonal, xk + offset, yk + offset);
+      else if (product == Product::Transposed)
+        add_transposed_block_product(size, size, diagonal, xk + offset, yk + offset);
+      else
+        add_block_product(size, size, diagonal, xk + offset, yk + offset);
     }
+    // Edge e = (a, b), a < b, stores A_ab (upper) and A_ba (lower).
     for (int e = 0; e < p.num_edges; ++e) {
       const auto [a, b] = p.edges[e];
       if (!active_[a] || !active_[b]) continue;
-      add_block_product(p.size[a], p.size[b], values + upper_offset_[e], xk + p.offset[b], yk + p.offset[a]);
-      add_block_product(p.size[b], p.size[a], values + lower_offset_[e], xk + p.offset[a], yk + p.offset[b]);
+      const double* upper = values + upper_offset_[e];
+      const double* lower = values + lower_offset_[e];
+      const double *xa = xk + p.offset[a], *xb = xk + p.offset[b];
+      double *ya = yk + p.offset[a], *yb = yk + p.offset[b];
+      switch (product) {
+        case Product::Plain:  // y_a += A_ab x_b, y_b += A_ba x_a
+          add_block_product(p.size[a], p.size[b], upper, xb, ya);
+          add_block_product(p.size[b], p.size[a], lower, xa, yb);
+          break;
+        case Product::Transposed:  // y_b += A_ab^T x_a, y_a += A_ba^T x_b
+          add_transposed_block_product(p.size[a], p.size[b], upper, xa, yb);
+          add_transposed_block_product(p.size[b], p.size[a], lower, xb, ya);
+          break;
+        case Product::SymmetricLower:  // A_ab read as A_ba^T
+          add_block_product(p.size[b], p.size[a], lower, xa, yb);
+          add_transposed_block_product(p.size[b], p.size[a], lower, xb, ya);
+          break;
+      }
     }
   }
 }

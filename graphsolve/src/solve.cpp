@@ -112,9 +112,20 @@ Status Factorization::solve_transposed(const Eigen::Ref<const Eigen::MatrixXd>& 
 
 Status Factorization::solve_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
                                     Eigen::Ref<Eigen::MatrixXd> x, int steps) {
-  Impl& m = *impl_;
-  if (!matrix.pattern().same_as(*m.d->pattern)) return Status::DimensionMismatch;
-  if (const Status s = solve(rhs, x); s != Status::Success) return s;
+  return impl_->solve_refined(matrix, rhs, x, steps, false);
+}
+
+Status Factorization::solve_transposed_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
+                                               Eigen::Ref<Eigen::MatrixXd> x, int steps) {
+  return impl_->solve_refined(matrix, rhs, x, steps, true);
+}
+
+Status Factorization::Impl::solve_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
+                                          Eigen::Ref<Eigen::MatrixXd> x, int steps, bool transposed) {
+  if (!matrix.pattern().same_as(*d->pattern)) return Status::DimensionMismatch;
+  if (x.rows() != rhs.rows() || x.cols() != rhs.cols()) return Status::DimensionMismatch;
+  x = rhs;
+  if (const Status s = solve_checked(x, transposed); s != Status::Success) return s;
   // As LAPACK's refinement does: stop once a round no longer halves the
   // residual, and undo a round that did not lower it at all (a factorization
   // of a shifted singular matrix can push x along A's null space forever).
@@ -122,18 +133,24 @@ Status Factorization::solve_refined(const BlockMatrix& matrix, const Eigen::Ref<
   for (Eigen::Index c = 0; c < x.cols(); ++c) {
     double last = 0.0;
     for (int step = 0; step < steps; ++step) {
-      matrix.multiply(x.col(c), m.residual);
-      m.residual = rhs.col(c) - m.residual;
-      const double norm = steps > 1 ? m.residual.norm() : 1.0;
+      // Against the matrix that was factorized: LDLT and LLT read only the lower triangle.
+      if (method != Method::LDU)
+        matrix.multiply_symmetric_lower(x.col(c), residual);
+      else if (transposed)
+        matrix.multiply_transposed(x.col(c), residual);
+      else
+        matrix.multiply(x.col(c), residual);
+      residual = rhs.col(c) - residual;
+      const double norm = steps > 1 ? residual.norm() : 1.0;
       if (step > 0 && !(norm < last)) {
-        x.col(c) -= m.correction;
+        x.col(c) -= correction;
         break;
       }
       if (norm == 0.0 || (step > 0 && norm > 0.5 * last)) break;
       last = norm;
-      m.solve_columns(m.residual, false);
-      x.col(c) += m.residual;
-      if (steps > 1) m.correction = m.residual;
+      solve_columns(residual, transposed);
+      x.col(c) += residual;
+      if (steps > 1) correction = residual;
     }
   }
   return all_finite(x) ? Status::Success : Status::NonFiniteSolution;

@@ -296,9 +296,12 @@ TEST(Errors, TransposedSolveAndQueriesCheckStateAndDimensions) {
     const gs::Status inertia_unsupported =
         method == gs::Method::LDU ? gs::Status::UnsupportedMethod : gs::Status::NotFactorized;
     EXPECT_EQ(f.solve_transposed(b, x), gs::Status::NotFactorized);
+    EXPECT_EQ(f.solve_transposed_refined(a, b, x, 2), gs::Status::NotFactorized);
     EXPECT_EQ(f.determinant(det), gs::Status::NotFactorized);
     EXPECT_EQ(f.inertia(inertia), inertia_unsupported);
     ASSERT_EQ(f.factorize(a), gs::Status::Success);
+    EXPECT_EQ(f.solve_transposed_refined(gs::BlockMatrix(gs::analyze(fam::ladder(2, 2))), b, x, 1),
+              gs::Status::DimensionMismatch);
     Eigen::VectorXd short_b = Eigen::VectorXd::Ones(7);
     EXPECT_EQ(f.solve_transposed_in_place(short_b), gs::Status::DimensionMismatch);
     Eigen::MatrixXd wide_x(8, 2);

@@ -4,6 +4,7 @@
 
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -190,6 +191,40 @@ TEST(Numeric, RefinementRepairsPivotGrowth) {
   EXPECT_NEAR(r_refined, gs_test::dense_residual(a.to_dense(), refined, b), 1e-15);
   EXPECT_GT(gs::backward_error(a, plain, b), 1e-12);
   EXPECT_LT(gs::backward_error(a, refined, b), 1e-16);
+
+  // The transposed system has the same tiny first pivot, and refinement
+  // against A^T wins the same digits back.
+  const Eigen::MatrixXd transposed = a.to_dense().transpose();
+  ASSERT_EQ(f.solve_transposed(b, plain), gs::Status::Success);
+  ASSERT_EQ(f.solve_transposed_refined(a, b, refined, 3), gs::Status::Success);
+  EXPECT_GT(gs_test::dense_residual(transposed, plain, b), 1e-12);
+  EXPECT_LT(gs_test::dense_residual(transposed, refined, b), 1e-15);
+}
+
+// LDLT and LLT read only the lower triangle, and so does their refinement:
+// with the upper blocks left zero (or anything), refining against them would
+// converge to the solution of another matrix.
+TEST(Numeric, SymmetricRefinementReadsTheLowerTriangle) {
+  const gs::Symbolic sym = gs::analyze(fam::ladder(5, 3));
+  const gs::Pattern& p = sym.pattern();
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::SymmetricPositiveDefinite, 3);
+  const Eigen::MatrixXd symmetric = a.to_dense();
+  for (int e = 0; e < p.num_edges; ++e) a.block(p.edges[e].first, p.edges[e].second).setZero();
+  for (int v = 0; v < p.num_nodes; ++v) a.diag(v).triangularView<Eigen::StrictlyUpper>().setConstant(5.0);
+  const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), 2, 4);
+  for (const gs::Method method : {gs::Method::LDLT, gs::Method::LLT}) {
+    SCOPED_TRACE(gs::to_string(method));
+    gs::Factorization f(sym, method);
+    ASSERT_EQ(f.factorize(a), gs::Status::Success);
+    Eigen::MatrixXd x(a.rows(), 2);
+    for (int steps : {1, 3}) {
+      ASSERT_EQ(f.solve_refined(a, b, x, steps), gs::Status::Success);
+      EXPECT_LT(gs_test::dense_residual(symmetric, x, b), 1e-14);
+      ASSERT_EQ(f.solve_transposed_refined(a, b, x, steps), gs::Status::Success);
+      EXPECT_LT(gs_test::dense_residual(symmetric, x, b), 1e-14);
+    }
+  }
 }
 
 // The backward error and the norm behind it, against the dense matrix that
@@ -302,11 +337,30 @@ TEST(Numeric, MultiplyMatchesTheDenseMatrix) {
       a.set_active(4, false);
       a.set_active(6, false);
     }
-    Eigen::MatrixXd y_big = Eigen::MatrixXd::Constant(n + 2, 3, 7.0);
-    a.multiply(x_big.topRows(n), y_big.topRows(n));
-    const Eigen::MatrixXd expected = a.to_dense() * x_big.topRows(n);
-    EXPECT_LT((y_big.topRows(n) - expected).norm(), 1e-12 * expected.norm());
-    EXPECT_TRUE((y_big.bottomRows(2).array() == 7.0).all());  // rows past the view untouched
+    const Eigen::MatrixXd dense = a.to_dense();
+    const Eigen::MatrixXd lower = dense.triangularView<Eigen::Lower>();
+    const Eigen::MatrixXd symmetric = lower + lower.transpose() - Eigen::MatrixXd(dense.diagonal().asDiagonal());
+    ASSERT_FALSE(symmetric.isApprox(dense));  // the upper triangle differs: the product must ignore it
+    using ConstRef = const Eigen::Ref<const Eigen::MatrixXd>&;
+    using Product = void (*)(const gs::BlockMatrix&, ConstRef, Eigen::Ref<Eigen::MatrixXd>);
+    const std::vector<std::tuple<const char*, Product, Eigen::MatrixXd>> products = {
+        {"multiply", [](const gs::BlockMatrix& m, ConstRef x, Eigen::Ref<Eigen::MatrixXd> y) { m.multiply(x, y); },
+         dense},
+        {"multiply_transposed",
+         [](const gs::BlockMatrix& m, ConstRef x, Eigen::Ref<Eigen::MatrixXd> y) { m.multiply_transposed(x, y); },
+         dense.transpose()},
+        {"multiply_symmetric_lower",
+         [](const gs::BlockMatrix& m, ConstRef x, Eigen::Ref<Eigen::MatrixXd> y) { m.multiply_symmetric_lower(x, y); },
+         symmetric},
+    };
+    for (const auto& [name, product, matrix] : products) {
+      SCOPED_TRACE(name);
+      Eigen::MatrixXd y_big = Eigen::MatrixXd::Constant(n + 2, 3, 7.0);
+      product(a, x_big.topRows(n), y_big.topRows(n));
+      const Eigen::MatrixXd expected = matrix * x_big.topRows(n);
+      EXPECT_LT((y_big.topRows(n) - expected).norm(), 1e-12 * expected.norm());
+      EXPECT_TRUE((y_big.bottomRows(2).array() == 7.0).all());  // rows past the view untouched
+    }
   }
 }
 

@@ -46,6 +46,12 @@ class BlockMatrix {
 
   // y = A x for one or several columns (inactive nodes act as identity).
   void multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y) const;
+  // y = A^T x, likewise.
+  void multiply_transposed(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y) const;
+  // y = S x for the symmetric S that the lower triangle defines (A_ij with
+  // i > j and the lower triangle of each diagonal block): the matrix LDLT and
+  // LLT factorize. The upper blocks are not read.
+  void multiply_symmetric_lower(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y) const;
   // Frobenius norm of the matrix multiply() applies (inactive nodes as identity).
   double frobenius_norm() const;
   // The matrix as a dense Eigen matrix (for debugging and tests).
@@ -64,6 +70,9 @@ class BlockMatrix {
 
  private:
   void check_node(NodeId node, const char* where) const;
+  enum class Product { Plain, Transposed, SymmetricLower };
+  void multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y, Product product,
+                const char* name) const;
   int block_offset(NodeId i, NodeId j, const char* where) const;
 
   std::shared_ptr<const Pattern> pattern_;

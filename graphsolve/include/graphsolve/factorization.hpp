@@ -62,7 +62,8 @@ class Factorization {
   Status solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x);
   // Solves and then improves x by at most `steps` rounds of iterative
   // refinement against A (the matrix that was factorized, without the
-  // factorization's shifts). From the second round on it stops once a round no
+  // factorization's shifts; for LDLT and LLT the symmetric matrix its lower
+  // triangle defines, whatever the upper blocks hold). From the second round on it stops once a round no
   // longer halves the residual's 2-norm, undoing a round that did not lower it.
   Status solve_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
                        Eigen::Ref<Eigen::MatrixXd> x, int steps);
@@ -71,6 +72,9 @@ class Factorization {
   // factor symmetric matrices, so for them this is solve().
   Status solve_transposed_in_place(Eigen::Ref<Eigen::MatrixXd> rhs);
   Status solve_transposed(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x);
+  // solve_transposed, then refinement against A^T as solve_refined does against A.
+  Status solve_transposed_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
+                                  Eigen::Ref<Eigen::MatrixXd> x, int steps);
 
   // Determinant of the factorized matrix (with the options' shifts; an
   // inactive node counts as its identity block), from the pivot blocks:
@@ -115,6 +119,10 @@ class Factorization {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// The two checks below multiply by every stored block (BlockMatrix::multiply):
+// for a symmetric matrix stored as its lower triangle only, fill the upper
+// blocks first (or check with multiply_symmetric_lower).
 
 // ||A x - b|| / ||b|| (Frobenius norms; 0 when b and A x are both 0).
 double relative_residual(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& x,
