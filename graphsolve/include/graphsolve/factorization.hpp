@@ -6,7 +6,8 @@
 //
 // LDLT and LLT read the lower triangle by node id (A_ij with i > j, and the
 // lower triangle of each diagonal block), like Eigen's Lower and CHOLMOD's
-// stype = -1; the upper blocks are ignored.
+// stype = -1; the upper blocks are ignored, except that a NaN or Inf stored
+// there still fails factorize() with NonFiniteValue (a sign of a bug upstream).
 
 #include <memory>
 #include <vector>
