@@ -20,19 +20,6 @@ namespace graphsolve {
 
 namespace {
 
-// A square block up to kMaxFixed rows lives on the stack; larger ones on the heap.
-template <int MaxRows>
-using Block = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, MaxRows, MaxRows>;
-
-// Calls f with the block type that fits b rows.
-template <class F>
-void with_block_type(int b, F&& f) {
-  if (b <= kernels::kMaxFixed)
-    f(Block<kernels::kMaxFixed>(b, b));
-  else
-    f(Eigen::MatrixXd(b, b));
-}
-
 // Below this, an eigenvalue of a b x b block is within the eigensolver's
 // rounding of zero (relative to the block's largest), and so is a pivot of
 // its LU: its sign cannot be told.
@@ -45,6 +32,7 @@ Status Factorization::determinant(Determinant& result) const {
   if (m.status != Status::Success) return Status::NotFactorized;
   int sign = 1;
   double log_abs = 0.0;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu;  // of dynamic size: one instantiation for every block size
   const int n = static_cast<int>(m.d->order.size());
   for (int k = 0; k < n; ++k) {
     const int b = m.size(k);
@@ -55,23 +43,15 @@ Status Factorization::determinant(Determinant& result) const {
       for (int i = 0; i < b; ++i) log_abs -= 2.0 * std::log(-slot(i, i));
       continue;
     }
-    Status pivot = Status::Success;
-    with_block_type(b, [&](auto block) {
-      block = -slot;
-      const Eigen::PartialPivLU<decltype(block)> lu(block);
-      const auto u = lu.matrixLU().diagonal();
-      if (!(u.cwiseAbs().minCoeff() > unreadable_below(b) * u.cwiseAbs().maxCoeff())) {
-        pivot = Status::SingularPivot;
-        return;
-      }
-      // det D_k = 1 / det(-P_k): the signs agree, the logarithms are opposite.
-      sign *= static_cast<int>(lu.permutationP().determinant());
-      for (int i = 0; i < b; ++i) {
-        if (u[i] < 0.0) sign = -sign;
-        log_abs -= std::log(std::abs(u[i]));
-      }
-    });
-    if (pivot != Status::Success) return pivot;
+    lu.compute(-slot);
+    const auto u = lu.matrixLU().diagonal();
+    if (!(u.cwiseAbs().minCoeff() > unreadable_below(b) * u.cwiseAbs().maxCoeff())) return Status::SingularPivot;
+    // det D_k = 1 / det(-P_k): the signs agree, the logarithms are opposite.
+    sign *= static_cast<int>(lu.permutationP().determinant());
+    for (int i = 0; i < b; ++i) {
+      if (u[i] < 0.0) sign = -sign;
+      log_abs -= std::log(std::abs(u[i]));
+    }
   }
   result = {sign, log_abs};
   return Status::Success;
@@ -87,26 +67,20 @@ Status Factorization::inertia(Inertia& result) const {
     return Status::Success;
   }
   long negative = 0;
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen;
   const int n = static_cast<int>(m.d->order.size());
   for (int k = 0; k < n; ++k) {
     const int b = m.size(k);
     if (b == 0) continue;
     const Eigen::Map<const Eigen::MatrixXd> slot(m.values.data() + m.diag_off[k], b, b);
-    Status pivot = Status::Success;
-    with_block_type(b, [&](auto block) {
-      // D_k^{-1}, symmetrized against the inversion's rounding: its
-      // eigenvalues are the reciprocals of D_k's, with the same signs.
-      block = -0.5 * (slot + slot.transpose());
-      const Eigen::SelfAdjointEigenSolver<decltype(block)> eigen(block, Eigen::EigenvaluesOnly);
-      const auto values = eigen.eigenvalues();
-      if (eigen.info() != Eigen::Success ||
-          !(values.cwiseAbs().minCoeff() > unreadable_below(b) * values.cwiseAbs().maxCoeff())) {
-        pivot = Status::SingularPivot;
-        return;
-      }
-      negative += (values.array() < 0.0).count();
-    });
-    if (pivot != Status::Success) return pivot;
+    // D_k^{-1}, symmetrized against the inversion's rounding: its
+    // eigenvalues are the reciprocals of D_k's, with the same signs.
+    eigen.compute(-0.5 * (slot + slot.transpose()), Eigen::EigenvaluesOnly);
+    const auto& values = eigen.eigenvalues();
+    if (eigen.info() != Eigen::Success ||
+        !(values.cwiseAbs().minCoeff() > unreadable_below(b) * values.cwiseAbs().maxCoeff()))
+      return Status::SingularPivot;
+    negative += (values.array() < 0.0).count();
   }
   result = {rows - negative, negative};
   return Status::Success;

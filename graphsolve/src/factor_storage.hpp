@@ -97,14 +97,12 @@ struct Factorization::Impl {
   double inverse_one_norm_estimate();
   // One right-hand side with every block at most kMaxFixed (solve_vector.cpp).
   bool solves_vectors_fixed() const;
-  void solve_vector(double* x, bool transposed);
-  template <bool Transposed>
-  void sweep_vector(double* x);
+  void solve_vector(double* x);
   template <int B>
   Eigen::Matrix<double, B, 1> negated_pivot(int k, const Eigen::Matrix<double, B, 1>& y, bool transposed = false);
-  template <int B, bool Transposed>
+  template <int B>
   void forward_node(int k, double* x);
-  template <int B, bool Transposed>
+  template <int B>
   void backward_node(int k, double* x);
   bool nests_into_next(int k) const;
   void plan_panels();

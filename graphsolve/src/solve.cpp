@@ -31,7 +31,10 @@ void Factorization::Impl::solve_columns(Eigen::Ref<Eigen::MatrixXd> x, bool tran
   const int n = static_cast<int>(d->order.size());
   const int m = static_cast<int>(x.cols());
   transposed = transposed && method == Method::LDU;
-  if (m == 1 && solves_vectors_fixed()) return solve_vector(x.data(), transposed);
+  // The vector path serves the plain solve, the Newton loops' hot path; a
+  // transposed solve of one column takes the general path below (doubling
+  // the vector path's fixed-size instantiations doubled its compile time).
+  if (m == 1 && !transposed && solves_vectors_fixed()) return solve_vector(x.data());
   const int ldx = static_cast<int>(x.outerStride());
   double* tmp = rhs_scratch.data();
   auto rows = [&](int k) { return x.data() + p.offset[d->order[k]]; };

@@ -53,16 +53,16 @@ Eigen::Matrix<double, B, 1> Factorization::Impl::negated_pivot(int k, const Eige
   return product;
 }
 
-template <int B, bool Transposed>
+template <int B>
 void Factorization::Impl::forward_node(int k, double* x) {
   const Pattern& p = *d->pattern;
   Eigen::Map<Vector<B>> xk(x + p.offset[d->order[k]]);
   Vector<B> y = xk;
-  if (method == Method::LLT || (method == Method::LDU && !Transposed)) {  // y <- -P y = D^{-1} y (or C^{-1} y)
+  if (method != Method::LDLT) {  // y <- -P y = D^{-1} y (or C^{-1} y)
     y = negated_pivot<B>(k, y);
     xk = y;
   }
-  const int ld = Transposed ? upper_ld(k) : lower_ld(k);
+  const int ld = lower_ld(k);
   for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
     const int c = d->struct_pos[e];
     if (!active[c]) continue;
@@ -70,15 +70,12 @@ void Factorization::Impl::forward_node(int k, double* x) {
     with_block_size(size(c), [&](auto rows) {
       constexpr int C = decltype(rows)::value;
       Eigen::Map<Vector<C>> xc_map(xc);
-      if constexpr (Transposed)
-        xc_map = minus_transposed_product<B, C>(upper(k, e), ld, y, xc_map);
-      else
-        xc_map = minus_product<C, B>(lower(k, e), ld, y, xc_map);
+      xc_map = minus_product<C, B>(lower(k, e), ld, y, xc_map);
     });
   }
 }
 
-template <int B, bool Transposed>
+template <int B>
 void Factorization::Impl::backward_node(int k, double* x) {
   const Pattern& p = *d->pattern;
   Eigen::Map<Vector<B>> xk(x + p.offset[d->order[k]]);
@@ -92,32 +89,22 @@ void Factorization::Impl::backward_node(int k, double* x) {
     with_block_size(size(c), [&](auto columns) {
       constexpr int C = decltype(columns)::value;
       const Eigen::Map<const Vector<C>> xcv(xc);
-      if (method == Method::LDU && !Transposed)
+      if (method == Method::LDU)
         y = minus_product<B, C>(upper(k, e), ld_upper, xcv, y);
       else
         y = minus_transposed_product<C, B>(lower(k, e), ld_lower, xcv, y);
     });
   }
-  if (method == Method::LLT || Transposed) y = negated_pivot<B>(k, y, true);
+  if (method == Method::LLT) y = negated_pivot<B>(k, y, true);
   xk = y;
 }
 
-template <bool Transposed>
-void Factorization::Impl::sweep_vector(double* x) {
+void Factorization::Impl::solve_vector(double* x) {
   const int n = static_cast<int>(d->order.size());
   for (int k = 0; k < n; ++k)
-    if (active[k]) with_block_size(size(k), [&](auto b) { forward_node<decltype(b)::value, Transposed>(k, x); });
+    if (active[k]) with_block_size(size(k), [&](auto b) { forward_node<decltype(b)::value>(k, x); });
   for (int k = n - 1; k >= 0; --k)
-    if (active[k]) with_block_size(size(k), [&](auto b) { backward_node<decltype(b)::value, Transposed>(k, x); });
-}
-
-// A template argument, not a run-time test in the inner loops: the plain
-// solve is the Newton iterations' hot path.
-void Factorization::Impl::solve_vector(double* x, bool transposed) {
-  if (transposed)
-    sweep_vector<true>(x);
-  else
-    sweep_vector<false>(x);
+    if (active[k]) with_block_size(size(k), [&](auto b) { backward_node<decltype(b)::value>(k, x); });
 }
 
 }  // namespace graphsolve
