@@ -17,14 +17,9 @@ namespace fam = graphsolve::families;
 
 namespace {
 
-// An orthogonal b x b matrix, fixed by the seed.
-Eigen::MatrixXd orthogonal(int b, unsigned seed) {
-  return Eigen::MatrixXd(gs_test::random_rhs(b, b, seed).householderQr().householderQ());
-}
-
 // Q diag(eigenvalues) Q^T: a symmetric block with the given spectrum.
 Eigen::MatrixXd with_spectrum(const Eigen::VectorXd& eigenvalues, unsigned seed) {
-  const Eigen::MatrixXd q = orthogonal(static_cast<int>(eigenvalues.size()), seed);
+  const Eigen::MatrixXd q = gs_test::random_orthogonal(static_cast<int>(eigenvalues.size()), seed);
   return q * eigenvalues.asDiagonal() * q.transpose();
 }
 
@@ -176,14 +171,6 @@ TEST(FactorQueries, TransposedSolveIsTheAdjoint) {
   EXPECT_NEAR(c.dot(x), y.dot(b), 1e-12 * c.norm() * x.norm());
 }
 
-namespace {
-
-double dense_condition_number(const Eigen::MatrixXd& a) {
-  return a.cwiseAbs().colwise().sum().maxCoeff() * a.inverse().cwiseAbs().colwise().sum().maxCoeff();
-}
-
-}  // namespace
-
 // The estimate describes the matrix the factorization read: with its shifts,
 // with an inactive node as identity, and for LDLT the lower triangle only
 // (whatever the upper blocks hold). Each is compared with an LDU estimate of
@@ -210,7 +197,7 @@ TEST(FactorQueries, ConditionEstimateIsOfTheFactorizedMatrix) {
   for (int v = 0; v < p.num_nodes; ++v)
     written_out.diag(v).diagonal().array() += p.kind[v] == gs::NodeKind::ZeroDiagonal ? -19.5 : 0.5;
   const double reference = estimate_of(written_out, gs::Method::LDU, {});
-  const double exact = dense_condition_number(written_out.to_dense());
+  const double exact = gs_test::dense_condition_number(written_out.to_dense());
   EXPECT_LE(reference, exact * (1.0 + 1e-8));
   EXPECT_GE(reference, exact / 3.0);
   EXPECT_NEAR(estimate_of(a, gs::Method::LDU, options), reference, 1e-10 * reference);
@@ -261,7 +248,7 @@ TEST(FactorQueries, ConditionEstimateOfIllConditionedAndOverflowingSystems) {
     a.block(u, v) *= row_scale(u);
     a.block(v, u) *= row_scale(v);
   }
-  const double exact = dense_condition_number(a.to_dense());
+  const double exact = gs_test::dense_condition_number(a.to_dense());
   ASSERT_GT(exact, 1e8);
   gs::Factorization ldu(sym);
   double estimate = 0.0;

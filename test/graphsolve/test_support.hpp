@@ -7,6 +7,7 @@
 
 #include <Eigen/Dense>
 
+#include "dense_eigenvalues.hpp"
 #include "graphsolve/graphsolve.hpp"
 
 namespace gs_test {
@@ -24,29 +25,40 @@ inline double dense_residual(const Eigen::MatrixXd& a, const Eigen::MatrixXd& x,
   return (a * x - b).norm() / b.norm();
 }
 
-// Sign and log|det| of a dense matrix from its LU with partial pivoting, in
-// long double: a reference with 11 more bits than the solver it checks.
+// Sign and log|det| of a dense matrix from its LU with partial pivoting.
 inline graphsolve::Determinant dense_determinant(const Eigen::MatrixXd& a) {
   if (a.rows() == 0) return {1, 0.0};
-  using Extended = Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic>;
-  const Eigen::PartialPivLU<Extended> lu(a.cast<long double>());
+  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(a);
   graphsolve::Determinant det{static_cast<int>(lu.permutationP().determinant()), 0.0};
-  long double log_abs = 0.0L;
   for (Eigen::Index i = 0; i < a.rows(); ++i) {
-    const long double u = lu.matrixLU()(i, i);
-    if (u < 0.0L) det.sign = -det.sign;
-    log_abs += std::log(std::abs(u));
+    const double u = lu.matrixLU()(i, i);
+    if (u < 0.0) det.sign = -det.sign;
+    det.log_abs += std::log(std::abs(u));
   }
-  det.log_abs = static_cast<double>(log_abs);
   return det;
 }
 
 // Eigenvalue signs of a dense symmetric matrix.
 inline graphsolve::Inertia dense_inertia(const Eigen::MatrixXd& a) {
   if (a.rows() == 0) return {0, 0};
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(a, Eigen::EigenvaluesOnly);
-  const long negative = (eigen.eigenvalues().array() < 0.0).count();
+  const long negative = (symmetric_eigenvalues(a).array() < 0.0).count();
   return {static_cast<long>(a.rows()) - negative, negative};
+}
+
+// ||A||_1 ||A^{-1}||_1, the inverse by the LU the other references use.
+inline double dense_condition_number(const Eigen::MatrixXd& a) {
+  const Eigen::MatrixXd inverse = a.partialPivLu().solve(Eigen::MatrixXd::Identity(a.rows(), a.cols()));
+  return a.cwiseAbs().colwise().sum().maxCoeff() * inverse.cwiseAbs().colwise().sum().maxCoeff();
+}
+
+// A b x b orthogonal matrix fixed by the seed: the Cayley transform
+// (I - S)(I + S)^{-1} of a random skew-symmetric S.
+inline Eigen::MatrixXd random_orthogonal(int b, unsigned seed) {
+  const Eigen::MatrixXd r = random_rhs(b, b, seed);
+  const Eigen::MatrixXd skew = r - r.transpose();
+  const Eigen::MatrixXd identity = Eigen::MatrixXd::Identity(b, b);
+  // (I + S) is nonsingular for skew S; (I - S)(I + S)^{-1} = ((I + S)^{-T} (I - S)^T)^T
+  return (identity + skew).transpose().partialPivLu().solve((identity - skew).transpose()).transpose();
 }
 
 // The dense matrix without the rows and columns of `removed` nodes (what an
