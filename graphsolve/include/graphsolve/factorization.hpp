@@ -64,8 +64,9 @@ class Factorization {
   // Solves and then improves x by at most `steps` rounds of iterative
   // refinement against A (the matrix that was factorized, without the
   // factorization's shifts; for LDLT and LLT the symmetric matrix its lower
-  // triangle defines, whatever the upper blocks hold). From the second round on it stops once a round no
-  // longer halves the residual's 2-norm, undoing a round that did not lower it.
+  // triangle defines, whatever the upper blocks hold). From the second round
+  // on it stops once a round no longer halves the residual's 2-norm, undoing
+  // a round that did not lower it.
   Status solve_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
                        Eigen::Ref<Eigen::MatrixXd> x, int steps);
   // Solves A^T X = B with the same factorization (adjoint and sensitivity
