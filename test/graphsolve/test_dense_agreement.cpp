@@ -80,29 +80,38 @@ std::vector<Case> cases() {
 
 class DenseAgreement : public ::testing::TestWithParam<gs::Ordering> {};
 
-TEST_P(DenseAgreement, LduMatchesPartialPivLu) {
+namespace {
+
+// Factorizes every case's values with LDU and checks solve (or
+// solve_transposed) against dense LU of A (or A^T) on 1, 3 and 20 columns
+// (20 > the solver's internal column chunk); returns how many it compared.
+int check_ldu_solves(gs::Ordering ordering, unsigned rhs_seed, bool transposed) {
   int solved = 0;
   for (const Case& c : cases()) {
     SCOPED_TRACE(c.name);
-    const gs::Symbolic sym = gs::analyze(c.graph, {GetParam(), {}});
+    const gs::Symbolic sym = gs::analyze(c.graph, {ordering, {}});
     gs::BlockMatrix a(sym);
     fam::fill_values(a, c.values, 7);
     gs::Factorization ldu(sym, gs::Method::LDU);
-    ASSERT_EQ(ldu.factorize(a), gs::Status::Success) << "failed node " << ldu.failed_node();
-    for (int columns : {1, 3, 20}) {  // 20 > the solver's internal column chunk
-      const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), columns, 11);
+    EXPECT_EQ(ldu.factorize(a), gs::Status::Success) << "failed node " << ldu.failed_node();
+    const Eigen::MatrixXd dense = transposed ? Eigen::MatrixXd(a.to_dense().transpose()) : a.to_dense();
+    for (int columns : {1, 3, 20}) {
+      const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), columns, rhs_seed);
       Eigen::MatrixXd x(a.rows(), columns);
-      ASSERT_EQ(ldu.solve(b, x), gs::Status::Success);
+      EXPECT_EQ(transposed ? ldu.solve_transposed(b, x) : ldu.solve(b, x), gs::Status::Success);
       if (a.rows() == 0) continue;
-      const Eigen::MatrixXd dense = a.to_dense();
       const Eigen::MatrixXd reference = dense.partialPivLu().solve(b);
       EXPECT_LT(gs_test::dense_residual(dense, x, b), 1e-10);
       EXPECT_LT((x - reference).norm() / reference.norm(), 1e-8);
       ++solved;
     }
   }
-  EXPECT_GT(solved, 100);
+  return solved;
 }
+
+}  // namespace
+
+TEST_P(DenseAgreement, LduMatchesPartialPivLu) { EXPECT_GT(check_ldu_solves(GetParam(), 11, false), 100); }
 
 TEST_P(DenseAgreement, SymmetricMethodsMatchDenseLdlt) {
   for (const Case& c : cases()) {
@@ -134,27 +143,7 @@ TEST_P(DenseAgreement, SymmetricMethodsMatchDenseLdlt) {
 }
 
 TEST_P(DenseAgreement, TransposedSolveMatchesTheDenseTranspose) {
-  int solved = 0;
-  for (const Case& c : cases()) {
-    SCOPED_TRACE(c.name);
-    const gs::Symbolic sym = gs::analyze(c.graph, {GetParam(), {}});
-    gs::BlockMatrix a(sym);
-    fam::fill_values(a, c.values, 7);  // the values LduMatchesPartialPivLu solves accurately
-    gs::Factorization ldu(sym, gs::Method::LDU);
-    ASSERT_EQ(ldu.factorize(a), gs::Status::Success) << "failed node " << ldu.failed_node();
-    const Eigen::MatrixXd transposed = a.to_dense().transpose();
-    for (int columns : {1, 3, 20}) {
-      const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), columns, 23);
-      Eigen::MatrixXd x(a.rows(), columns);
-      ASSERT_EQ(ldu.solve_transposed(b, x), gs::Status::Success);
-      if (a.rows() == 0) continue;
-      const Eigen::MatrixXd reference = transposed.partialPivLu().solve(b);
-      EXPECT_LT(gs_test::dense_residual(transposed, x, b), 1e-10);
-      EXPECT_LT((x - reference).norm() / reference.norm(), 1e-8);
-      ++solved;
-    }
-  }
-  EXPECT_GT(solved, 100);
+  EXPECT_GT(check_ldu_solves(GetParam(), 23, true), 100);
 }
 
 TEST_P(DenseAgreement, SymmetricTransposedSolveIsTheSolve) {
