@@ -90,6 +90,8 @@ struct Factorization::Impl {
   // Solves A X = B, or A^T X = B when transposed, after checking the state
   // and the right-hand side (solve.cpp).
   Status solve_checked(Eigen::Ref<Eigen::MatrixXd> rhs, bool transposed);
+  // solve_checked on a copy of rhs in x (DimensionMismatch if their shapes differ).
+  Status solve_into(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x, bool transposed);
   Status solve_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
                        Eigen::Ref<Eigen::MatrixXd> x, int steps, bool transposed);
   void solve_columns(Eigen::Ref<Eigen::MatrixXd> rhs, bool transposed);

@@ -95,12 +95,17 @@ Status Factorization::Impl::solve_checked(Eigen::Ref<Eigen::MatrixXd> rhs, bool 
   return all_finite(rhs) ? Status::Success : Status::NonFiniteSolution;
 }
 
+Status Factorization::Impl::solve_into(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x,
+                                       bool transposed) {
+  if (x.rows() != rhs.rows() || x.cols() != rhs.cols()) return Status::DimensionMismatch;
+  x = rhs;
+  return solve_checked(x, transposed);
+}
+
 Status Factorization::solve_in_place(Eigen::Ref<Eigen::MatrixXd> rhs) { return impl_->solve_checked(rhs, false); }
 
 Status Factorization::solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x) {
-  if (x.rows() != rhs.rows() || x.cols() != rhs.cols()) return Status::DimensionMismatch;
-  x = rhs;
-  return solve_in_place(x);
+  return impl_->solve_into(rhs, x, false);
 }
 
 Status Factorization::solve_transposed_in_place(Eigen::Ref<Eigen::MatrixXd> rhs) {
@@ -108,9 +113,7 @@ Status Factorization::solve_transposed_in_place(Eigen::Ref<Eigen::MatrixXd> rhs)
 }
 
 Status Factorization::solve_transposed(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x) {
-  if (x.rows() != rhs.rows() || x.cols() != rhs.cols()) return Status::DimensionMismatch;
-  x = rhs;
-  return solve_transposed_in_place(x);
+  return impl_->solve_into(rhs, x, true);
 }
 
 Status Factorization::solve_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
@@ -126,9 +129,7 @@ Status Factorization::solve_transposed_refined(const BlockMatrix& matrix, const 
 Status Factorization::Impl::solve_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
                                           Eigen::Ref<Eigen::MatrixXd> x, int steps, bool transposed) {
   if (!matrix.pattern().same_as(*d->pattern)) return Status::DimensionMismatch;
-  if (x.rows() != rhs.rows() || x.cols() != rhs.cols()) return Status::DimensionMismatch;
-  x = rhs;
-  if (const Status s = solve_checked(x, transposed); s != Status::Success) return s;
+  if (const Status s = solve_into(rhs, x, transposed); s != Status::Success) return s;
   // As LAPACK's refinement does: stop once a round no longer halves the
   // residual, and undo a round that did not lower it at all (a factorization
   // of a shifted singular matrix can push x along A's null space forever).
