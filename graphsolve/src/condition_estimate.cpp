@@ -29,8 +29,7 @@ Eigen::VectorXd absolute_column_sums(const BlockMatrix& a, Method method, const 
     }
     Eigen::MatrixXd block = symmetric ? Eigen::MatrixXd(a.diag(i).selfadjointView<Eigen::Lower>())
                                       : Eigen::MatrixXd(a.diag(i));
-    block.diagonal().array() +=
-        options.shift + (p.kind[i] == NodeKind::ZeroDiagonal ? options.constraint_shift : 0.0);
+    block.diagonal().array() += diagonal_shift(options, p.kind[i]);
     column_sums += block.cwiseAbs().colwise().sum().transpose();
   }
   for (int e = 0; e < p.num_edges; ++e) {

@@ -35,6 +35,11 @@ double max_abs(Size b, const double* block) {
   }
 }
 
+// What factorize() adds to the diagonal of a node of this kind.
+inline double diagonal_shift(const FactorOptions& options, NodeKind kind) {
+  return options.shift + (kind == NodeKind::ZeroDiagonal ? options.constraint_shift : 0.0);
+}
+
 struct Factorization::Impl {
   Impl(const Symbolic& s, Method m);
 

@@ -159,8 +159,7 @@ double Factorization::Impl::load_sized(Size b, int k, const BlockMatrix& matrix,
     } else {
       poison = checked_block<true>(b, b, src, b, dk, b);
     }
-    double shift = options.shift;
-    if (p.kind[node] == NodeKind::ZeroDiagonal) shift += options.constraint_shift;
+    const double shift = diagonal_shift(options, p.kind[node]);
     for (int i = 0; i < b; ++i) dk[i + i * b] += shift;
     scale[k] = max_abs(b, dk);
   } else {
