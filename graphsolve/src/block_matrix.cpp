@@ -190,6 +190,26 @@ double BlockMatrix::frobenius_norm() const {
   return norm;
 }
 
+double BlockMatrix::frobenius_norm_symmetric_lower() const {
+  // Every entry off the diagonal appears twice in S: once stored, once mirrored.
+  const Pattern& p = *pattern_;
+  double norm = 0.0;
+  for (int i = 0; i < p.num_nodes; ++i) {
+    if (!active_[i]) {
+      norm = std::hypot(norm, std::sqrt(p.size[i]));
+      continue;
+    }
+    const auto d = diag(i);
+    const double strictly_lower = d.triangularView<Eigen::StrictlyLower>().toDenseMatrix().blueNorm();
+    norm = std::hypot(norm, std::hypot(d.diagonal().blueNorm(), std::sqrt(2.0) * strictly_lower));
+  }
+  for (int e = 0; e < p.num_edges; ++e) {
+    const auto [a, b] = p.edges[e];
+    if (active_[a] && active_[b]) norm = std::hypot(norm, std::sqrt(2.0) * block(b, a).blueNorm());
+  }
+  return norm;
+}
+
 Eigen::MatrixXd BlockMatrix::to_dense() const {
   const Pattern& p = *pattern_;
   Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(p.dimension, p.dimension);

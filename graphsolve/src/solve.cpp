@@ -168,13 +168,22 @@ void check_same_shape(const Eigen::Ref<const Eigen::MatrixXd>& x, const Eigen::R
                                 std::to_string(x.cols()) + " but b is " + std::to_string(rhs.rows()) + "x" +
                                 std::to_string(rhs.cols()));
 }
+
+// A x for the matrix as `method` reads it (see the header).
+Eigen::MatrixXd product_as_read(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& x, Method method) {
+  Eigen::MatrixXd ax(x.rows(), x.cols());
+  if (method == Method::LDU)
+    matrix.multiply(x, ax);
+  else
+    matrix.multiply_symmetric_lower(x, ax);
+  return ax;
+}
 }  // namespace
 
 double relative_residual(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& x,
-                         const Eigen::Ref<const Eigen::MatrixXd>& rhs) {
+                         const Eigen::Ref<const Eigen::MatrixXd>& rhs, Method method) {
   check_same_shape(x, rhs, "relative_residual");
-  Eigen::MatrixXd ax(x.rows(), x.cols());
-  matrix.multiply(x, ax);
+  const Eigen::MatrixXd ax = product_as_read(matrix, x, method);
   // blueNorm: no overflow for entries near DBL_MAX, where the squares would.
   const double norm_b = rhs.blueNorm();
   const double norm_r = (ax - rhs).blueNorm();
@@ -183,11 +192,10 @@ double relative_residual(const BlockMatrix& matrix, const Eigen::Ref<const Eigen
 }
 
 double backward_error(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& x,
-                      const Eigen::Ref<const Eigen::MatrixXd>& rhs) {
+                      const Eigen::Ref<const Eigen::MatrixXd>& rhs, Method method) {
   check_same_shape(x, rhs, "backward_error");
-  const double norm_a = matrix.frobenius_norm();
-  Eigen::MatrixXd ax(x.rows(), x.cols());
-  matrix.multiply(x, ax);
+  const double norm_a = method == Method::LDU ? matrix.frobenius_norm() : matrix.frobenius_norm_symmetric_lower();
+  const Eigen::MatrixXd ax = product_as_read(matrix, x, method);
   double worst = 0.0;
   for (Eigen::Index c = 0; c < x.cols(); ++c) {
     const double norm_r = (ax.col(c) - rhs.col(c)).blueNorm();

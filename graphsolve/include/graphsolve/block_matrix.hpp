@@ -54,6 +54,8 @@ class BlockMatrix {
   void multiply_symmetric_lower(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y) const;
   // Frobenius norm of the matrix multiply() applies (inactive nodes as identity).
   double frobenius_norm() const;
+  // Frobenius norm of the symmetric matrix multiply_symmetric_lower() applies.
+  double frobenius_norm_symmetric_lower() const;
   // The matrix as a dense Eigen matrix (for debugging and tests).
   Eigen::MatrixXd to_dense() const;
   // Index of the first non-finite value's node (active nodes only), or -1.

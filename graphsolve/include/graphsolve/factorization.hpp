@@ -122,13 +122,14 @@ class Factorization {
   std::unique_ptr<Impl> impl_;
 };
 
-// The two checks below multiply by every stored block (BlockMatrix::multiply):
-// for a symmetric matrix stored as its lower triangle only, fill the upper
-// blocks first (or check with multiply_symmetric_lower).
+// The two checks below measure against the matrix as `method` reads it: for
+// LDU every stored block (BlockMatrix::multiply); for LDLT and LLT the
+// symmetric matrix of the lower triangle (multiply_symmetric_lower), so a
+// matrix stored as its lower triangle only is checked as the one factorized.
 
 // ||A x - b|| / ||b|| (Frobenius norms; 0 when b and A x are both 0).
 double relative_residual(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& x,
-                         const Eigen::Ref<const Eigen::MatrixXd>& rhs);
+                         const Eigen::Ref<const Eigen::MatrixXd>& rhs, Method method = Method::LDU);
 
 // Normwise backward error, the largest over the columns of
 // ||A x - b|| / (||A|| ||x|| + ||b||) (2-norms of the columns, A's Frobenius
@@ -137,6 +138,6 @@ double relative_residual(const BlockMatrix& matrix, const Eigen::Ref<const Eigen
 // nodes, so pivots that grew in elimination show here first (iterative
 // refinement, solve_refined, usually brings it back).
 double backward_error(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& x,
-                      const Eigen::Ref<const Eigen::MatrixXd>& rhs);
+                      const Eigen::Ref<const Eigen::MatrixXd>& rhs, Method method = Method::LDU);
 
 }  // namespace graphsolve
