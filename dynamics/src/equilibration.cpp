@@ -60,6 +60,12 @@ void Equilibration::scale_blocks(graphsolve::BlockMatrix& a) const {
 const graphsolve::BlockMatrix& Equilibration::to_factor(const graphsolve::BlockMatrix& matrix,
                                                         graphsolve::FactorOptions& options,
                                                         double relative_regularization) {
+  // The rows are scaled here by the physics (masses, lever arms). The
+  // solver's own retry of a failing pivot with its rows scaled would pass a
+  // degenerate body and fail at its joint instead, whose Schur complement
+  // carries the body's huge inverse inertia: the body is the better culprit
+  // to name, and the regularization grows on the plain test's failures.
+  options.equilibrate_pivots = false;
   if (!enabled_) return matrix;
   row_factors(matrix);
   if (!unshifted_ || unshifted_->pattern_ptr() != matrix.pattern_ptr()) {

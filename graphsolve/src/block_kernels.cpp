@@ -140,7 +140,7 @@ inline bool track_pivot(double pivot, double& smallest, double& largest) {
 
 // Row-major; the column swaps at the end undo the row interchanges.
 template <int K>
-double gauss_jordan_rows(double* d, int ldd, double input_scale) {
+double gauss_jordan_rows(double* d, int ldd, double input_scale, double tolerance) {
   double a[K][K];  // a[row][col]
   for (int j = 0; j < K; ++j)
     for (int i = 0; i < K; ++i) a[i][j] = d[i + j * ldd];
@@ -165,18 +165,20 @@ double gauss_jordan_rows(double* d, int ldd, double input_scale) {
       for (int c = 0; c < K; ++c) a[i][c] -= factor * a[j][c];
     }
   }
+  const double ratio = smallest / largest;
+  if (!(ratio >= tolerance)) return ratio;  // D stays for the caller's retry
   for (int j = K - 1; j >= 0; --j)
     if (swap_with[j] != j)
       for (int i = 0; i < K; ++i) std::swap(a[i][j], a[i][swap_with[j]]);
   for (int j = 0; j < K; ++j)
     for (int i = 0; i < K; ++i) d[i + j * ldd] = -a[i][j];
-  return smallest / largest;
+  return ratio;
 }
 
 // Column-major; the row interchanges are undone on the columns of the result
 // when it is written back.
 template <int K>
-double gauss_jordan_columns(double* d, int ldd, double input_scale) {
+double gauss_jordan_columns(double* d, int ldd, double input_scale, double tolerance) {
   double a[K][K];  // a[col][row]
   for (int j = 0; j < K; ++j)
     for (int i = 0; i < K; ++i) a[j][i] = d[i + j * ldd];
@@ -209,10 +211,12 @@ double gauss_jordan_columns(double* d, int ldd, double input_scale) {
     for (int i = 0; i < K; ++i) a[j][i] = -multiplier[i];
     a[j][j] = inverse;
   }
+  const double ratio = smallest / largest;
+  if (!(ratio >= tolerance)) return ratio;  // D stays for the caller's retry
   // a = (P A)^{-1} = A^{-1} P^T: its column j is column row_of[j] of A^{-1}.
   for (int j = 0; j < K; ++j)
     for (int i = 0; i < K; ++i) d[i + row_of[j] * ldd] = -a[j][i];
-  return smallest / largest;
+  return ratio;
 }
 
 // 3 x 3 from cofactors, -adj(A) / det(A): nine independent 2 x 2
@@ -222,12 +226,12 @@ double gauss_jordan_columns(double* d, int ldd, double input_scale) {
 // pivots come from a short side elimination that the inverse does not wait
 // on. Entries far from 1 (whose products could leave the double range) and a
 // zero or subnormal determinant go to Gauss-Jordan instead.
-double cofactor_negated_inverse3(double* d, int ldd, double input_scale) {
+double cofactor_negated_inverse3(double* d, int ldd, double input_scale, double tolerance) {
   const auto a = [&](int i, int j) { return d[i + j * ldd]; };
   double largest_entry = 0.0;
   for (int j = 0; j < 3; ++j)
     for (int i = 0; i < 3; ++i) largest_entry = std::max(largest_entry, std::abs(a(i, j)));
-  if (!(largest_entry > 1e-90 && largest_entry < 1e90)) return gauss_jordan_rows<3>(d, ldd, input_scale);
+  if (!(largest_entry > 1e-90 && largest_entry < 1e90)) return gauss_jordan_rows<3>(d, ldd, input_scale, tolerance);
   double c[3][3];  // c[i][j]: cofactor of a(i, j)
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
@@ -235,7 +239,7 @@ double cofactor_negated_inverse3(double* d, int ldd, double input_scale) {
       c[i][j] = a(i1, j1) * a(i2, j2) - a(i1, j2) * a(i2, j1);
     }
   const double det = a(0, 0) * c[0][0] + a(0, 1) * c[0][1] + a(0, 2) * c[0][2];
-  if (!(std::abs(det) >= std::numeric_limits<double>::min())) return gauss_jordan_rows<3>(d, ldd, input_scale);
+  if (!(std::abs(det) >= std::numeric_limits<double>::min())) return gauss_jordan_rows<3>(d, ldd, input_scale, tolerance);
   // Partial pivoting's pivots u1, u2 and |u3| = |det| / (|u1| |u2|).
   int p = 0;
   for (int i = 1; i < 3; ++i)
@@ -248,20 +252,22 @@ double cofactor_negated_inverse3(double* d, int ldd, double input_scale) {
   if (!track_pivot(u1, smallest, largest) || !track_pivot(u2, smallest, largest) ||
       !track_pivot(det / (u1 * u2), smallest, largest))
     return 0.0;
+  const double ratio = smallest / largest;
+  if (!(ratio >= tolerance)) return ratio;  // D stays for the caller's retry
   const double negated_inverse_det = -1.0 / det;
   for (int j = 0; j < 3; ++j)
     for (int i = 0; i < 3; ++i) d[i + j * ldd] = c[j][i] * negated_inverse_det;
-  return smallest / largest;
+  return ratio;
 }
 
 // -D^{-1} with the pivot ratio of LU with partial pivoting, by the fastest
 // kernel for the size.
 template <int K>
-double lu_negated_inverse(double* d, int ldd, double input_scale) {
+double lu_negated_inverse(double* d, int ldd, double input_scale, double tolerance) {
   if constexpr (K == 3)
-    return cofactor_negated_inverse3(d, ldd, input_scale);
+    return cofactor_negated_inverse3(d, ldd, input_scale, tolerance);
   else
-    return gauss_jordan_columns<K>(d, ldd, input_scale);
+    return gauss_jordan_columns<K>(d, ldd, input_scale, tolerance);
 }
 
 // D = C C^T, then D <- -C^{-1} (lower triangular). Returns the squared pivot
@@ -270,7 +276,7 @@ double lu_negated_inverse(double* d, int ldd, double input_scale) {
 // root and a division, and the roots sqrt(p_j) (C = L diag(p)^(1/2)) are
 // taken off that chain at the end (2x faster at K = 6: 73 against 144 ns).
 template <int K>
-double cholesky_negated_inverse(double* d, int ldd, double input_scale) {
+double cholesky_negated_inverse(double* d, int ldd, double input_scale, double tolerance) {
   using Column = Eigen::Matrix<double, K, 1>;
   Column a[K];  // a[j]: column j; below the diagonal it becomes column j of L
   for (int j = 0; j < K; ++j) a[j] = Eigen::Map<const Column>(d + static_cast<long>(j) * ldd);
@@ -286,6 +292,8 @@ double cholesky_negated_inverse(double* d, int ldd, double input_scale) {
     for (int c = j + 1; c < K; ++c) a[c] -= l * a[j][c];
     a[j] = l;
   }
+  const double ratio = smallest / largest;
+  if (!(ratio >= tolerance)) return ratio;  // D stays for the caller's retry
   // Rows of L^{-1} (unit lower) by forward substitution on the identity.
   Column row[K];
   for (int i = 0; i < K; ++i) {
@@ -298,13 +306,14 @@ double cholesky_negated_inverse(double* d, int ldd, double input_scale) {
     const double s = -std::sqrt(inverse_pivot[i]);
     for (int j = 0; j < K; ++j) d[i + static_cast<long>(j) * ldd] = s * row[i][j];
   }
-  return smallest / largest;
+  return ratio;
 }
 
 template <int K>
-double invert(double* d, int ldd, double input_scale, bool cholesky) {
-  return cholesky ? cholesky_negated_inverse<K>(d, ldd, input_scale)
-                  : lu_negated_inverse<K>(d, ldd, input_scale);
+double invert(double* d, int ldd, const double* row_magnitudes, double tolerance, bool cholesky) {
+  const double input_scale = Eigen::Map<const Eigen::Array<double, K, 1>>(row_magnitudes).maxCoeff();
+  return cholesky ? cholesky_negated_inverse<K>(d, ldd, input_scale, tolerance)
+                  : lu_negated_inverse<K>(d, ldd, input_scale, tolerance);
 }
 
 // Calls f with m as a compile-time constant, 1 <= m <= kMaxFusedEdge.
@@ -321,35 +330,35 @@ auto with_edge_size(int m, F&& f) {
 }
 
 template <int B, int C>
-double edge_ldu(const double* p, double* u, const double* l, double* d) {
+void edge_ldu(const double* p, double* u, const double* l, double* d, double* rows) {
   double scaled[B * C] = {};
   fixed<Op::AB, B, B>(C, p, B, u, B, scaled, B);  // -P U
   std::copy(scaled, scaled + B * C, u);
   fixed<Op::AB, C, B>(C, l, C, scaled, B, d, C);
-  return max_abs<C>(d);
+  widen_row_magnitudes<C>(d, rows);
 }
 
 template <int B, int C>
-double edge_symmetric(const double* p, double* l, double* d, bool cholesky) {
+void edge_symmetric(const double* p, double* l, double* d, bool cholesky, double* rows) {
   double original[C * B], scaled[C * B] = {};
   std::copy(l, l + C * B, original);
   fixed<Op::ABt, C, B>(B, original, C, p, B, scaled, C);  // -L P^T
   std::copy(scaled, scaled + C * B, l);
   fixed<Op::ABt, C, B>(C, scaled, C, cholesky ? scaled : original, C, d, C);
-  return max_abs<C>(d);
+  widen_row_magnitudes<C>(d, rows);
 }
 
 }  // namespace
 
-double eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d) {
-  return with_edge_size(b, [&](auto bs) {
-    return with_edge_size(c, [&](auto cs) { return edge_ldu<bs(), cs()>(p, u, l, d); });
+void eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows) {
+  with_edge_size(b, [&](auto bs) {
+    with_edge_size(c, [&](auto cs) { edge_ldu<bs(), cs()>(p, u, l, d, rows); });
   });
 }
 
-double eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky) {
-  return with_edge_size(b, [&](auto bs) {
-    return with_edge_size(c, [&](auto cs) { return edge_symmetric<bs(), cs()>(p, l, d, cholesky); });
+void eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky, double* rows) {
+  with_edge_size(b, [&](auto bs) {
+    with_edge_size(c, [&](auto cs) { edge_symmetric<bs(), cs()>(p, l, d, cholesky, rows); });
   });
 }
 
@@ -411,15 +420,15 @@ void subtract(int m, int n, const double* a, int lda, double* c, int ldc) {
   });
 }
 
-double invert_small_pivot(int k, double* d, int ldd, double input_scale, bool cholesky) {
+double invert_small_pivot(int k, double* d, int ldd, const double* row_magnitudes, double tolerance, bool cholesky) {
   switch (k) {
     case 0: return 1.0;
-    case 1: return invert<1>(d, ldd, input_scale, cholesky);
-    case 2: return invert<2>(d, ldd, input_scale, cholesky);
-    case 3: return invert<3>(d, ldd, input_scale, cholesky);
-    case 4: return invert<4>(d, ldd, input_scale, cholesky);
-    case 5: return invert<5>(d, ldd, input_scale, cholesky);
-    case 6: return invert<6>(d, ldd, input_scale, cholesky);
+    case 1: return invert<1>(d, ldd, row_magnitudes, tolerance, cholesky);
+    case 2: return invert<2>(d, ldd, row_magnitudes, tolerance, cholesky);
+    case 3: return invert<3>(d, ldd, row_magnitudes, tolerance, cholesky);
+    case 4: return invert<4>(d, ldd, row_magnitudes, tolerance, cholesky);
+    case 5: return invert<5>(d, ldd, row_magnitudes, tolerance, cholesky);
+    case 6: return invert<6>(d, ldd, row_magnitudes, tolerance, cholesky);
     default: return 0.0;  // larger pivots go through the caller's preallocated factorizations
   }
 }

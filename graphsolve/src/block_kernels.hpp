@@ -34,9 +34,11 @@ void subtract(int m, int n, const double* a, int lda, double* c, int ldc);
 // Replaces the k x k pivot block D (k <= kMaxFixed) by -D^{-1}, from an LU
 // factorization with partial pivoting; or, when `cholesky`, by -C^{-1} where
 // D = C C^T. Negated so that applying it is one "C -= A B" kernel call.
-// Returns the pivot ratio min|u_ii| / max(max|u_ii|, input_scale) (squared
-// for Cholesky), 0 for a singular block, -1 for a non-positive Cholesky pivot.
-double invert_small_pivot(int k, double* d, int ldd, double input_scale, bool cholesky);
+// Returns the pivot ratio min|u_ii| / max(max|u_ii|, s) (squared for
+// Cholesky), s the largest of the k row_magnitudes; 0 for a singular block,
+// -1 for a non-positive Cholesky pivot. A ratio below `tolerance` (or 0, or
+// -1) leaves D as it was.
+double invert_small_pivot(int k, double* d, int ldd, const double* row_magnitudes, double tolerance, bool cholesky);
 constexpr int kMaxFixed = 6;
 
 // Elimination by a pivot k (size b) whose only later neighbour is a (size c),
@@ -46,14 +48,14 @@ constexpr int kMaxFixed = 6;
 // blocks, whose arithmetic hides the dispatch, it measured the same (LDU) or
 // a few percent slower (LDLT, LLT), so larger blocks keep the general path.
 // p = -D_k^{-1} (or -C_k^{-1}), as invert_small_pivot left it; blocks
-// contiguous. Returns the largest magnitude of d after the update, the scale
-// the caller tracks, as on the general path.
+// contiguous. Widens rows[i] to the largest magnitude in row i of d after
+// the update, the magnitudes the caller tracks, as on the general path.
 //   LDU : u (b x c) <- -p u;              d (c x c) -= l u.
 //   LDLT: l (c x b) <- -l p^T;            d -= l_new l_old^T.
 //   LLT : l <- -l p^T;                    d -= l_new l_new^T.
 constexpr int kMaxFusedEdge = 4;
-double eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d);
-double eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky);
+void eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows);
+void eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky, double* rows);
 
 // Calls f with the block height: a compile-time constant for 1..kMaxFixed,
 // so the per-column loops unroll into vector moves where std::copy /

@@ -18,21 +18,20 @@
 
 namespace graphsolve {
 
-// Largest magnitude in a contiguous square block; of fixed size when b is
-// a compile-time constant or (through kernels::with_height) at most
-// kMaxFixed: the dynamic reduction was 3.5% of a 6x6 chain's factorization.
+// rows[i] = max(rows[i], largest magnitude in row i of a contiguous b x b
+// block); of fixed size when b is a compile-time constant or (through
+// kernels::with_height) at most kMaxFixed: a dynamic reduction was 3.5% of a
+// 6x6 chain's factorization.
 template <class Size>
-double max_abs(Size b, const double* block) {
-  if constexpr (kernels::is_fixed_height<Size>) {
-    return kernels::max_abs<Size::value>(block);
-  } else {
-    return kernels::with_height(b, [&](auto size) {
-      if constexpr (kernels::is_fixed_height<decltype(size)>)
-        return kernels::max_abs<decltype(size)::value>(block);
-      else
-        return size == 0 ? 0.0 : Eigen::Map<const Eigen::ArrayXd>(block, static_cast<long>(size) * size).abs().maxCoeff();
-    });
-  }
+void widen_row_magnitudes(Size b, const double* block, double* rows) {
+  kernels::with_height(b, [&](auto size) {
+    if constexpr (kernels::is_fixed_height<decltype(size)>) {
+      kernels::widen_row_magnitudes<decltype(size)::value>(block, rows);
+    } else {
+      for (int j = 0; j < size; ++j)
+        for (int i = 0; i < size; ++i) rows[i] = std::max(rows[i], std::abs(block[i + static_cast<long>(j) * size]));
+    }
+  });
 }
 
 // What factorize() adds to the diagonal of a node of this kind.
@@ -85,7 +84,12 @@ struct Factorization::Impl {
   // Loads the later neighbours of pivot k that no earlier pivot updates (a
   // node no pivot touches loads itself: loads_itself). Returns the sum of load().
   double load_first_touched_by(int k, const BlockMatrix& matrix, const FactorOptions& options);
-  Status factor_pivot(int k, double tolerance);
+  // Replaces pivot k's block by -D_k^{-1} (or -C_k^{-1}); retries an
+  // equilibrated copy when the plain pivot ratio is below the tolerance
+  // (pivot_inversion.cpp).
+  Status factor_pivot(int k, double tolerance, bool equilibrate);
+  double invert_pivot(int k, const double* row_magnitudes, double tolerance);
+  double invert_equilibrated_pivot(int k, double tolerance);
   // Updates by pivot k. In a supernodal panel only those inside the panel:
   // everything touching its outer neighbours is left to finish_panel
   // (see supernodal_panels.cpp).
@@ -133,10 +137,12 @@ struct Factorization::Impl {
   std::vector<int> first_touch_begin;        // per position, into first_touched
   std::vector<int> first_touched;            // positions, grouped by first toucher
   std::vector<char> active;   // per position, captured at factorize
-  // Per position: the largest magnitude the pivot block had on the way (as
-  // loaded and after each update). A pivot that ends tiny against it has lost
-  // its digits to cancellation.
-  std::vector<double> scale;
+  // Per scalar row (at the node's offset): the largest magnitude the row of
+  // its pivot block had on the way (as loaded and after each update). A pivot
+  // that ends tiny against them has lost its digits to cancellation.
+  std::vector<double> row_magnitude;
+  std::vector<int> magnitude_off;  // per position: its first entry in row_magnitude
+  double* magnitudes(int k) { return row_magnitude.data() + magnitude_off[k]; }
   // Pivots larger than kernels::kMaxFixed: preallocated dynamic factorizations.
   std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> large_lu;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> large_llt;

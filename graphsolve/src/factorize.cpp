@@ -62,7 +62,9 @@ Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data(
   build_load_schedule();
   plan_panels();
   active.assign(n, 1);
-  scale.assign(n, 0.0);
+  row_magnitude.assign(d->pattern->dimension, 0.0);
+  magnitude_off.assign(n, 0);
+  for (int k = 1; k < n; ++k) magnitude_off[k] = magnitude_off[k - 1] + d->size[k - 1];
   large_index.assign(n, -1);
   // Reserve exactly: Eigen's LLT(size) leaves its status uninitialized, so
   // these objects must be constructed in place, never copied on growth.
@@ -161,11 +163,13 @@ double Factorization::Impl::load_sized(Size b, int k, const BlockMatrix& matrix,
     }
     const double shift = diagonal_shift(options, p.kind[node]);
     for (int i = 0; i < b; ++i) dk[i + i * b] += shift;
-    scale[k] = max_abs(b, dk);
+    double* rows = magnitudes(k);
+    std::fill(rows, rows + b, 0.0);
+    widen_row_magnitudes(b, dk, rows);
   } else {
     for (int i = 0; i < b * b; ++i) dk[i] = 0.0;
     for (int i = 0; i < b; ++i) dk[i + i * b] = 1.0;
-    scale[k] = 1.0;
+    std::fill(magnitudes(k), magnitudes(k) + b, 1.0);
   }
   // The panels: A_jk below and (LDU) A_kj beside, for every later neighbour j.
   const int ldl = lower_ld(k), ldu = upper_ld(k);
@@ -205,42 +209,6 @@ double Factorization::Impl::load_first_touched_by(int k, const BlockMatrix& matr
   return poison;
 }
 
-Status Factorization::Impl::factor_pivot(int k, double tolerance) {
-  const int b = size(k);
-  const bool cholesky = method == Method::LLT;
-  double ratio;
-  if (b <= kn::kMaxFixed) {
-    ratio = kn::invert_small_pivot(b, diag(k), b, scale[k], cholesky);
-  } else {
-    Eigen::Map<Eigen::MatrixXd> dk(diag(k), b, b);
-    const int i = large_index[k];
-    if (cholesky) {
-      auto& llt = large_llt[i];
-      llt.compute(dk);
-      if (llt.info() != Eigen::Success) return Status::NotPositiveDefinite;
-      ratio = kn::pivot_ratio(llt.matrixLLT().diagonal(), std::sqrt(scale[k]));
-      ratio *= ratio;
-      dk.setIdentity();
-      llt.matrixL().solveInPlace(dk);
-    } else {
-      auto& lu = large_lu[i];
-      lu.compute(dk);
-      ratio = kn::pivot_ratio(lu.matrixLU().diagonal(), scale[k]);
-      if (ratio > 0.0) {  // D^{-1} = U^{-1} L^{-1} P, by triangular solves in place (no temporaries)
-        dk = lu.permutationP();
-        lu.matrixLU().triangularView<Eigen::UnitLower>().solveInPlace(dk);
-        lu.matrixLU().triangularView<Eigen::Upper>().solveInPlace(dk);
-      }
-    }
-    dk *= -1.0;
-  }
-  if (ratio < 0.0) return Status::NotPositiveDefinite;
-  min_ratio = std::min(min_ratio, ratio);
-  if (!(ratio >= tolerance) || ratio == 0.0) return Status::SingularPivot;
-  return Status::Success;
-}
-
-
 // Pivot k's only later neighbour when that is a small forest edge outside any
 // panel, else -1: such a pivot takes one fixed-size kernel.
 int Factorization::Impl::single_small_neighbour(int k) const {
@@ -254,7 +222,7 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
   const int b = size(k), ldl = lower_ld(k);
   if (const int a = single_small_neighbour(k); a >= 0) {
     const int e = d->struct_begin[k];
-    scale[a] = std::max(scale[a], kn::eliminate_edge_ldu(b, size(a), diag(k), upper(k, e), lower(k, e), diag(a)));
+    kn::eliminate_edge_ldu(b, size(a), diag(k), upper(k, e), lower(k, e), diag(a), magnitudes(a));
     return;
   }
   const int end = d->struct_begin[k + 1], stop = entries_now(k);
@@ -272,7 +240,7 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
     const double* l_ak = lower(k, e1);
     const double* u_ka = upper(k, e1);
     kn::sub_ab(wa, b, wa, l_ak, ldl, u_ka, b, diag(a), wa);
-    scale[a] = std::max(scale[a], max_abs(wa, diag(a)));
+    widen_row_magnitudes(wa, diag(a), magnitudes(a));
     if (tail_is_structure_of(a, e1, end)) {  // one product per strip
       const int ra = d->struct_begin[a], strip = columns - d->struct_col[e1 + 1];
       kn::sub_ab(wa, b, strip, l_ak, ldl, upper(k, e1 + 1), b, upper(a, ra), upper_ld(a));
@@ -294,8 +262,7 @@ void Factorization::Impl::eliminate_symmetric(int k) {
   const int b = size(k), ldl = lower_ld(k);
   if (const int a = single_small_neighbour(k); a >= 0) {
     const int e = d->struct_begin[k];
-    const double d_scale = kn::eliminate_edge_symmetric(b, size(a), diag(k), lower(k, e), diag(a), method == Method::LLT);
-    scale[a] = std::max(scale[a], d_scale);
+    kn::eliminate_edge_symmetric(b, size(a), diag(k), lower(k, e), diag(a), method == Method::LLT, magnitudes(a));
     return;
   }
   const int end = d->struct_begin[k + 1], stop = entries_now(k);
@@ -317,7 +284,7 @@ void Factorization::Impl::eliminate_symmetric(int k) {
     const double* r_a = right + d->struct_col[e1];
     const double* l_ak = lower(k, e1);
     kn::sub_abt(wa, b, wa, l_ak, ldl, r_a, ldl, diag(a), wa);
-    scale[a] = std::max(scale[a], max_abs(wa, diag(a)));
+    widen_row_magnitudes(wa, diag(a), magnitudes(a));
     if (tail_is_structure_of(a, e1, end)) {  // one product for the strip
       const int strip = rows - d->struct_col[e1 + 1];
       kn::sub_abt(strip, b, wa, lower(k, e1 + 1), ldl, r_a, ldl, lower(a, d->struct_begin[a]), lower_ld(a));
@@ -357,7 +324,7 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
     if (!m.active[k]) {  // identity pivot with no couplings: -I^{-1} = -I
       for (int i = 0; i < m.size(k); ++i) m.diag(k)[i + i * m.size(k)] = -1.0;
     } else if (m.size(k) > 0) {
-      s = m.factor_pivot(k, options.pivot_tolerance);
+      s = m.factor_pivot(k, options.pivot_tolerance, options.equilibrate_pivots);
     }
     // Independent of the inversion above, so the two overlap.
     poison += m.load_first_touched_by(k, matrix, options);
@@ -395,7 +362,7 @@ const Symbolic& Factorization::symbolic() const { return impl_->symbolic; }
 long Factorization::memory_bytes() const {
   const Impl& m = *impl_;
   long doubles = static_cast<long>(m.values.size() + m.scratch.size() + m.rhs_scratch.size() + m.residual.size() +
-                                   m.correction.size() +
+                                   m.correction.size() + m.row_magnitude.size() +
                                    m.outer_left.size() + m.outer_right.size() + m.outer_product.size() +
                                    m.panel_lower.size() + m.panel_upper.size());
   for (int b : m.d->size)

@@ -181,7 +181,7 @@ void Factorization::Impl::update_outer(int last, int rows, int columns) {
     const int a = d->struct_pos[e1], wa = size(a), oa = d->struct_col[e1];
     if (!active[a]) continue;
     kn::subtract(wa, wa, c + oa + static_cast<long>(oa) * rows, rows, diag(a), wa);
-    scale[a] = std::max(scale[a], max_abs(wa, diag(a)));
+    widen_row_magnitudes(wa, diag(a), magnitudes(a));
     if (tail_is_structure_of(a, e1, stop)) {  // S(a) is the rest of R: one strip each
       const int wr = width(a), ra = d->struct_begin[a], on = d->struct_col[e1 + 1];
       if (!symmetric) kn::subtract(wa, wr, c + oa + static_cast<long>(on) * rows, rows, upper(a, ra), upper_ld(a));

@@ -31,7 +31,17 @@ struct FactorOptions {
   // cheap rcond) falls below this is reported as SingularPivot. The ratio
   // lies in [0, 1]: 0 rejects exactly singular pivots only; a value outside
   // [0, 1] (or NaN) is refused as InvalidOption, as are non-finite shifts.
+  // The pivots are measured against the largest magnitude the block had (as
+  // loaded and after each update), so cancellation counts as singularity.
   double pivot_tolerance = 1e-13;
+  // Before reporting SingularPivot, retry the block with each row scaled by
+  // the largest magnitude that row had (D_ij / sqrt(R_i R_j) for LDLT and
+  // LLT): a block whose rows differ in scale by many orders (a heavy body
+  // with a tiny rotational inertia, mixed units) is then inverted, while a
+  // row that is singular or cancelled stays below the tolerance against its
+  // own magnitude. Columns are not scaled. min_pivot_ratio() then reports the
+  // scaled block's ratio. false: the plain test only.
+  bool equilibrate_pivots = true;
 };
 
 // det A = sign * exp(log_abs); sign is 1 or -1 after a successful factorization.

@@ -1,0 +1,97 @@
+// Inverting a pivot block, and the retry of a badly scaled one.
+//
+// The pivot ratio min|u_ii| / max(max|u_ii|, largest magnitude) flags a block
+// that is singular, or that lost its digits to cancellation, against the
+// largest magnitude the block had as loaded and after each update. A
+// nonsingular block whose rows differ in scale by many orders (a heavy body
+// with a tiny rotational inertia, mixed units) has as small a ratio. So
+// before a pivot is called singular it is scaled by the magnitudes its own
+// rows had (KLU scales the rows of the whole matrix the same way) and
+// inverted again: row i of D over R_i for LDU, D_ij / sqrt(R_i R_j) for the
+// symmetric methods. A row that cancelled stays tiny against its own
+// magnitude, so singular and cancelled pivots are still refused; a row that
+// is merely small is not. Only pivots that fail the plain test pay for this.
+#include <algorithm>
+#include <cmath>
+
+#include "factor_storage.hpp"
+
+namespace graphsolve {
+
+namespace kn = kernels;
+
+Status Factorization::Impl::factor_pivot(int k, double tolerance, bool equilibrate) {
+  const int b = size(k);  // small blocks without invert_pivot's call: 2% of a 3x3 chain's factorization
+  double ratio = b <= kn::kMaxFixed ? kn::invert_small_pivot(b, diag(k), b, magnitudes(k), tolerance, method == Method::LLT)
+                                    : invert_pivot(k, magnitudes(k), tolerance);
+  if (equilibrate && ratio >= 0.0 && !(ratio >= tolerance && ratio > 0.0)) ratio = invert_equilibrated_pivot(k, tolerance);
+  if (ratio < 0.0) return Status::NotPositiveDefinite;
+  min_ratio = std::min(min_ratio, ratio);
+  if (!(ratio >= tolerance) || ratio == 0.0) return Status::SingularPivot;
+  return Status::Success;
+}
+
+// By the fixed-size kernels up to kMaxFixed, else by the preallocated dynamic
+// factorizations, against the largest of the b row magnitudes. Below the
+// tolerance (or singular) the block is left as it was.
+double Factorization::Impl::invert_pivot(int k, const double* row_magnitudes, double tolerance) {
+  const int b = size(k);
+  const bool cholesky = method == Method::LLT;
+  if (b <= kn::kMaxFixed) return kn::invert_small_pivot(b, diag(k), b, row_magnitudes, tolerance, cholesky);
+  const double input_scale = *std::max_element(row_magnitudes, row_magnitudes + b);
+  Eigen::Map<Eigen::MatrixXd> dk(diag(k), b, b);
+  const int i = large_index[k];
+  double ratio;
+  if (cholesky) {
+    auto& llt = large_llt[i];
+    llt.compute(dk);
+    if (llt.info() != Eigen::Success) return -1.0;
+    ratio = kn::pivot_ratio(llt.matrixLLT().diagonal(), std::sqrt(input_scale));
+    ratio *= ratio;
+    if (!(ratio >= tolerance) || ratio == 0.0) return ratio;
+    dk.setIdentity();
+    llt.matrixL().solveInPlace(dk);
+  } else {
+    auto& lu = large_lu[i];
+    lu.compute(dk);
+    ratio = kn::pivot_ratio(lu.matrixLU().diagonal(), input_scale);
+    if (!(ratio >= tolerance) || ratio == 0.0) return ratio;
+    // D^{-1} = U^{-1} L^{-1} P, by triangular solves in place (no temporaries).
+    dk = lu.permutationP();
+    lu.matrixLU().triangularView<Eigen::UnitLower>().solveInPlace(dk);
+    lu.matrixLU().triangularView<Eigen::Upper>().solveInPlace(dk);
+  }
+  dk *= -1.0;
+  return ratio;
+}
+
+double Factorization::Impl::invert_equilibrated_pivot(int k, double tolerance) {
+  const int b = size(k);
+  double* dk = diag(k);
+  const double* rows = magnitudes(k);
+  // The factors and the scaled block's magnitudes (all 1), in the scratch
+  // the solves use (no allocation).
+  double* factor = rhs_scratch.col(0).data();
+  double* ones = rhs_scratch.col(1).data();
+  std::fill(ones, ones + b, 1.0);
+  const bool symmetric = method != Method::LDU;
+  for (int i = 0; i < b; ++i) {
+    if (!(rows[i] > 0.0 && rows[i] < 1e308)) return 0.0;  // a row that was always zero: singular
+    factor[i] = symmetric ? 1.0 / std::sqrt(rows[i]) : 1.0 / rows[i];
+  }
+  // Every scaled magnitude is now at most 1 (for the symmetric methods
+  // |D_ij| <= min(R_i, R_j) <= sqrt(R_i R_j)), and the pivots are measured
+  // against 1.
+  for (int j = 0; j < b; ++j)
+    for (int i = 0; i < b; ++i) dk[i + j * b] *= symmetric ? factor[i] * factor[j] : factor[i];
+  const double ratio = invert_pivot(k, ones, tolerance);
+  if (!(ratio >= tolerance) || ratio <= 0.0) return ratio;
+  // LDU: D_s = F D, so -D^{-1} = (-D_s^{-1}) F. LDLT: D_s = F D F, so
+  // -D^{-1} = F (-D_s^{-1}) F. LLT: D_s = C_s C_s^T gives C = F^{-1} C_s, so
+  // -C^{-1} = (-C_s^{-1}) F.
+  for (int j = 0; j < b; ++j)
+    for (int i = 0; i < b; ++i) dk[i + j * b] *= method == Method::LDLT ? factor[i] * factor[j] : factor[j];
+  return ratio;
+}
+
+}  // namespace graphsolve
