@@ -85,12 +85,7 @@ TEST(NoAllocation, ScaledPivotRetriesNeverAllocate) {
     // Rows after the first of every node scaled by 1e-8 on both sides.
     Eigen::VectorXd s = Eigen::VectorXd::Constant(p.dimension, 1e-8);
     for (int v = 0; v < p.num_nodes; ++v) s[p.offset[v]] = 1.0;
-    const auto part = [&](int v) { return s.segment(p.offset[v], p.size[v]).asDiagonal(); };
-    for (int v = 0; v < p.num_nodes; ++v) a.diag(v) = part(v) * a.diag(v) * part(v);
-    for (const auto& [i, j] : p.edges) {
-      a.block(i, j) = part(i) * a.block(i, j) * part(j);
-      a.block(j, i) = part(j) * a.block(j, i) * part(i);
-    }
+    gs_test::scale_symmetrically(a, s);
     gs::Factorization f(sym, method);
     gs::FactorOptions plain;
     plain.equilibrate_pivots = false;

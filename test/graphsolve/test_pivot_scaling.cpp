@@ -50,17 +50,6 @@ Eigen::VectorXd row_scales(const gs::Pattern& p, unsigned seed) {
   return s;
 }
 
-// A <- S A S, block by block.
-void scale_symmetrically(gs::BlockMatrix& a, const Eigen::VectorXd& s) {
-  const gs::Pattern& p = a.pattern();
-  const auto part = [&](int node) { return s.segment(p.offset[node], p.size[node]).asDiagonal(); };
-  for (int v = 0; v < p.num_nodes; ++v) a.diag(v) = part(v) * a.diag(v) * part(v);
-  for (const auto& [i, j] : p.edges) {
-    a.block(i, j) = part(i) * a.block(i, j) * part(j);
-    a.block(j, i) = part(j) * a.block(j, i) * part(i);
-  }
-}
-
 }  // namespace
 
 // S B S x = b is B y = S^{-1} b with y = S x: the scaled system's solution
@@ -82,7 +71,7 @@ TEST(PivotScaling, BadlyScaledBlocksFactorizeAndSolveAccurately) {
         fam::fill_values(a, kind.values, 17);
         const Eigen::MatrixXd well_scaled = a.to_dense();
         const Eigen::VectorXd s = row_scales(sym.pattern(), 3);
-        scale_symmetrically(a, s);
+        gs_test::scale_symmetrically(a, s);
 
         gs::FactorOptions plain;
         plain.equilibrate_pivots = false;
@@ -183,7 +172,7 @@ TEST(PivotScaling, BadlyScaledSaddlePointSystems) {
       fam::fill_values(a, method == gs::Method::LDU ? fam::Values::SaddleUnsymmetric : fam::Values::Saddle, 23);
       const Eigen::MatrixXd well_scaled = a.to_dense();
       const Eigen::VectorXd s = row_scales(sym.pattern(), 5);
-      scale_symmetrically(a, s);
+      gs_test::scale_symmetrically(a, s);
       gs::Factorization f(sym, method);
       gs::FactorOptions plain;
       plain.equilibrate_pivots = false;

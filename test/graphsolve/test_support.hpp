@@ -51,6 +51,18 @@ inline double dense_condition_number(const Eigen::MatrixXd& a) {
   return a.cwiseAbs().colwise().sum().maxCoeff() * inverse.cwiseAbs().colwise().sum().maxCoeff();
 }
 
+// A <- S A S with S = diag(s), block by block (a badly scaled copy of a
+// well-scaled system).
+inline void scale_symmetrically(graphsolve::BlockMatrix& a, const Eigen::VectorXd& s) {
+  const graphsolve::Pattern& p = a.pattern();
+  const auto part = [&](int node) { return s.segment(p.offset[node], p.size[node]).asDiagonal(); };
+  for (int v = 0; v < p.num_nodes; ++v) a.diag(v) = part(v) * a.diag(v) * part(v);
+  for (const auto& [i, j] : p.edges) {
+    a.block(i, j) = part(i) * a.block(i, j) * part(j);
+    a.block(j, i) = part(j) * a.block(j, i) * part(i);
+  }
+}
+
 // A b x b orthogonal matrix fixed by the seed: the Cayley transform
 // (I - S)(I + S)^{-1} of a random skew-symmetric S.
 inline Eigen::MatrixXd random_orthogonal(int b, unsigned seed) {
