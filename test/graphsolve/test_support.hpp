@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the graphsolve tests: dense reference solutions and
 // random right-hand sides.
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -23,6 +24,15 @@ inline Eigen::MatrixXd random_rhs(int rows, int cols, unsigned seed) {
 // ||A x - b|| / ||b|| computed densely, independent of the library's multiply.
 inline double dense_residual(const Eigen::MatrixXd& a, const Eigen::MatrixXd& x, const Eigen::MatrixXd& b) {
   return (a * x - b).norm() / b.norm();
+}
+
+// The normwise backward error of the worst column, max_c ||A x_c - b_c|| /
+// (||A||_F ||x_c|| + ||b_c||), computed densely.
+inline double dense_backward_error(const Eigen::MatrixXd& a, const Eigen::MatrixXd& x, const Eigen::MatrixXd& b) {
+  double worst = 0.0;
+  for (Eigen::Index c = 0; c < x.cols(); ++c)
+    worst = std::max(worst, (a * x.col(c) - b.col(c)).norm() / (a.norm() * x.col(c).norm() + b.col(c).norm()));
+  return worst;
 }
 
 // Sign and log|det| of a dense matrix from its LU with partial pivoting.
