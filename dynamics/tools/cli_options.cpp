@@ -88,11 +88,27 @@ bool is_urdf_path(const std::string& model) {
 
 namespace {
 
+// The joints --q0 / --v0 can set, for the error that names an unknown one:
+// "a, b, c" (the first twelve, then how many in all), or "none".
+std::string settable_joints(const Model& model, const Topology& topology) {
+  constexpr int kShown = 12;
+  std::string list;
+  int count = 0;
+  for (int j = 0; j < model.num_joints(); ++j) {
+    if (model.joint(j).num_coordinates() == 0 || topology.closes_loop[j] || model.coupling_of_follower(j) >= 0) continue;
+    if (count++ < kShown) list += (list.empty() ? "" : ", ") + model.joint(j).name;
+  }
+  if (count > kShown) list += ", ... (" + std::to_string(count) + " in all)";
+  return count == 0 ? "none" : list;
+}
+
 void apply(const Model& model, const Topology& topology, const std::map<std::string, std::vector<double>>& given,
            const char* option, Eigen::VectorXd& all) {
   for (const auto& [name, values] : given) {
     const int j = model.find_joint(name);
-    if (j < 0) throw std::invalid_argument(std::string(option) + ": unknown joint '" + name + "'");
+    if (j < 0)
+      throw std::invalid_argument(std::string(option) + ": unknown joint '" + name + "' (joints with coordinates: " +
+                                  settable_joints(model, topology) + "; fixed joints have none)");
     const Joint& joint = model.joint(j);
     if (static_cast<int>(values.size()) != joint.num_coordinates())
       throw std::invalid_argument(std::string(option) + ": joint '" + name + "' (" +

@@ -566,7 +566,10 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate pendulum --param size=3", "has no parameter 'size'", 1},
            {"simulate pendulum --param length=abc", "must be a number", 1},
            {"simulate n-link-pendulum --param joint=hinge", "revolute or spherical", 1},
-           {"simulate pendulum --q0 elbow=1", "unknown joint 'elbow'", 1},
+           {"simulate pendulum --q0 elbow=1", "unknown joint 'elbow' (joints with coordinates: joint1; fixed joints have none)", 1},
+           // The loop-closing joint4 and the joints past the twelfth are not listed.
+           {"simulate four-bar --q0 crank=1", "unknown joint 'crank' (joints with coordinates: joint1, joint2, joint3;", 1},
+           {"simulate n-link-pendulum --param n=20 --v0 x=1", "joint11, joint12, ... (20 in all); fixed", 1},
            {"simulate pendulum --q0 joint1=1:2", "has 1 coordinates, got 2", 1},
            {"simulate pendulum --q0 joint1", "expected joint=value", 1},
            {"simulate pendulum --q0 joint1=1 --q0 joint1=2", "--q0: joint 'joint1' is given twice", 1},
