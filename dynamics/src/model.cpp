@@ -107,20 +107,21 @@ Body Body::solid(std::string name, double mass, const Shape& shape) {
 
 int Model::add_body(Body body) {
   if (body.name.empty()) fail("body " + std::to_string(bodies_.size()) + " has no name");
-  if (find_body(body.name) >= 0) fail("duplicate body name '" + body.name + "'");
+  if (body_index_.count(body.name)) fail("duplicate body name '" + body.name + "'");
   if (!(body.mass > 0.0) || !std::isfinite(body.mass))
     fail("body '" + body.name + "': mass must be positive and finite, got " + detail::format_number(body.mass));
   check_inertia(body);
   check_frame(Frame{body.position, body.orientation}, "body '" + body.name + "'");
   body.orientation.normalize();
   body.inertia = 0.5 * (body.inertia + body.inertia.transpose());
+  body_index_.emplace(body.name, num_bodies());
   bodies_.push_back(std::move(body));
   return num_bodies() - 1;
 }
 
 int Model::add_joint(Joint joint) {
   if (joint.name.empty()) fail("joint " + std::to_string(joints_.size()) + " has no name");
-  if (find_joint(joint.name) >= 0) fail("duplicate joint name '" + joint.name + "'");
+  if (joint_index_.count(joint.name)) fail("duplicate joint name '" + joint.name + "'");
   const std::string who = "joint '" + joint.name + "'";
   if (joint.child < 0 || joint.child >= num_bodies())
     fail(who + ": child body index " + std::to_string(joint.child) + " does not exist");
@@ -151,6 +152,8 @@ int Model::add_joint(Joint joint) {
   check_limits(joint, who);
   coordinate_offsets_.push_back(num_coordinates_);
   num_coordinates_ += joint.num_coordinates();
+  joint_index_.emplace(joint.name, num_joints());
+  if (joint.num_constraints() > 0) jointed_pairs_.insert(body_pair(joint.parent, joint.child));
   joints_.push_back(std::move(joint));
   return num_joints() - 1;
 }
@@ -159,13 +162,9 @@ int Model::add_contact(Contact contact) {
   const std::string who = "contact '" + (contact.name.empty() ? std::to_string(contacts_.size()) : contact.name) + "'";
   if (contact.body < 0 || contact.body >= num_bodies())
     fail(who + ": body index " + std::to_string(contact.body) + " does not exist");
-  if (contact.name.empty()) {
-    int k = 0;
-    for (const Contact& c : contacts_) k += c.body == contact.body;
-    contact.name = bodies_[contact.body].name + "/contact" + std::to_string(k);
-  }
-  for (const Contact& c : contacts_)
-    if (c.name == contact.name) fail("duplicate contact name '" + contact.name + "'");
+  if (contact.name.empty())
+    contact.name = bodies_[contact.body].name + "/contact" + std::to_string(contacts_on_[contact.body]);
+  if (contact_names_.count(contact.name)) fail("duplicate contact name '" + contact.name + "'");
   if (!finite(contact.point)) fail(who + ": point is not finite");
   if (!(contact.radius >= 0.0) || !std::isfinite(contact.radius)) fail(who + ": radius must be >= 0 and finite");
   if (!(contact.rim_radius >= 0.0) || !std::isfinite(contact.rim_radius))
@@ -179,14 +178,15 @@ int Model::add_contact(Contact contact) {
   if (!std::isfinite(contact.ground.offset)) fail(who + ": ground offset is not finite");
   contact.ground.normal /= n;
   check_friction(who, contact.friction, contact.friction_coefficient, contact.friction_directions);
+  contact_names_.insert(contact.name);
+  ++contacts_on_[contact.body];
   contacts_.push_back(std::move(contact));
   return num_contacts() - 1;
 }
 
 int Model::add_coupling(JointCoupling coupling) {
   if (coupling.name.empty()) fail("coupling " + std::to_string(couplings_.size()) + " has no name");
-  for (const JointCoupling& c : couplings_)
-    if (c.name == coupling.name) fail("duplicate coupling name '" + coupling.name + "'");
+  if (coupling_names_.count(coupling.name)) fail("duplicate coupling name '" + coupling.name + "'");
   const std::string who = "coupling '" + coupling.name + "'";
   for (const auto& [index, role] : {std::pair{coupling.leader, "leader"}, std::pair{coupling.follower, "follower"}}) {
     if (index < 0 || index >= num_joints())
@@ -210,6 +210,7 @@ int Model::add_coupling(JointCoupling coupling) {
          detail::format_number(coupling.ratio) + (angular_follower ? "" : " on a prismatic joint") +
          " would jump when it passes pi: give the leader lower and upper limits, or use an integer ratio with a "
          "revolute follower");
+  coupling_names_.insert(coupling.name);
   couplings_.push_back(std::move(coupling));
   return num_couplings() - 1;
 }
@@ -259,13 +260,10 @@ int Model::add_collider(Collider collider) {
   const std::string who = "collider '" + (collider.name.empty() ? std::to_string(colliders_.size()) : collider.name) + "'";
   if (!world && (collider.body < 0 || collider.body >= num_bodies()))
     fail(who + ": body index " + std::to_string(collider.body) + " does not exist");
-  if (collider.name.empty()) {
-    int k = 0;
-    for (const Collider& c : colliders_) k += c.body == collider.body;
-    collider.name = (world ? std::string("world") : bodies_[collider.body].name) + "/collider" + std::to_string(k);
-  }
-  for (const Collider& c : colliders_)
-    if (c.name == collider.name) fail("duplicate collider name '" + collider.name + "'");
+  if (collider.name.empty())
+    collider.name = (world ? std::string("world") : bodies_[collider.body].name) + "/collider" +
+                    std::to_string(colliders_on_[collider.body]);
+  if (collider_names_.count(collider.name)) fail("duplicate collider name '" + collider.name + "'");
   Shape& shape = collider.shape;
   if (shape.kind != Shape::Kind::Sphere && shape.kind != Shape::Kind::Box)
     fail(who + ": a " + to_string(shape.kind) + " cannot be a collider (spheres and boxes only)");
@@ -277,6 +275,8 @@ int Model::add_collider(Collider collider) {
   if (!finite(shape.position) || !shape.orientation.coeffs().allFinite() || q < 1e-12)
     fail(who + ": shape pose is not finite");
   shape.orientation.normalize();
+  collider_names_.insert(collider.name);
+  ++colliders_on_[collider.body];
   colliders_.push_back(std::move(collider));
   return num_colliders() - 1;
 }
@@ -301,7 +301,7 @@ void Model::exclude_collision(int body_a, int body_b) {
     if (b != kWorld && (b < 0 || b >= num_bodies()))
       fail("exclude_collision: body index " + std::to_string(b) + " does not exist");
   if (body_a == body_b) fail("exclude_collision: a body never collides with itself");
-  excluded_.push_back(body_pair(body_a, body_b));
+  if (excluded_pairs_.insert(body_pair(body_a, body_b)).second) excluded_.push_back(body_pair(body_a, body_b));
 }
 
 void Model::set_collision_options(const CollisionOptions& options) {
@@ -319,12 +319,8 @@ const Collider& Model::collider(int index) const {
 bool Model::may_collide(int body_a, int body_b) const {
   if (body_a == body_b) return false;  // one body, or the world with itself
   const std::pair<int, int> key = body_pair(body_a, body_b);
-  for (const std::pair<int, int>& e : excluded_)
-    if (e == key) return false;
-  if (collision_options_.skip_jointed)
-    for (const Joint& j : joints_)
-      if (j.num_constraints() > 0 && body_pair(j.parent, j.child) == key) return false;
-  return true;
+  if (excluded_pairs_.count(key)) return false;
+  return !(collision_options_.skip_jointed && jointed_pairs_.count(key));
 }
 
 bool Model::has_inequalities() const {
@@ -342,15 +338,13 @@ const Contact& Model::contact(int index) const {
 }
 
 int Model::find_body(const std::string& name) const {
-  for (int i = 0; i < num_bodies(); ++i)
-    if (bodies_[i].name == name) return i;
-  return -1;
+  const auto it = body_index_.find(name);
+  return it == body_index_.end() ? -1 : it->second;
 }
 
 int Model::find_joint(const std::string& name) const {
-  for (int i = 0; i < num_joints(); ++i)
-    if (joints_[i].name == name) return i;
-  return -1;
+  const auto it = joint_index_.find(name);
+  return it == joint_index_.end() ? -1 : it->second;
 }
 
 Topology compute_topology(const Model& model) {

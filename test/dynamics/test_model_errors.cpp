@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <utility>
 
 #include "dynamics/dynamics.hpp"
@@ -52,6 +53,60 @@ TEST(ModelErrors, BadBodies) {
   b = body("zero");
   b.orientation = Quaternion(0, 0, 0, 0);
   expect_invalid([&] { m.add_body(b); }, "orientation quaternion is zero");
+}
+
+// The model indexes names and body pairs as elements are added: lookups
+// agree with the element lists, a refused element leaves its name free, and
+// a copy keeps its own indexes.
+TEST(ModelErrors, NameAndPairIndexesFollowTheElements) {
+  Model m;
+  for (int i = 0; i < 50; ++i) m.add_body(Body::solid("b" + std::to_string(i), 1.0, Shape::sphere(0.1)));
+  for (int i = 1; i < 50; ++i) {
+    Joint j = Joint::make(i % 7 == 0 ? JointType::Floating : JointType::Revolute, "j" + std::to_string(i), i - 1, i);
+    m.add_joint(j);
+  }
+  for (int i = 0; i < m.num_bodies(); ++i) EXPECT_EQ(m.find_body(m.body(i).name), i);
+  for (int j = 0; j < m.num_joints(); ++j) EXPECT_EQ(m.find_joint(m.joint(j).name), j);
+  EXPECT_EQ(m.find_body("j1"), -1);  // bodies and joints have separate names
+  EXPECT_EQ(m.find_joint("b1"), -1);
+  Body heavy = body("late");
+  heavy.mass = -1.0;
+  expect_invalid([&] { m.add_body(heavy); }, "mass must be positive");
+  EXPECT_EQ(m.find_body("late"), -1);
+  heavy.mass = 2.0;
+  EXPECT_EQ(m.add_body(heavy), 50);  // the refused body's name is free
+  EXPECT_EQ(m.find_body("late"), 50);
+  // Bodies held by a joint with constraints never collide (skip_jointed, the
+  // default); a floating joint constrains nothing. Excluding a pair twice
+  // lists it once.
+  EXPECT_FALSE(m.may_collide(0, 1));
+  EXPECT_FALSE(m.may_collide(1, 0));
+  EXPECT_TRUE(m.may_collide(6, 7));
+  EXPECT_TRUE(m.may_collide(0, 2));
+  m.exclude_collision(2, 0);
+  m.exclude_collision(0, 2);
+  EXPECT_FALSE(m.may_collide(0, 2));
+  EXPECT_EQ(m.excluded_collisions().size(), 1u);
+  CollisionOptions o;
+  o.skip_jointed = false;
+  m.set_collision_options(o);
+  EXPECT_TRUE(m.may_collide(0, 1));
+  EXPECT_FALSE(m.may_collide(2, 0));
+  Model copy = m;
+  copy.add_body(body("only_in_copy"));
+  EXPECT_EQ(copy.find_body("only_in_copy"), 51);
+  EXPECT_EQ(m.find_body("only_in_copy"), -1);
+  expect_invalid([&] { copy.add_body(body("b3")); }, "duplicate body name 'b3'");
+  // Default contact names count the body's contacts, named ones included.
+  Contact named;
+  named.name = "foot";
+  named.body = 4;
+  copy.add_contact(named);
+  Contact unnamed;
+  unnamed.body = 4;
+  copy.add_contact(unnamed);
+  EXPECT_EQ(copy.contacts().back().name, "b4/contact1");
+  expect_invalid([&] { copy.add_contact(named); }, "duplicate contact name 'foot'");
 }
 
 TEST(ModelErrors, BadJoints) {

@@ -6,7 +6,10 @@
 // the element and what is wrong. Contacts refer to bodies by index, so bodies
 // come first.
 
+#include <set>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -108,6 +111,13 @@ class Model {
   CollisionOptions collision_options_;
   std::vector<int> coordinate_offsets_;
   int num_coordinates_ = 0;
+  // Indexes, so that building a model of n elements and looking them up by
+  // name stays linear in n (linear searches made a 100000-link chain take
+  // minutes to build).
+  std::unordered_map<std::string, int> body_index_, joint_index_;
+  std::unordered_set<std::string> contact_names_, collider_names_, coupling_names_;
+  std::unordered_map<int, int> contacts_on_, colliders_on_;  // per body (kWorld too): for default names
+  std::set<std::pair<int, int>> excluded_pairs_, jointed_pairs_;  // (smaller, larger); jointed: with constraints
 };
 
 // How the joints place the bodies: a spanning forest grown from the world and,
