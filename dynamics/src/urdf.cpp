@@ -9,6 +9,7 @@
 #include <fstream>
 #include <locale>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -278,16 +279,24 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     joint_to[ends[1]] = name;
     joint_names.push_back(name);
   }
-  // Each link has at most one parent, so a cycle is found by walking up from
-  // each of its links (a walk from below a cycle stops after going round it).
-  for (const auto& [child, parent] : parent_of) {
-    std::string link = parent;
-    for (std::size_t up = 0; up <= parent_of.size() && parent_of.count(link); ++up) {
-      if (link == child)
-        fail("joint '" + joint_to[child] + "' closes a cycle of <joint> elements through link '" + child +
+  // Each link has at most one parent, so a walk up from a link either reaches
+  // a root or comes back to a link it passed: a cycle. Walks stop at links an
+  // earlier walk took to a root, so every link is walked once (walking each
+  // to its root took seconds for a chain of a few thousand links).
+  std::set<std::string> reaches_root;
+  for (const auto& entry : parent_of) {
+    std::vector<const std::string*> path;
+    std::set<std::string> on_path;
+    for (const std::string* link = &entry.first; !reaches_root.count(*link);) {
+      if (!on_path.insert(*link).second)
+        fail("joint '" + joint_to[*link] + "' closes a cycle of <joint> elements through link '" + *link +
              "' (close loops with <loop_joint>)");
-      link = parent_of[link];
+      path.push_back(link);
+      const auto up = parent_of.find(*link);
+      if (up == parent_of.end()) break;  // a root
+      link = &up->second;
     }
+    for (const std::string* link : path) reaches_root.insert(*link);
   }
 
   std::vector<std::string> roots;

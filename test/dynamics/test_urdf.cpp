@@ -587,6 +587,39 @@ TEST(UrdfErrors, JointsThatDoNotFormATree) {
   expect_urdf_error("<robot name='r'>" + rod("a") + rod("b") + rod("c") + hinge("j1", "a", "b", "0 0 -1") +
                    hinge("j2", "b", "c", "0 0 -1") + hinge("j3", "c", "a", "0 0 -1") + "</robot>",
                     "closes a cycle of <joint> elements");
+  // A chain hanging below the cycle, whose first link sorts first: the
+  // error names a joint and a link of the cycle, not of the chain.
+  const std::string hanging = "<robot name='r'>" + rod("a") + rod("b") + rod("c") + rod("0d") + rod("0e") +
+                              hinge("j1", "a", "b", "0 0 -1") + hinge("j2", "b", "c", "0 0 -1") +
+                              hinge("j3", "c", "a", "0 0 -1") + hinge("j4", "c", "0d", "0 0 -1") +
+                              hinge("j5", "0d", "0e", "0 0 -1") + "</robot>";
+  try {
+    parse_urdf(hanging, "robot.urdf");
+    FAIL() << "a cycle with a chain below it was accepted";
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("closes a cycle of <joint> elements through link '"), std::string::npos) << what;
+    EXPECT_EQ(what.find("'0d'"), std::string::npos) << what;
+    EXPECT_EQ(what.find("'j4'"), std::string::npos) << what;
+    EXPECT_EQ(what.find("'j5'"), std::string::npos) << what;
+  }
+}
+
+// A long chain with two roots (so it also goes through the second pass that
+// joins the trees) loads with every link in place.
+TEST(Urdf, LongChainsLoadWithEveryLink) {
+  std::string xml = "<robot name='r'><link name='world'/>" + rod("l0") + hinge("j0", "world", "l0", "0 0 0");
+  for (int i = 1; i < 1000; ++i)
+    xml += rod("l" + std::to_string(i)) +
+           hinge("j" + std::to_string(i), "l" + std::to_string(i - 1), "l" + std::to_string(i), "0 0 -1");
+  xml += rod("free") + "</robot>";
+  const Model model = parse_urdf(xml, "robot.urdf");
+  EXPECT_EQ(model.num_bodies(), 1001);
+  EXPECT_EQ(model.num_joints(), 1001);  // the free root gets a floating joint
+  const int last = model.find_joint("j999");
+  ASSERT_GE(last, 0);
+  EXPECT_EQ(model.joint(last).parent, model.find_body("l998"));
+  EXPECT_EQ(model.joint(last).child, model.find_body("l999"));
 }
 
 TEST(UrdfErrors, NegativeDamping) {
