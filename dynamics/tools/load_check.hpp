@@ -22,7 +22,7 @@ LoadCheck check_loads(const Simulator& sim, const State& state, double dt);
 // at the bottom of its swing). An estimate is a few hundred solves of the
 // constraint system (restarted Lanczos, each vector projected and refined):
 // measured on 2026-11-26, 157 ms on a 1000-link chain (about 14 of its steps)
-// and 7.5 ms on a 100-link one (about 30), so the seven checks of a 1000-step
+// and 7.5 ms on a 100-link one (about 30), so the six checks of a 1000-step
 // run add about 10% and 20% to its time (left out of its wall time).
 bool load_check_due(long step, long steps);
 
