@@ -6,6 +6,7 @@
 #include <string>
 
 #include "graphsolve/symbolic.hpp"
+#include "memory_overlap.hpp"
 
 namespace graphsolve {
 
@@ -132,6 +133,9 @@ void BlockMatrix::multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Re
                                 std::to_string(x.rows()) + "x" + std::to_string(x.cols()) + " and y is " +
                                 std::to_string(y.rows()) + "x" + std::to_string(y.cols()) + ", expected " +
                                 std::to_string(p.dimension) + " rows each and equal column counts");
+  if (detail::views_overlap(x, y))
+    throw std::invalid_argument(std::string("graphsolve::BlockMatrix::") + name +
+                                ": x and y overlap in memory (y is written while x is read): pass separate vectors");
   const double* values = values_.data();
   for (Eigen::Index k = 0; k < x.cols(); ++k) {
     const double* xk = x.col(k).data();

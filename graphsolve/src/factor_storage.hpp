@@ -103,6 +103,9 @@ struct Factorization::Impl {
   Status solve_into(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x, bool transposed);
   Status solve_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
                        Eigen::Ref<Eigen::MatrixXd> x, int steps, bool transposed);
+  // Refinement of one solved column x against its right-hand side b.
+  void refine_column(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::VectorXd>& b, Eigen::Ref<Eigen::VectorXd> x,
+                     int steps, bool transposed);
   void solve_columns(Eigen::Ref<Eigen::MatrixXd> rhs, bool transposed);
   // Lower bound on ||A^{-1}||_1, +inf if a solve overflowed (condition_estimate.cpp).
   double inverse_one_norm_estimate();
@@ -158,6 +161,7 @@ struct Factorization::Impl {
   Eigen::MatrixXd rhs_scratch;   // max_size x kRhsChunk
   Eigen::VectorXd residual;      // dimension, for refinement
   Eigen::VectorXd correction;    // dimension: the last refinement round, to undo it
+  Eigen::VectorXd kept_rhs;      // dimension: a column's right-hand side while refining in place
   FactorOptions factorized_with;  // the last factorize()'s options: its shifts are part of the factorized matrix
   Status status = Status::NotFactorized;
   NodeId failed = -1;

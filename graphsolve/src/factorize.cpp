@@ -85,6 +85,7 @@ Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data(
   rhs_scratch.resize(std::max(1, d->max_size), kRhsChunk);
   residual.resize(d->pattern->dimension);
   correction.resize(d->pattern->dimension);
+  kept_rhs.resize(d->pattern->dimension);
 }
 
 // A node is loaded by the first pivot whose later neighbours include it, the
@@ -362,7 +363,7 @@ const Symbolic& Factorization::symbolic() const { return impl_->symbolic; }
 long Factorization::memory_bytes() const {
   const Impl& m = *impl_;
   long doubles = static_cast<long>(m.values.size() + m.scratch.size() + m.rhs_scratch.size() + m.residual.size() +
-                                   m.correction.size() + m.row_magnitude.size() +
+                                   m.correction.size() + m.kept_rhs.size() + m.row_magnitude.size() +
                                    m.outer_left.size() + m.outer_right.size() + m.outer_product.size() +
                                    m.panel_lower.size() + m.panel_upper.size());
   for (int b : m.d->size)

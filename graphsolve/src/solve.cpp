@@ -16,6 +16,7 @@
 #include <string>
 
 #include "factor_storage.hpp"
+#include "memory_overlap.hpp"
 
 namespace graphsolve {
 
@@ -98,7 +99,13 @@ Status Factorization::Impl::solve_checked(Eigen::Ref<Eigen::MatrixXd> rhs, bool 
 Status Factorization::Impl::solve_into(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x,
                                        bool transposed) {
   if (x.rows() != rhs.rows() || x.cols() != rhs.cols()) return Status::DimensionMismatch;
-  x = rhs;
+  if (!detail::same_view(rhs, x)) {  // the same view solves in place
+    if (detail::views_overlap(rhs, x))
+      throw std::invalid_argument(
+          "graphsolve::Factorization: x and the right-hand side overlap in memory without being the same matrix: "
+          "pass separate ones, or the same one to solve in place");
+    x = rhs;
+  }
   return solve_checked(x, transposed);
 }
 
@@ -129,35 +136,49 @@ Status Factorization::solve_transposed_refined(const BlockMatrix& matrix, const 
 Status Factorization::Impl::solve_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
                                           Eigen::Ref<Eigen::MatrixXd> x, int steps, bool transposed) {
   if (!matrix.pattern().same_as(*d->pattern)) return Status::DimensionMismatch;
-  if (const Status s = solve_into(rhs, x, transposed); s != Status::Success) return s;
-  // As LAPACK's refinement does: stop once a round no longer halves the
-  // residual, and undo a round that did not lower it at all (a factorization
-  // of a shifted singular matrix can push x along A's null space forever).
-  // A single round, the Newton solvers' case, is taken unchecked.
-  for (Eigen::Index c = 0; c < x.cols(); ++c) {
-    double last = 0.0;
-    for (int step = 0; step < steps; ++step) {
-      // Against the matrix that was factorized: LDLT and LLT read only the lower triangle.
-      if (method != Method::LDU)
-        matrix.multiply_symmetric_lower(x.col(c), residual);
-      else if (transposed)
-        matrix.multiply_transposed(x.col(c), residual);
-      else
-        matrix.multiply(x.col(c), residual);
-      residual = rhs.col(c) - residual;
-      const double norm = steps > 1 ? residual.norm() : 1.0;
-      if (step > 0 && !(norm < last)) {
-        x.col(c) -= correction;
-        break;
-      }
-      if (norm == 0.0 || (step > 0 && norm > 0.5 * last)) break;
-      last = norm;
-      solve_columns(residual, transposed);
-      x.col(c) += residual;
-      if (steps > 1) correction = residual;
+  if (steps > 0 && detail::same_view(rhs, x)) {
+    // In place: solving a column overwrites its right-hand side, which its
+    // refinement reads, so each column keeps a copy while it is solved.
+    if (x.rows() != d->pattern->dimension) return Status::DimensionMismatch;
+    for (Eigen::Index c = 0; c < x.cols(); ++c) {
+      kept_rhs = x.col(c);
+      if (const Status s = solve_checked(x.col(c), transposed); s != Status::Success) return s;
+      refine_column(matrix, kept_rhs, x.col(c), steps, transposed);
     }
+  } else {
+    if (const Status s = solve_into(rhs, x, transposed); s != Status::Success) return s;
+    for (Eigen::Index c = 0; c < x.cols(); ++c) refine_column(matrix, rhs.col(c), x.col(c), steps, transposed);
   }
   return all_finite(x) ? Status::Success : Status::NonFiniteSolution;
+}
+
+// As LAPACK's refinement does: stop once a round no longer halves the
+// residual, and undo a round that did not lower it at all (a factorization
+// of a shifted singular matrix can push x along A's null space forever).
+// A single round, the Newton solvers' case, is taken unchecked.
+void Factorization::Impl::refine_column(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::VectorXd>& b,
+                                        Eigen::Ref<Eigen::VectorXd> x, int steps, bool transposed) {
+  double last = 0.0;
+  for (int step = 0; step < steps; ++step) {
+    // Against the matrix that was factorized: LDLT and LLT read only the lower triangle.
+    if (method != Method::LDU)
+      matrix.multiply_symmetric_lower(x, residual);
+    else if (transposed)
+      matrix.multiply_transposed(x, residual);
+    else
+      matrix.multiply(x, residual);
+    residual = b - residual;
+    const double norm = steps > 1 ? residual.norm() : 1.0;
+    if (step > 0 && !(norm < last)) {
+      x -= correction;
+      break;
+    }
+    if (norm == 0.0 || (step > 0 && norm > 0.5 * last)) break;
+    last = norm;
+    solve_columns(residual, transposed);
+    x += residual;
+    if (steps > 1) correction = residual;
+  }
 }
 
 namespace {

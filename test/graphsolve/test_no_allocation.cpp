@@ -54,7 +54,8 @@ TEST(NoAllocation, FactorizeAndSolveNeverAllocate) {
       Eigen::MatrixXd x(a.rows(), 3);
       Eigen::MatrixXd adjoint = gs_test::random_rhs(a.rows(), 37, 4);
       Eigen::MatrixXd adjoint_x(a.rows(), 3);
-      gs::Status s1{}, s2{}, s3{}, s4{}, s5{}, s6{}, s7{}, s8{};
+      Eigen::MatrixXd in_place = b;  // refined in place: each column's right-hand side kept in preallocated storage
+      gs::Status s1{}, s2{}, s3{}, s4{}, s5{}, s6{}, s7{}, s8{}, s9{};
       const long count = allocations_during([&] {
         s1 = f.factorize(a);
         s2 = f.solve_in_place(one);
@@ -63,13 +64,15 @@ TEST(NoAllocation, FactorizeAndSolveNeverAllocate) {
         s6 = f.solve_transposed_in_place(one);
         s7 = f.solve_transposed_in_place(adjoint);
         s8 = f.solve_transposed_refined(a, b, adjoint_x, 2);
+        s9 = f.solve_refined(a, in_place, in_place, 2);
         a.set_active(a.num_nodes() - 1, false);
         s5 = f.factorize(a);
         a.set_active(a.num_nodes() - 1, true);
       });
       EXPECT_EQ(count, 0) << gs::to_string(method);
-      for (gs::Status s : {s1, s2, s3, s4, s5, s6, s7, s8}) EXPECT_EQ(s, gs::Status::Success) << gs::to_string(method);
+      for (gs::Status s : {s1, s2, s3, s4, s5, s6, s7, s8, s9}) EXPECT_EQ(s, gs::Status::Success) << gs::to_string(method);
       EXPECT_LT(gs_test::dense_residual(a.to_dense(), x, b), 1e-10);
+      EXPECT_LT(gs_test::dense_residual(a.to_dense(), in_place, b), 1e-10);
     }
   }
 }

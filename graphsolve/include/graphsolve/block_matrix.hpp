@@ -44,7 +44,9 @@ class BlockMatrix {
   bool active(NodeId node) const;
   const std::vector<char>& activity() const { return active_; }
 
-  // y = A x for one or several columns (inactive nodes act as identity).
+  // y = A x for one or several columns (inactive nodes act as identity). x
+  // and y must not overlap (y is written while x is still read): that, or
+  // wrong sizes, throws std::invalid_argument.
   void multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y) const;
   // y = A^T x, likewise.
   void multiply_transposed(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y) const;

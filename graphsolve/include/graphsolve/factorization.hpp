@@ -69,6 +69,9 @@ class Factorization {
 
   // Solves A X = B in place for one or several columns. NonFiniteSolution
   // when finite A and B give a solution that overflowed (then X is not one).
+  // X may be B itself, for every solve below (refinement then keeps a copy of
+  // each column's right-hand side); X and B that overlap otherwise throw
+  // std::invalid_argument.
   Status solve_in_place(Eigen::Ref<Eigen::MatrixXd> rhs);
   Status solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x);
   // Solves and then improves x by at most `steps` rounds of iterative
