@@ -285,18 +285,16 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
   // to its root took seconds for a chain of a few thousand links).
   std::set<std::string> reaches_root;
   for (const auto& entry : parent_of) {
-    std::vector<const std::string*> path;
     std::set<std::string> on_path;
     for (const std::string* link = &entry.first; !reaches_root.count(*link);) {
       if (!on_path.insert(*link).second)
         fail("joint '" + joint_to[*link] + "' closes a cycle of <joint> elements through link '" + *link +
              "' (close loops with <loop_joint>)");
-      path.push_back(link);
       const auto up = parent_of.find(*link);
       if (up == parent_of.end()) break;  // a root
       link = &up->second;
     }
-    for (const std::string* link : path) reaches_root.insert(*link);
+    reaches_root.insert(on_path.begin(), on_path.end());
   }
 
   std::vector<std::string> roots;
