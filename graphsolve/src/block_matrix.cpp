@@ -6,6 +6,7 @@
 #include <string>
 
 #include "graphsolve/symbolic.hpp"
+#include "block_kernels.hpp"
 #include "memory_overlap.hpp"
 
 namespace graphsolve {
@@ -85,9 +86,18 @@ bool BlockMatrix::active(NodeId node) const {
 
 namespace {
 
-// y += B x for one column-major rows x cols block: plain loops, which beat a
-// general matrix-vector product at the block sizes of mechanisms (3-6).
-void add_block_product(int rows, int cols, const double* block, const double* x, double* y) {
+// The block products below take their sizes as kernels::with_height gives
+// them: compile-time constants for 1..6, the blocks of mechanisms, whose
+// loops then unroll fully, and plain ints otherwise. On 1000-node chains,
+// ladders and crystals of 3x3 and 6x6 blocks that runs 1.5-2.2x fewer
+// instructions than loops on run-time sizes did, and 1.1-2x less time.
+
+// BlockMatrix::Product, which is private to the class.
+enum class Op { Plain, Transposed, SymmetricLower };
+
+// y += B x for one column-major rows x cols block.
+template <class Rows, class Cols>
+void add_block_product(Rows rows, Cols cols, const double* block, const double* x, double* y) {
   for (int c = 0; c < cols; ++c, block += rows) {
     const double xc = x[c];
     for (int r = 0; r < rows; ++r) y[r] += block[r] * xc;
@@ -95,7 +105,8 @@ void add_block_product(int rows, int cols, const double* block, const double* x,
 }
 
 // y += B^T x for one column-major rows x cols block: one dot product per column.
-void add_transposed_block_product(int rows, int cols, const double* block, const double* x, double* y) {
+template <class Rows, class Cols>
+void add_transposed_block_product(Rows rows, Cols cols, const double* block, const double* x, double* y) {
   for (int c = 0; c < cols; ++c, block += rows) {
     double sum = 0.0;
     for (int r = 0; r < rows; ++r) sum += block[r] * x[r];
@@ -105,9 +116,47 @@ void add_transposed_block_product(int rows, int cols, const double* block, const
 
 // y += S x for the symmetric matrix S whose lower triangle is that of the
 // column-major n x n block.
-void add_lower_symmetric_product(int n, const double* block, const double* x, double* y) {
+template <class Size>
+void add_lower_symmetric_product(Size n, const double* block, const double* x, double* y) {
   for (int c = 0; c < n; ++c)
     for (int r = 0; r < n; ++r) y[r] += (r >= c ? block[r + c * n] : block[c + r * n]) * x[c];
+}
+
+// y = op(D) x for a diagonal block (overwrites y).
+void diagonal_product(Op product, int size, const double* block, const double* x, double* y) {
+  kernels::with_height(size, [&](auto n) {
+    for (int r = 0; r < n; ++r) y[r] = 0.0;
+    if (product == Op::SymmetricLower)
+      add_lower_symmetric_product(n, block, x, y);
+    else if (product == Op::Transposed)
+      add_transposed_block_product(n, n, block, x, y);
+    else
+      add_block_product(n, n, block, x, y);
+  });
+}
+
+// The two off-diagonal products of edge (a, b), a < b, whose blocks are
+// upper = A_ab (size_a x size_b) and lower = A_ba.
+void edge_product(Op product, int size_a, int size_b, const double* upper, const double* lower,
+                  const double* xa, const double* xb, double* ya, double* yb) {
+  kernels::with_height(size_a, [&](auto na) {
+    kernels::with_height(size_b, [&](auto nb) {
+      switch (product) {
+        case Op::Plain:  // y_a += A_ab x_b, y_b += A_ba x_a
+          add_block_product(na, nb, upper, xb, ya);
+          add_block_product(nb, na, lower, xa, yb);
+          break;
+        case Op::Transposed:  // y_b += A_ab^T x_a, y_a += A_ba^T x_b
+          add_transposed_block_product(na, nb, upper, xa, yb);
+          add_transposed_block_product(nb, na, lower, xb, ya);
+          break;
+        case Op::SymmetricLower:  // A_ab read as A_ba^T
+          add_block_product(nb, na, lower, xa, yb);
+          add_transposed_block_product(nb, na, lower, xb, ya);
+          break;
+      }
+    });
+  });
 }
 
 }  // namespace
@@ -136,47 +185,25 @@ void BlockMatrix::multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Re
   if (detail::views_overlap(x, y))
     throw std::invalid_argument(std::string("graphsolve::BlockMatrix::") + name +
                                 ": x and y overlap in memory (y is written while x is read): pass separate vectors");
+  const Op op = product == Product::Plain        ? Op::Plain
+                 : product == Product::Transposed ? Op::Transposed
+                                                  : Op::SymmetricLower;
   const double* values = values_.data();
   for (Eigen::Index k = 0; k < x.cols(); ++k) {
     const double* xk = x.col(k).data();
     double* yk = y.col(k).data();
     for (int i = 0; i < p.num_nodes; ++i) {
       const int offset = p.offset[i], size = p.size[i];
-      const double* diagonal = values + diag_offset_[i];
-      if (!active_[i]) {
-        std::copy(xk + offset, xk + offset + size, yk + offset);
-        continue;
-      }
-      std::fill(yk + offset, yk + offset + size, 0.0);
-      if (product == Product::SymmetricLower)
-        add_lower_symmetric_product(size, diagonal, xk + offset, yk + offset);
-      else if (product == Product::Transposed)
-        add_transposed_block_product(size, size, diagonal, xk + offset, yk + offset);
+      if (active_[i])
+        diagonal_product(op, size, values + diag_offset_[i], xk + offset, yk + offset);
       else
-        add_block_product(size, size, diagonal, xk + offset, yk + offset);
+        std::copy(xk + offset, xk + offset + size, yk + offset);
     }
-    // Edge e = (a, b), a < b, stores A_ab (upper) and A_ba (lower).
     for (int e = 0; e < p.num_edges; ++e) {
       const auto [a, b] = p.edges[e];
       if (!active_[a] || !active_[b]) continue;
-      const double* upper = values + upper_offset_[e];
-      const double* lower = values + lower_offset_[e];
-      const double *xa = xk + p.offset[a], *xb = xk + p.offset[b];
-      double *ya = yk + p.offset[a], *yb = yk + p.offset[b];
-      switch (product) {
-        case Product::Plain:  // y_a += A_ab x_b, y_b += A_ba x_a
-          add_block_product(p.size[a], p.size[b], upper, xb, ya);
-          add_block_product(p.size[b], p.size[a], lower, xa, yb);
-          break;
-        case Product::Transposed:  // y_b += A_ab^T x_a, y_a += A_ba^T x_b
-          add_transposed_block_product(p.size[a], p.size[b], upper, xa, yb);
-          add_transposed_block_product(p.size[b], p.size[a], lower, xb, ya);
-          break;
-        case Product::SymmetricLower:  // A_ab read as A_ba^T
-          add_block_product(p.size[b], p.size[a], lower, xa, yb);
-          add_transposed_block_product(p.size[b], p.size[a], lower, xb, ya);
-          break;
-      }
+      edge_product(op, p.size[a], p.size[b], values + upper_offset_[e], values + lower_offset_[e],
+                   xk + p.offset[a], xk + p.offset[b], yk + p.offset[a], yk + p.offset[b]);
     }
   }
 }

@@ -352,11 +352,12 @@ TEST(Numeric, SparseExportEqualsDenseExport) {
 }
 
 TEST(Numeric, MultiplyMatchesTheDenseMatrix) {
-  // Node sizes 0 to 7 (fixed-size and general blocks), a cycle, inactive nodes,
-  // and x, y viewed inside taller matrices (column stride != rows).
+  // Node sizes 0 to 7 (every fixed-size kernel and the general one), a cycle,
+  // inactive nodes, and x, y viewed inside taller matrices (column stride != rows).
   gs::Graph g;
-  for (int size : {6, 3, 0, 1, 7, 5, 2, 6}) g.add_node(size);
-  for (auto [a, b] : {std::pair{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 0}, {1, 5}}) g.add_edge(a, b);
+  for (int size : {6, 3, 0, 1, 7, 5, 2, 6, 4}) g.add_node(size);
+  for (auto [a, b] : {std::pair{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {7, 0}, {1, 5}, {8, 0}, {8, 4}})
+    g.add_edge(a, b);
   const gs::Symbolic sym = gs::analyze(g);
   gs::BlockMatrix a(sym);
   fam::fill_values(a, fam::Values::Unsymmetric, 5);
