@@ -90,10 +90,9 @@ namespace {
 // them: compile-time constants for 1..6, the blocks of mechanisms, whose
 // loops then unroll fully, and plain ints otherwise. On 1000-node chains,
 // ladders and crystals of 3x3 and 6x6 blocks that runs 1.5-2.2x fewer
-// instructions than loops on run-time sizes did, and 1.1-2x less time.
+// instructions than loops on run-time sizes did (docs/benchmarks.md).
 
-// BlockMatrix::Product, which is private to the class.
-enum class Op { Plain, Transposed, SymmetricLower };
+using Op = detail::BlockProduct;
 
 // y += B x for one column-major rows x cols block.
 template <class Rows, class Cols>
@@ -162,19 +161,19 @@ void edge_product(Op product, int size_a, int size_b, const double* upper, const
 }  // namespace
 
 void BlockMatrix::multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y) const {
-  multiply(x, y, Product::Plain, "multiply");
+  multiply(x, y, Op::Plain, "multiply");
 }
 
 void BlockMatrix::multiply_transposed(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y) const {
-  multiply(x, y, Product::Transposed, "multiply_transposed");
+  multiply(x, y, Op::Transposed, "multiply_transposed");
 }
 
 void BlockMatrix::multiply_symmetric_lower(const Eigen::Ref<const Eigen::MatrixXd>& x,
                                           Eigen::Ref<Eigen::MatrixXd> y) const {
-  multiply(x, y, Product::SymmetricLower, "multiply_symmetric_lower");
+  multiply(x, y, Op::SymmetricLower, "multiply_symmetric_lower");
 }
 
-void BlockMatrix::multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y, Product product,
+void BlockMatrix::multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y, Op product,
                            const char* name) const {
   const Pattern& p = *pattern_;
   if (x.rows() != p.dimension || y.rows() != p.dimension || x.cols() != y.cols())
@@ -185,9 +184,6 @@ void BlockMatrix::multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Re
   if (detail::views_overlap(x, y))
     throw std::invalid_argument(std::string("graphsolve::BlockMatrix::") + name +
                                 ": x and y overlap in memory (y is written while x is read): pass separate vectors");
-  const Op op = product == Product::Plain        ? Op::Plain
-                 : product == Product::Transposed ? Op::Transposed
-                                                  : Op::SymmetricLower;
   const double* values = values_.data();
   for (Eigen::Index k = 0; k < x.cols(); ++k) {
     const double* xk = x.col(k).data();
@@ -195,14 +191,14 @@ void BlockMatrix::multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Re
     for (int i = 0; i < p.num_nodes; ++i) {
       const int offset = p.offset[i], size = p.size[i];
       if (active_[i])
-        diagonal_product(op, size, values + diag_offset_[i], xk + offset, yk + offset);
+        diagonal_product(product, size, values + diag_offset_[i], xk + offset, yk + offset);
       else
         std::copy(xk + offset, xk + offset + size, yk + offset);
     }
     for (int e = 0; e < p.num_edges; ++e) {
       const auto [a, b] = p.edges[e];
       if (!active_[a] || !active_[b]) continue;
-      edge_product(op, p.size[a], p.size[b], values + upper_offset_[e], values + lower_offset_[e],
+      edge_product(product, p.size[a], p.size[b], values + upper_offset_[e], values + lower_offset_[e],
                    xk + p.offset[a], xk + p.offset[b], yk + p.offset[a], yk + p.offset[b]);
     }
   }

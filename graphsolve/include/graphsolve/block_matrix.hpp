@@ -16,6 +16,11 @@
 
 namespace graphsolve {
 
+namespace detail {
+// Which product BlockMatrix's multiply* computes (its implementation's switch).
+enum class BlockProduct { Plain, Transposed, SymmetricLower };
+}  // namespace detail
+
 class Symbolic;
 
 class BlockMatrix {
@@ -74,9 +79,8 @@ class BlockMatrix {
 
  private:
   void check_node(NodeId node, const char* where) const;
-  enum class Product { Plain, Transposed, SymmetricLower };
-  void multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y, Product product,
-                const char* name) const;
+  void multiply(const Eigen::Ref<const Eigen::MatrixXd>& x, Eigen::Ref<Eigen::MatrixXd> y,
+                detail::BlockProduct product, const char* name) const;
   int block_offset(NodeId i, NodeId j, const char* where) const;
 
   std::shared_ptr<const Pattern> pattern_;
