@@ -34,6 +34,14 @@ void widen_row_magnitudes(Size b, const double* block, double* rows) {
   });
 }
 
+// cols[j] = max(cols[j], largest magnitude in column j of a b x b block).
+// Only while a factorization is retried with its columns tracked
+// (pivot_inversion.cpp), so a plain loop.
+inline void widen_column_magnitudes(int b, const double* block, double* cols) {
+  for (int j = 0; j < b; ++j)
+    for (int i = 0; i < b; ++i) cols[j] = std::max(cols[j], std::abs(block[i + static_cast<long>(j) * b]));
+}
+
 // What factorize() adds to the diagonal of a node of this kind.
 inline double diagonal_shift(const FactorOptions& options, NodeKind kind) {
   return options.shift + (kind == NodeKind::ZeroDiagonal ? options.constraint_shift : 0.0);
@@ -45,6 +53,7 @@ struct Factorization::Impl {
   int size(int k) const { return d->size[k]; }
   int width(int k) const { return d->width[k]; }
   double* diag(int k) { return values.data() + diag_off[k]; }
+  const double* diag(int k) const { return values.data() + diag_off[k]; }
   // Block A_kj of neighbour entry e in the upper panel of k (b_k x b_j, ld b_k).
   double* upper(int k, int e) { return values.data() + upper_off[k] + static_cast<long>(size(k)) * d->struct_col[e]; }
   // Block A_jk of neighbour entry e in the lower panel of k (b_j x b_k, ld W_k).
@@ -90,6 +99,16 @@ struct Factorization::Impl {
   Status factor_pivot(int k, double tolerance, bool equilibrate);
   double invert_pivot(int k, const double* row_magnitudes, double tolerance);
   double invert_equilibrated_pivot(int k, double tolerance);
+  // LDU: true if the block left by a failed row-scaled retry has columns far
+  // enough apart in scale that scaling them too might pass it.
+  bool columns_apart(int k, double ratio, double tolerance) const;
+  double invert_two_sided_pivot(int k, double tolerance);
+  // One pass over every pivot (factorize() may run two).
+  Status eliminate_all(const BlockMatrix& matrix, const FactorOptions& options);
+  // After it the column magnitudes are widened wherever the row ones are.
+  void widen_columns(int a) {
+    if (tracking_columns) widen_column_magnitudes(size(a), diag(a), column_magnitudes(a));
+  }
   // Updates by pivot k. In a supernodal panel only those inside the panel:
   // everything touching its outer neighbours is left to finish_panel
   // (see supernodal_panels.cpp).
@@ -146,6 +165,13 @@ struct Factorization::Impl {
   std::vector<double> row_magnitude;
   std::vector<int> magnitude_off;  // per position: its first entry in row_magnitude
   double* magnitudes(int k) { return row_magnitude.data() + magnitude_off[k]; }
+  // LDU only, and only while tracking_columns (a factorization retried
+  // because a pivot failed even with its rows scaled): the same per column.
+  std::vector<double> column_magnitude;
+  bool tracking_columns = false;
+  bool column_retry_wanted = false;  // set by factor_pivot in the first pass
+  double* column_magnitudes(int k) { return column_magnitude.data() + magnitude_off[k]; }
+  const double* column_magnitudes(int k) const { return column_magnitude.data() + magnitude_off[k]; }
   // Pivots larger than kernels::kMaxFixed: preallocated dynamic factorizations.
   std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> large_lu;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> large_llt;

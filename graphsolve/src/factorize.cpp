@@ -63,6 +63,7 @@ Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data(
   plan_panels();
   active.assign(n, 1);
   row_magnitude.assign(d->pattern->dimension, 0.0);
+  if (method == Method::LDU) column_magnitude.assign(d->pattern->dimension, 0.0);
   magnitude_off.assign(n, 0);
   for (int k = 1; k < n; ++k) magnitude_off[k] = magnitude_off[k - 1] + d->size[k - 1];
   large_index.assign(n, -1);
@@ -167,10 +168,13 @@ double Factorization::Impl::load_sized(Size b, int k, const BlockMatrix& matrix,
     double* rows = magnitudes(k);
     std::fill(rows, rows + b, 0.0);
     widen_row_magnitudes(b, dk, rows);
+    if (tracking_columns) std::fill(column_magnitudes(k), column_magnitudes(k) + b, 0.0);
+    widen_columns(k);
   } else {
     for (int i = 0; i < b * b; ++i) dk[i] = 0.0;
     for (int i = 0; i < b; ++i) dk[i + i * b] = 1.0;
     std::fill(magnitudes(k), magnitudes(k) + b, 1.0);
+    if (tracking_columns) std::fill(column_magnitudes(k), column_magnitudes(k) + b, 1.0);
   }
   // The panels: A_jk below and (LDU) A_kj beside, for every later neighbour j.
   const int ldl = lower_ld(k), ldu = upper_ld(k);
@@ -211,10 +215,12 @@ double Factorization::Impl::load_first_touched_by(int k, const BlockMatrix& matr
 }
 
 // Pivot k's only later neighbour when that is a small forest edge outside any
-// panel, else -1: such a pivot takes one fixed-size kernel.
+// panel, else -1: such a pivot takes one fixed-size kernel (which widens only
+// the row magnitudes).
 int Factorization::Impl::single_small_neighbour(int k) const {
   const int e = d->struct_begin[k];
-  if (d->struct_begin[k + 1] != e + 1 || panel_end[k] >= 0 || size(k) > kn::kMaxFusedEdge) return -1;
+  if (d->struct_begin[k + 1] != e + 1 || panel_end[k] >= 0 || size(k) > kn::kMaxFusedEdge || tracking_columns)
+    return -1;
   const int a = d->struct_pos[e];
   return size(a) <= kn::kMaxFusedEdge && size(a) > 0 && active[a] ? a : -1;
 }
@@ -242,6 +248,7 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
     const double* u_ka = upper(k, e1);
     kn::sub_ab(wa, b, wa, l_ak, ldl, u_ka, b, diag(a), wa);
     widen_row_magnitudes(wa, diag(a), magnitudes(a));
+    widen_columns(a);
     if (tail_is_structure_of(a, e1, end)) {  // one product per strip
       const int ra = d->struct_begin[a], strip = columns - d->struct_col[e1 + 1];
       kn::sub_ab(wa, b, strip, l_ak, ldl, upper(k, e1 + 1), b, upper(a, ra), upper_ld(a));
@@ -309,42 +316,60 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
   if (!matrix.pattern().same_as(*m.d->pattern)) return m.status = Status::DimensionMismatch;
   if (!valid(options)) return m.status = Status::InvalidOption;
   m.factorized_with = options;
+  m.column_retry_wanted = false;
+  Status s = m.eliminate_all(matrix, options);
+  // An LDU pivot that failed with its rows scaled, whose columns are far
+  // apart in scale too: its columns' magnitudes on the way were not kept,
+  // and without them a column that cancelled would look merely small. So
+  // the whole factorization runs again keeping them (pivot_inversion.cpp);
+  // only such failures pay for it.
+  if (s == Status::SingularPivot && m.column_retry_wanted) {
+    m.tracking_columns = true;
+    s = m.eliminate_all(matrix, options);
+    m.tracking_columns = false;
+  }
+  return m.status = s;
+}
+
+Status Factorization::Impl::eliminate_all(const BlockMatrix& matrix, const FactorOptions& options) {
+  failed = -1;
+  min_ratio = 1.0;
   // A non-finite value outranks any other failure: confirmed node by node
   // (inactive nodes may hold anything) once the loads have seen one, or
   // before a pivot failure is reported.
   auto non_finite = [&] {
     if (matrix.all_finite()) return false;
-    m.failed = matrix.first_non_finite_node();
-    return m.failed >= 0;
+    failed = matrix.first_non_finite_node();
+    return failed >= 0;
   };
-  const int n = static_cast<int>(m.d->order.size());
+  const int n = static_cast<int>(d->order.size());
   double poison = 0.0;
   for (int k = 0; k < n; ++k) {
-    if (m.loads_itself[k]) poison += m.load(k, matrix, options);
+    if (loads_itself[k]) poison += load(k, matrix, options);
     Status s = Status::Success;
-    if (!m.active[k]) {  // identity pivot with no couplings: -I^{-1} = -I
-      for (int i = 0; i < m.size(k); ++i) m.diag(k)[i + i * m.size(k)] = -1.0;
-    } else if (m.size(k) > 0) {
-      s = m.factor_pivot(k, options.pivot_tolerance, options.equilibrate_pivots);
+    if (!active[k]) {  // identity pivot with no couplings: -I^{-1} = -I
+      for (int i = 0; i < size(k); ++i) diag(k)[i + i * size(k)] = -1.0;
+    } else if (size(k) > 0) {
+      s = factor_pivot(k, options.pivot_tolerance, options.equilibrate_pivots);
     }
     // Independent of the inversion above, so the two overlap.
-    poison += m.load_first_touched_by(k, matrix, options);
+    poison += load_first_touched_by(k, matrix, options);
     if (s != Status::Success) {
-      if (non_finite()) return m.status = Status::NonFiniteValue;
-      m.failed = m.d->order[k];
-      return m.status = s;
+      if (non_finite()) return Status::NonFiniteValue;
+      failed = d->order[k];
+      return s;
     }
-    if (m.active[k] && m.size(k) > 0 && m.width(k) > 0) {
-      if (m.method == Method::LDU)
-        m.eliminate_unsymmetric(k);
+    if (active[k] && size(k) > 0 && width(k) > 0) {
+      if (method == Method::LDU)
+        eliminate_unsymmetric(k);
       else
-        m.eliminate_symmetric(k);
+        eliminate_symmetric(k);
     }
-    if (m.panel_end[k] == k + 1) m.finish_panel(m.panel_begin[k], k + 1);
+    if (panel_end[k] == k + 1) finish_panel(panel_begin[k], k + 1);
   }
-  if (poison != 0.0 && non_finite()) return m.status = Status::NonFiniteValue;
-  m.failed = -1;
-  return m.status = Status::Success;
+  if (poison != 0.0 && non_finite()) return Status::NonFiniteValue;
+  failed = -1;
+  return Status::Success;
 }
 
 Factorization::Factorization(const Symbolic& symbolic, Method method)
@@ -363,7 +388,7 @@ const Symbolic& Factorization::symbolic() const { return impl_->symbolic; }
 long Factorization::memory_bytes() const {
   const Impl& m = *impl_;
   long doubles = static_cast<long>(m.values.size() + m.scratch.size() + m.rhs_scratch.size() + m.residual.size() +
-                                   m.correction.size() + m.kept_rhs.size() + m.row_magnitude.size() +
+                                   m.correction.size() + m.kept_rhs.size() + m.row_magnitude.size() + m.column_magnitude.size() +
                                    m.outer_left.size() + m.outer_right.size() + m.outer_product.size() +
                                    m.panel_lower.size() + m.panel_upper.size());
   for (int b : m.d->size)

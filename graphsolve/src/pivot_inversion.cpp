@@ -11,8 +11,15 @@
 // symmetric methods. A row that cancelled stays tiny against its own
 // magnitude, so singular and cancelled pivots are still refused; a row that
 // is merely small is not. Only pivots that fail the plain test pay for this.
+//
+// For LDU, whose columns scale independently of its rows (variables in
+// other units than their equations), a block that still fails may have
+// columns far apart in scale. Scaling them needs their own magnitudes on the
+// way, which factorize() then keeps in a second pass (factorize.cpp); the
+// last retry scales rows and columns as LAPACK's xGEEQU does.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "factor_storage.hpp"
 
@@ -24,7 +31,16 @@ Status Factorization::Impl::factor_pivot(int k, double tolerance, bool equilibra
   const int b = size(k);  // small blocks without invert_pivot's call: 2% of a 3x3 chain's factorization
   double ratio = b <= kn::kMaxFixed ? kn::invert_small_pivot(b, diag(k), b, magnitudes(k), tolerance, method == Method::LLT)
                                     : invert_pivot(k, magnitudes(k), tolerance);
-  if (equilibrate && ratio >= 0.0 && !(ratio >= tolerance && ratio > 0.0)) ratio = invert_equilibrated_pivot(k, tolerance);
+  auto refused = [&] { return ratio >= 0.0 && !(ratio >= tolerance && ratio > 0.0); };
+  if (equilibrate && refused()) {
+    ratio = invert_equilibrated_pivot(k, tolerance);
+    if (method == Method::LDU && refused()) {
+      if (tracking_columns)
+        ratio = invert_two_sided_pivot(k, tolerance);
+      else
+        column_retry_wanted = columns_apart(k, ratio, tolerance);
+    }
+  }
   if (ratio < 0.0) return Status::NotPositiveDefinite;
   min_ratio = std::min(min_ratio, ratio);
   if (!(ratio >= tolerance) || ratio == 0.0) return Status::SingularPivot;
@@ -91,6 +107,68 @@ double Factorization::Impl::invert_equilibrated_pivot(int k, double tolerance) {
   // -C^{-1} = (-C_s^{-1}) F.
   for (int j = 0; j < b; ++j)
     for (int i = 0; i < b; ++i) dk[i + j * b] *= method == Method::LDLT ? factor[i] * factor[j] : factor[j];
+  return ratio;
+}
+
+// Partial pivoting picks the same rows in D F_c as in D (F_c positive
+// diagonal), so scaling the columns multiplies U's diagonal by F_c: it can
+// raise the pivot ratio by about the columns' spread, times the growth of
+// U's diagonal (at most about b for these blocks). A block whose shortfall
+// is larger, or with a zero column, is singular whatever its columns.
+bool Factorization::Impl::columns_apart(int k, double ratio, double tolerance) const {
+  const int b = size(k);
+  const double* dk = diag(k);
+  double smallest = std::numeric_limits<double>::infinity(), largest = 0.0;
+  for (int j = 0; j < b; ++j) {
+    double column = 0.0;
+    for (int i = 0; i < b; ++i) column = std::max(column, std::abs(dk[i + j * b]));
+    smallest = std::min(smallest, column);
+    largest = std::max(largest, column);
+  }
+  return smallest > 0.0 && ratio > 0.0 && ratio * b * b * (largest / smallest) >= tolerance;
+}
+
+// On the block invert_equilibrated_pivot left, D_r = F_r D with F_r =
+// diag(1 / R_i): D_s = D_r F_c with F_c = diag(1 / c_j), c_j the largest
+// magnitude in column j of D_r, so that every column of D_s peaks at 1. The
+// floor the pivots are measured against is what the magnitudes on the way
+// become in D_s: entry (i, j) was never above min(R_i, C_j) (C_j: column j's
+// largest on the way), which scales to min(1, C_j / R_i) / c_j. A column that
+// cancelled, tiny now against its C_j, so raises the floor as far as its
+// scaling would have raised its rounding, and stays refused.
+double Factorization::Impl::invert_two_sided_pivot(int k, double tolerance) {
+  const int b = size(k);
+  double* dk = diag(k);
+  const double* rows = magnitudes(k);
+  const double* columns = column_magnitudes(k);
+  double* column_factor = rhs_scratch.col(0).data();
+  double* floor = rhs_scratch.col(1).data();
+  double smallest_row = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < b; ++i) {
+    if (!(rows[i] > 0.0 && rows[i] < 1e308)) return 0.0;  // invert_equilibrated_pivot left it unscaled
+    smallest_row = std::min(smallest_row, rows[i]);
+  }
+  double scale = 1.0;
+  for (int j = 0; j < b; ++j) {
+    double column = 0.0;
+    for (int i = 0; i < b; ++i) column = std::max(column, std::abs(dk[i + j * b]));
+    column_factor[j] = 1.0 / column;
+    if (!(column > 0.0 && std::isfinite(column_factor[j]))) return 0.0;
+    scale = std::max(scale, std::min(1.0, columns[j] / smallest_row) * column_factor[j]);
+  }
+  for (int j = 0; j < b; ++j)
+    for (int i = 0; i < b; ++i) dk[i + j * b] *= column_factor[j];
+  std::fill(floor, floor + b, scale);
+  const double ratio = invert_pivot(k, floor, tolerance);
+  if (!(ratio >= tolerance) || ratio <= 0.0) return ratio;
+  // D_s = F_r D F_c, so -D^{-1} = F_c (-D_s^{-1}) F_r. An inverse beyond the
+  // range of double cannot be used: singular as far as the solves go.
+  for (int j = 0; j < b; ++j)
+    for (int i = 0; i < b; ++i) {
+      double& entry = dk[i + j * b];
+      entry = entry * column_factor[i] / rows[j];
+      if (!std::isfinite(entry)) return 0.0;
+    }
   return ratio;
 }
 

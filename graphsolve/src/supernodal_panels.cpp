@@ -182,6 +182,7 @@ void Factorization::Impl::update_outer(int last, int rows, int columns) {
     if (!active[a]) continue;
     kn::subtract(wa, wa, c + oa + static_cast<long>(oa) * rows, rows, diag(a), wa);
     widen_row_magnitudes(wa, diag(a), magnitudes(a));
+    widen_columns(a);
     if (tail_is_structure_of(a, e1, stop)) {  // S(a) is the rest of R: one strip each
       const int wr = width(a), ra = d->struct_begin[a], on = d->struct_col[e1 + 1];
       if (!symmetric) kn::subtract(wa, wr, c + oa + static_cast<long>(on) * rows, rows, upper(a, ra), upper_ld(a));

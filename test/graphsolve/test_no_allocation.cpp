@@ -98,4 +98,18 @@ TEST(NoAllocation, ScaledPivotRetriesNeverAllocate) {
     EXPECT_EQ(count, 0) << gs::to_string(method);
     EXPECT_EQ(status, gs::Status::Success) << gs::to_string(method);
   }
+  // LDU with the columns after the first of every node scaled by 1e-15: the
+  // factorization runs a second time keeping the columns' magnitudes.
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::Unsymmetric, 9);
+  for (int v = 0; v < p.num_nodes; ++v) a.diag(v).rightCols(p.size[v] - 1) *= 1e-15;
+  for (const auto& [i, j] : p.edges) {
+    a.block(i, j).rightCols(p.size[j] - 1) *= 1e-15;
+    a.block(j, i).rightCols(p.size[i] - 1) *= 1e-15;
+  }
+  gs::Factorization f(sym, gs::Method::LDU);
+  gs::Status status{};
+  const long count = allocations_during([&] { status = f.factorize(a); });
+  EXPECT_EQ(count, 0);
+  EXPECT_EQ(status, gs::Status::Success);
 }

@@ -1,6 +1,7 @@
-// Pivot blocks whose rows differ in scale by many orders: the plain pivot
-// ratio calls them singular, the retry with scaled rows does not, and
-// blocks that are singular, or cancelled to rounding, are still refused.
+// Pivot blocks whose rows (or, for LDU, columns) differ in scale by many
+// orders: the plain pivot ratio calls them singular, the retries with scaled
+// rows and then columns do not, and blocks that are singular, or cancelled
+// to rounding, are still refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -48,6 +49,29 @@ Eigen::VectorXd row_scales(const gs::Pattern& p, unsigned seed) {
   for (int v = 0; v < p.num_nodes; ++v)
     for (int r = 0; r < p.size[v]; ++r) s[p.offset[v] + r] = u(rng) * (r == 0 ? 1.0 : 1e-8);
   return s;
+}
+
+// Column scales for LDU: about 1 for the first column of every node and
+// about 1e-15 for the others, beyond what the pivot tolerance (1e-13) lets
+// a block's rows-only scaling absorb.
+Eigen::VectorXd column_scales(const gs::Pattern& p, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.5, 2.0);
+  Eigen::VectorXd c(p.dimension);
+  for (int v = 0; v < p.num_nodes; ++v)
+    for (int r = 0; r < p.size[v]; ++r) c[p.offset[v] + r] = u(rng) * (r == 0 ? 1.0 : 1e-15);
+  return c;
+}
+
+// A <- diag(r) A diag(c), block by block.
+void scale_rows_and_columns(gs::BlockMatrix& a, const Eigen::VectorXd& r, const Eigen::VectorXd& c) {
+  const gs::Pattern& p = a.pattern();
+  const auto part = [&](const Eigen::VectorXd& s, int node) { return s.segment(p.offset[node], p.size[node]).asDiagonal(); };
+  for (int v = 0; v < p.num_nodes; ++v) a.diag(v) = part(r, v) * a.diag(v) * part(c, v);
+  for (const auto& [i, j] : p.edges) {
+    a.block(i, j) = part(r, i) * a.block(i, j) * part(c, j);
+    a.block(j, i) = part(r, j) * a.block(j, i) * part(c, i);
+  }
 }
 
 }  // namespace
@@ -192,4 +216,196 @@ TEST(PivotScaling, BadlyScaledSaddlePointSystems) {
       }
     }
   }
+}
+
+// Unsymmetric systems whose variables (columns) differ in scale by 1e15
+// inside every node, alone and with rows 1e-8 apart as well: A = R B C.
+// Scaling rows cannot pass their pivots, scaling columns too does. A x = b
+// is B y = R^{-1} b with y = C x, in both directions (the transposed solve
+// reads the same inverses), and log|det A| = log|det B| + log det R + log det C.
+TEST(PivotScaling, LduBlocksWithColumnsApartInScaleFactorize) {
+  std::vector<ScaledCase> cases = scaled_cases();
+  cases.push_back({"mechanism_chain", fam::mechanism(fam::chain(8, 6), 5, true)});
+  cases.push_back({"mechanism_ladder", fam::mechanism(fam::ladder(4, 6), 3, true)});
+  for (const ScaledCase& c : cases) {
+    for (const bool rows_too : {false, true}) {
+      for (const gs::Ordering ordering : {gs::Ordering::DFS, gs::Ordering::AMD, gs::Ordering::Auto}) {
+        SCOPED_TRACE(c.name + (rows_too ? " rows and columns " : " columns ") + gs::to_string(ordering));
+        const gs::Symbolic sym = gs::analyze(c.graph, {ordering, {}});
+        const gs::Pattern& p = sym.pattern();
+        gs::BlockMatrix a(sym);
+        const bool saddle = c.name.rfind("mechanism", 0) == 0;
+        fam::fill_values(a, saddle ? fam::Values::SaddleUnsymmetric : fam::Values::Unsymmetric, 29);
+        const Eigen::MatrixXd well_scaled = a.to_dense();
+        const Eigen::VectorXd r = rows_too ? row_scales(p, 7) : Eigen::VectorXd::Ones(p.dimension);
+        const Eigen::VectorXd col = column_scales(p, 11);
+        scale_rows_and_columns(a, r, col);
+
+        gs::Factorization f(sym, gs::Method::LDU);
+        gs::FactorOptions plain;
+        plain.equilibrate_pivots = false;
+        EXPECT_EQ(f.factorize(a, plain), gs::Status::SingularPivot);
+        ASSERT_EQ(f.factorize(a), gs::Status::Success);
+        EXPECT_GE(f.min_pivot_ratio(), gs::FactorOptions{}.pivot_tolerance);
+
+        const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), 2, 13);
+        Eigen::MatrixXd x(a.rows(), 2);
+        ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+        const Eigen::MatrixXd y = well_scaled.partialPivLu().solve(r.cwiseInverse().asDiagonal() * b);
+        EXPECT_LT((col.asDiagonal() * x - y).norm(), 1e-9 * y.norm());
+        // A^T x = b is B^T (R x) = C^{-1} b.
+        ASSERT_EQ(f.solve_transposed(b, x), gs::Status::Success);
+        const Eigen::MatrixXd yt = well_scaled.transpose().partialPivLu().solve(col.cwiseInverse().asDiagonal() * b);
+        EXPECT_LT((r.asDiagonal() * x - yt).norm(), 1e-9 * yt.norm());
+
+        gs::Determinant det;
+        ASSERT_EQ(f.determinant(det), gs::Status::Success);
+        const gs::Determinant expected = gs_test::dense_determinant(well_scaled);
+        EXPECT_EQ(det.sign, expected.sign);
+        const double log_det = expected.log_abs + r.array().log().sum() + col.array().log().sum();
+        EXPECT_NEAR(det.log_abs, log_det, 1e-9 * std::abs(log_det));
+      }
+    }
+  }
+}
+
+// The column counterpart of RowsThatCancelledAreStillRefused. Entry (0, 1)
+// of the last pivot, 1e8 on the way, cancels to a few units in its last
+// place; its row keeps 1e2 and the other row is (1, 1e-20), so no row is
+// rounding against its own magnitude and the block's columns are 1e15 apart.
+// Scaled by its magnitude now, column 1 would pass (as 8.9e-16 against 1e-20
+// it is by far the larger of its two entries); against the 1e8 it had it is
+// rounding, and stays refused. Built twice: the 1e8 as loaded with one
+// update cancelling it, and zero as loaded with two updates making it -1e8
+// and cancelling that. The second is told only by the magnitudes kept
+// after each update, in the fused kernel of a small edge and in the general
+// one. With half the cancelling update, every variant keeps its digits,
+// passes and solves.
+TEST(PivotScaling, ColumnsThatCancelledAreStillRefused) {
+  const double tiny = 4.0 * std::numeric_limits<double>::epsilon();
+  for (const int size : {2, 5}) {  // 5: beyond the fused edge kernel
+    for (const bool in_updates : {false, true}) {
+      SCOPED_TRACE(std::to_string(size) + (in_updates ? " in the updates" : " as loaded"));
+      gs::Graph g;
+      for (int i = 0; i < (in_updates ? 3 : 2); ++i) g.add_node(size);
+      const int last = in_updates ? 2 : 1;
+      for (int i = 0; i < last; ++i) g.add_edge(i, last);
+      const gs::Symbolic sym = gs::analyze(g, {gs::Ordering::Given, in_updates ? std::vector<gs::NodeId>{0, 1, 2}
+                                                                            : std::vector<gs::NodeId>{0, 1}});
+      gs::BlockMatrix a(sym);
+      Eigen::MatrixXd pivot = Eigen::MatrixXd::Identity(size, size);
+      pivot.topLeftCorner(2, 2) << 1e2, 0.0, 1.0, 1e-20;
+      for (int i = 0; i < last; ++i) a.diag(i).setIdentity();
+      // Update i adds -A_{last,i} A_{i,last} = -(first) (second) at (0, 1).
+      auto couple = [&](int i, double first, double second) {
+        a.block(last, i).setZero();
+        a.block(last, i)(0, 0) = first;
+        a.block(i, last).setZero();
+        a.block(i, last)(0, 1) = second;
+      };
+      for (const double kept : {tiny, 0.5}) {
+        SCOPED_TRACE(kept);
+        if (in_updates) {
+          couple(0, 1e4, 1e4);
+          couple(1, -1e4, 1e4 * (1.0 - kept));
+        } else {
+          pivot(0, 1) = 1e8 * (1.0 + kept);
+          couple(0, 1e4, 1e4);
+        }
+        a.diag(last) = pivot;
+        gs::Factorization f(sym, gs::Method::LDU);
+        if (kept == tiny) {
+          EXPECT_EQ(f.factorize(a), gs::Status::SingularPivot);
+          EXPECT_EQ(f.failed_node(), last);
+          continue;
+        }
+        ASSERT_EQ(f.factorize(a), gs::Status::Success);
+        const Eigen::MatrixXd dense = a.to_dense();
+        const Eigen::VectorXd b = gs_test::random_rhs(a.rows(), 1, 3);
+        Eigen::VectorXd x(a.rows());
+        ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+        // Partial pivoting does not see the columns' scales (full
+        // pivoting's rank threshold would call a small column zero).
+        const Eigen::VectorXd expected = dense.partialPivLu().solve(b);
+        EXPECT_LT((x - expected).norm(), 1e-9 * expected.norm());
+      }
+    }
+  }
+}
+
+// The same through supernodal panels, whose updates of their outer nodes
+// are one product per panel: two cliques of eight 6x6 nodes, each a panel
+// of 48 columns (the most a panel takes, so the two stay apart), both
+// coupled to a hub of 24 rows through its row 0 and its column 1 only. The
+// first panel's update makes the hub's entry (0, 1) about -1e8, the
+// second's cancels it (or half of it); rows and columns as in
+// ColumnsThatCancelledAreStillRefused.
+TEST(PivotScaling, ColumnsThatCancelledInPanelUpdatesAreStillRefused) {
+  constexpr int kClique = 8, kBlock = 6, kHub = 24;
+  gs::Graph g;
+  for (int i = 0; i < 2 * kClique; ++i) g.add_node(kBlock);
+  const gs::NodeId hub = g.add_node(kHub);
+  for (int c = 0; c < 2; ++c)
+    for (int i = 0; i < kClique; ++i) {
+      for (int j = i + 1; j < kClique; ++j) g.add_edge(c * kClique + i, c * kClique + j);
+      g.add_edge(c * kClique + i, hub);
+    }
+  std::vector<gs::NodeId> order(2 * kClique + 1);
+  for (int i = 0; i <= 2 * kClique; ++i) order[i] = i;
+  const gs::Symbolic sym = gs::analyze(g, {gs::Ordering::Given, order});
+  const double tiny = 4.0 * std::numeric_limits<double>::epsilon();
+  for (const double kept : {tiny, 0.5}) {
+    SCOPED_TRACE(kept);
+    gs::BlockMatrix a(sym);
+    Eigen::MatrixXd pivot = Eigen::MatrixXd::Identity(kHub, kHub);
+    pivot.topLeftCorner(2, 2) << 1e2, 0.0, 1.0, 1e-20;
+    a.diag(hub) = pivot;
+    for (int c = 0; c < 2; ++c)
+      for (int i = 0; i < kClique; ++i) {
+        const gs::NodeId k = c * kClique + i;
+        a.diag(k) = 100.0 * Eigen::MatrixXd::Identity(kBlock, kBlock);
+        for (int j = i + 1; j < kClique; ++j) {
+          a.block(k, c * kClique + j).setConstant(1.0 + 0.1 * j);
+          a.block(c * kClique + j, k).setConstant(-0.5);
+        }
+        a.block(hub, k).setZero();
+        a.block(hub, k)(0, 0) = c == 0 ? 1e4 : -1e4 * (1.0 - kept);
+        a.block(k, hub).setZero();
+        a.block(k, hub)(0, 1) = 1e4;
+      }
+    gs::Factorization f(sym, gs::Method::LDU);
+    ASSERT_EQ(f.supernodal_panels(), 2);
+    if (kept == tiny) {
+      EXPECT_EQ(f.factorize(a), gs::Status::SingularPivot);
+      EXPECT_EQ(f.failed_node(), hub);
+      continue;
+    }
+    ASSERT_EQ(f.factorize(a), gs::Status::Success);
+    const Eigen::MatrixXd dense = a.to_dense();
+    const Eigen::VectorXd b = gs_test::random_rhs(a.rows(), 1, 5);
+    Eigen::VectorXd x(a.rows());
+    ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+    const Eigen::VectorXd expected = dense.partialPivLu().solve(b);
+    EXPECT_LT((x - expected).norm(), 1e-9 * expected.norm());
+  }
+}
+
+// Singular blocks whose columns are far apart in scale stay singular, and
+// so does a block with a zero column.
+TEST(PivotScaling, SingularBlocksStaySingularWhateverTheirColumns) {
+  gs::Graph g;
+  g.add_node(3);
+  const gs::Symbolic sym = gs::analyze(g);
+  gs::BlockMatrix a(sym);
+  // Column 2 is 1e-20 times column 0, plus a rounding-level difference.
+  a.diag(0) << 1.0, 2.0, 3.0, 0.5, 1.0, 4.0, 1e-20, 2e-20 * (1.0 + 1e-16), 3e-20;
+  gs::Factorization f(sym, gs::Method::LDU);
+  EXPECT_EQ(f.factorize(a), gs::Status::SingularPivot);
+  // Columns 1e-15 apart, column 2 a combination of the other two.
+  a.diag(0).col(0) << 1.0, 2.0, 3.0;
+  a.diag(0).col(1) << 1e-15, -1e-15, 2e-15;
+  a.diag(0).col(2) = 0.5e-15 * a.diag(0).col(0) + 0.25 * a.diag(0).col(1);
+  EXPECT_EQ(f.factorize(a), gs::Status::SingularPivot);
+  a.diag(0).col(1).setZero();
+  EXPECT_EQ(f.factorize(a), gs::Status::SingularPivot);
 }

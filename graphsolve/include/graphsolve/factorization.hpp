@@ -39,8 +39,12 @@ struct FactorOptions {
   // LLT): a block whose rows differ in scale by many orders (a heavy body
   // with a tiny rotational inertia, mixed units) is then inverted, while a
   // row that is singular or cancelled stays below the tolerance against its
-  // own magnitude. Columns are not scaled. min_pivot_ratio() then reports the
-  // scaled block's ratio. false: the plain test only.
+  // own magnitude. For LDU, a block that still fails and whose columns are
+  // far apart in scale (variables in other units than their equations) is
+  // retried once more with its columns scaled as well, against the largest
+  // magnitude each column had; keeping those costs a second factorization
+  // pass, run only when such a block fails. min_pivot_ratio() then reports
+  // the scaled block's ratio. false: the plain test only.
   bool equilibrate_pivots = true;
 };
 
