@@ -38,40 +38,19 @@ std::vector<ScaledCase> scaled_cases() {
   return out;
 }
 
-// Row scales of about 1 for the first row of every node and about 1e-8 for
-// the others (a random factor in [0.5, 2] on each): the entries of a block of
-// S B S span about 16 orders of magnitude, and all but one of its pivots are
-// about 1e-16 of the largest.
-Eigen::VectorXd row_scales(const gs::Pattern& p, unsigned seed) {
+// Scales of about 1 for the first row (or column) of every node and about
+// `small` for the others, each times a random factor in [0.5, 2]. As row
+// scales S with small = 1e-8, the entries of a block of S B S span about 16
+// orders of magnitude, and all but one of its pivots are about 1e-16 of the
+// largest. As column scales with small = 1e-15, beyond what the pivot
+// tolerance (1e-13) lets a block's rows-only scaling absorb.
+Eigen::VectorXd node_scales(const gs::Pattern& p, double small, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(0.5, 2.0);
   Eigen::VectorXd s(p.dimension);
   for (int v = 0; v < p.num_nodes; ++v)
-    for (int r = 0; r < p.size[v]; ++r) s[p.offset[v] + r] = u(rng) * (r == 0 ? 1.0 : 1e-8);
+    for (int r = 0; r < p.size[v]; ++r) s[p.offset[v] + r] = u(rng) * (r == 0 ? 1.0 : small);
   return s;
-}
-
-// Column scales for LDU: about 1 for the first column of every node and
-// about 1e-15 for the others, beyond what the pivot tolerance (1e-13) lets
-// a block's rows-only scaling absorb.
-Eigen::VectorXd column_scales(const gs::Pattern& p, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(0.5, 2.0);
-  Eigen::VectorXd c(p.dimension);
-  for (int v = 0; v < p.num_nodes; ++v)
-    for (int r = 0; r < p.size[v]; ++r) c[p.offset[v] + r] = u(rng) * (r == 0 ? 1.0 : 1e-15);
-  return c;
-}
-
-// A <- diag(r) A diag(c), block by block.
-void scale_rows_and_columns(gs::BlockMatrix& a, const Eigen::VectorXd& r, const Eigen::VectorXd& c) {
-  const gs::Pattern& p = a.pattern();
-  const auto part = [&](const Eigen::VectorXd& s, int node) { return s.segment(p.offset[node], p.size[node]).asDiagonal(); };
-  for (int v = 0; v < p.num_nodes; ++v) a.diag(v) = part(r, v) * a.diag(v) * part(c, v);
-  for (const auto& [i, j] : p.edges) {
-    a.block(i, j) = part(r, i) * a.block(i, j) * part(c, j);
-    a.block(j, i) = part(r, j) * a.block(j, i) * part(c, i);
-  }
 }
 
 }  // namespace
@@ -94,7 +73,7 @@ TEST(PivotScaling, BadlyScaledBlocksFactorizeAndSolveAccurately) {
         gs::BlockMatrix a(sym);
         fam::fill_values(a, kind.values, 17);
         const Eigen::MatrixXd well_scaled = a.to_dense();
-        const Eigen::VectorXd s = row_scales(sym.pattern(), 3);
+        const Eigen::VectorXd s = node_scales(sym.pattern(), 1e-8, 3);
         gs_test::scale_symmetrically(a, s);
 
         gs::FactorOptions plain;
@@ -195,7 +174,7 @@ TEST(PivotScaling, BadlyScaledSaddlePointSystems) {
       gs::BlockMatrix a(sym);
       fam::fill_values(a, method == gs::Method::LDU ? fam::Values::SaddleUnsymmetric : fam::Values::Saddle, 23);
       const Eigen::MatrixXd well_scaled = a.to_dense();
-      const Eigen::VectorXd s = row_scales(sym.pattern(), 5);
+      const Eigen::VectorXd s = node_scales(sym.pattern(), 1e-8, 5);
       gs_test::scale_symmetrically(a, s);
       gs::Factorization f(sym, method);
       gs::FactorOptions plain;
@@ -237,9 +216,9 @@ TEST(PivotScaling, LduBlocksWithColumnsApartInScaleFactorize) {
         const bool saddle = c.name.rfind("mechanism", 0) == 0;
         fam::fill_values(a, saddle ? fam::Values::SaddleUnsymmetric : fam::Values::Unsymmetric, 29);
         const Eigen::MatrixXd well_scaled = a.to_dense();
-        const Eigen::VectorXd r = rows_too ? row_scales(p, 7) : Eigen::VectorXd::Ones(p.dimension);
-        const Eigen::VectorXd col = column_scales(p, 11);
-        scale_rows_and_columns(a, r, col);
+        const Eigen::VectorXd r = rows_too ? node_scales(p, 1e-8, 7) : Eigen::VectorXd::Ones(p.dimension);
+        const Eigen::VectorXd col = node_scales(p, 1e-15, 11);
+        gs_test::scale_rows_and_columns(a, r, col);
 
         gs::Factorization f(sym, gs::Method::LDU);
         gs::FactorOptions plain;

@@ -61,17 +61,20 @@ inline double dense_condition_number(const Eigen::MatrixXd& a) {
   return a.cwiseAbs().colwise().sum().maxCoeff() * inverse.cwiseAbs().colwise().sum().maxCoeff();
 }
 
-// A <- S A S with S = diag(s), block by block (a badly scaled copy of a
-// well-scaled system).
-inline void scale_symmetrically(graphsolve::BlockMatrix& a, const Eigen::VectorXd& s) {
+// A <- diag(r) A diag(c), block by block (a badly scaled copy of a
+// well-scaled system: equations scaled by r, variables by c).
+inline void scale_rows_and_columns(graphsolve::BlockMatrix& a, const Eigen::VectorXd& r, const Eigen::VectorXd& c) {
   const graphsolve::Pattern& p = a.pattern();
-  const auto part = [&](int node) { return s.segment(p.offset[node], p.size[node]).asDiagonal(); };
-  for (int v = 0; v < p.num_nodes; ++v) a.diag(v) = part(v) * a.diag(v) * part(v);
+  const auto part = [&](const Eigen::VectorXd& s, int node) { return s.segment(p.offset[node], p.size[node]).asDiagonal(); };
+  for (int v = 0; v < p.num_nodes; ++v) a.diag(v) = part(r, v) * a.diag(v) * part(c, v);
   for (const auto& [i, j] : p.edges) {
-    a.block(i, j) = part(i) * a.block(i, j) * part(j);
-    a.block(j, i) = part(j) * a.block(j, i) * part(i);
+    a.block(i, j) = part(r, i) * a.block(i, j) * part(c, j);
+    a.block(j, i) = part(r, j) * a.block(j, i) * part(c, i);
   }
 }
+
+// A <- S A S with S = diag(s).
+inline void scale_symmetrically(graphsolve::BlockMatrix& a, const Eigen::VectorXd& s) { scale_rows_and_columns(a, s, s); }
 
 // A b x b orthogonal matrix fixed by the seed: the Cayley transform
 // (I - S)(I + S)^{-1} of a random skew-symmetric S.
