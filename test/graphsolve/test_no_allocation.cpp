@@ -102,11 +102,9 @@ TEST(NoAllocation, ScaledPivotRetriesNeverAllocate) {
   // factorization runs a second time keeping the columns' magnitudes.
   gs::BlockMatrix a(sym);
   fam::fill_values(a, fam::Values::Unsymmetric, 9);
-  for (int v = 0; v < p.num_nodes; ++v) a.diag(v).rightCols(p.size[v] - 1) *= 1e-15;
-  for (const auto& [i, j] : p.edges) {
-    a.block(i, j).rightCols(p.size[j] - 1) *= 1e-15;
-    a.block(j, i).rightCols(p.size[i] - 1) *= 1e-15;
-  }
+  Eigen::VectorXd c = Eigen::VectorXd::Constant(p.dimension, 1e-15);
+  for (int v = 0; v < p.num_nodes; ++v) c[p.offset[v]] = 1.0;
+  gs_test::scale_rows_and_columns(a, Eigen::VectorXd::Ones(p.dimension), c);
   gs::Factorization f(sym, gs::Method::LDU);
   gs::Status status{};
   const long count = allocations_during([&] { status = f.factorize(a); });
