@@ -198,7 +198,8 @@ TEST(PivotScaling, BadlyScaledSaddlePointSystems) {
 }
 
 // Unsymmetric systems whose variables (columns) differ in scale by 1e15
-// inside every node, alone and with rows 1e-8 apart as well: A = R B C.
+// inside every node, alone and with rows 1e-8 apart as well: A = R B C, on
+// the graphs above, mechanisms and a crystal (pivots updated by panels).
 // Scaling rows cannot pass their pivots, scaling columns too does. A x = b
 // is B y = R^{-1} b with y = C x, in both directions (the transposed solve
 // reads the same inverses), and log|det A| = log|det B| + log det R + log det C.
@@ -206,6 +207,7 @@ TEST(PivotScaling, LduBlocksWithColumnsApartInScaleFactorize) {
   std::vector<ScaledCase> cases = scaled_cases();
   cases.push_back({"mechanism_chain", fam::mechanism(fam::chain(8, 6), 5, true)});
   cases.push_back({"mechanism_ladder", fam::mechanism(fam::ladder(4, 6), 3, true)});
+  cases.push_back({"crystal6", fam::crystal(3, 6)});  // supernodal panels with every ordering
   for (const ScaledCase& c : cases) {
     for (const bool rows_too : {false, true}) {
       for (const gs::Ordering ordering : {gs::Ordering::DFS, gs::Ordering::AMD, gs::Ordering::Auto}) {
@@ -221,6 +223,9 @@ TEST(PivotScaling, LduBlocksWithColumnsApartInScaleFactorize) {
         gs_test::scale_rows_and_columns(a, r, col);
 
         gs::Factorization f(sym, gs::Method::LDU);
+        if (c.name == "crystal6") {
+          EXPECT_GT(f.supernodal_panels(), 0);
+        }
         gs::FactorOptions plain;
         plain.equilibrate_pivots = false;
         EXPECT_EQ(f.factorize(a, plain), gs::Status::SingularPivot);
