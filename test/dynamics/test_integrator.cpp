@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
@@ -602,6 +603,54 @@ TEST(StepFailure, NonFiniteInputIsReported) {
   const StepResult r = sim.step(s);
   EXPECT_EQ(r.status, StepStatus::InvalidInput);
   EXPECT_EQ(r.failed_body, 0);
+}
+
+// A non-finite actuation input (a controller that divided by zero) is
+// refused before the step touches the state; no body is to blame.
+TEST(StepFailure, NonFiniteJointInputIsReported) {
+  const Model model = pendulum();
+  Simulator sim(model);
+  for (const double bad : {std::nan(""), std::numeric_limits<double>::infinity()}) {
+    State s = make_state(model);
+    s.joint_input[0] = bad;
+    const State before = s;
+    const StepResult r = sim.step(s);
+    EXPECT_EQ(r.status, StepStatus::InvalidInput);
+    EXPECT_EQ(r.failed_body, -1);
+    EXPECT_EQ(s.position[0], before.position[0]);
+    EXPECT_EQ(s.steps, 0);
+  }
+}
+
+// A simulator moved from (as into a container of simulators) keeps its
+// analysis and warm start: it steps exactly as one never moved.
+TEST(Simulator, AMovedSimulatorStepsAsTheOriginalWould) {
+  const Model model = four_bar();
+  State kept = make_state(model), moved_state = kept;
+  Simulator reference(model);
+  Simulator source(model);
+  ASSERT_TRUE(source.step(moved_state).ok());
+  ASSERT_TRUE(reference.step(kept).ok());
+  Simulator moved(std::move(source));
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(reference.step(kept).ok());
+    ASSERT_TRUE(moved.step(moved_state).ok());
+  }
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    EXPECT_EQ(moved_state.position[b], kept.position[b]);
+    EXPECT_EQ(moved_state.velocity[b], kept.velocity[b]);
+  }
+}
+
+// Each status prints as its own name (the CLI's messages use them).
+TEST(StepFailure, EveryStatusHasItsOwnName) {
+  const std::vector<std::string> names = {to_string(StepStatus::Success), to_string(StepStatus::NotConverged),
+                                          to_string(StepStatus::SolverFailure), to_string(StepStatus::InvalidInput),
+                                          to_string(StepStatus::Diverged)};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    EXPECT_NE(names[i], "unknown");
+    for (std::size_t j = 0; j < i; ++j) EXPECT_NE(names[i], names[j]);
+  }
 }
 
 // A quaternion off unit norm shears its body in the joint equations: scaling

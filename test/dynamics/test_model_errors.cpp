@@ -162,6 +162,11 @@ TEST(ModelErrors, BadStatesAndOptions) {
     o.reuse_factorization_below = reuse;
     expect_invalid([&] { Simulator bad(m, o); }, "reuse_factorization_below must lie in [0, 0.5]");
   }
+  for (const double regularization : {-1e-12, std::nan("")}) {
+    o = StepOptions{};
+    o.regularization = regularization;
+    expect_invalid([&] { Simulator bad(m, o); }, "regularization must be >= 0");
+  }
   for (const double cap : {1e-12, std::nan(""), HUGE_VAL}) {
     o = StepOptions{};
     o.max_regularization = cap;
