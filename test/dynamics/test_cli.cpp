@@ -55,6 +55,37 @@ TEST_F(DynamicsCli, ModelsListsEveryBuiltinWithParameters) {
     EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
 }
 
+// The plain listing (what `dynamics models` prints for a reader) names the
+// same models as the JSON one, in the same order, each followed by its
+// parameters as key=default.
+TEST_F(DynamicsCli, ModelsPrintsTheSameModelsAndParametersAsItsJson) {
+  const CliResult text = run("models");
+  ASSERT_EQ(text.code, 0) << text.err;
+  const CliResult json = run("models --json");
+  ASSERT_EQ(json.code, 0) << json.err;
+  // Model lines start at the margin, parameter lines are indented.
+  std::vector<std::pair<std::string, std::vector<std::string>>> listed;
+  std::stringstream lines(text.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("    ", 0) == 0) {
+      ASSERT_FALSE(listed.empty()) << line;
+      listed.back().second.push_back(line.substr(4, line.find("  ", 4) - 4));
+    } else if (line != "or a .urdf file") {
+      listed.push_back({line.substr(0, line.find("  ")), {}});
+    }
+  }
+  EXPECT_NE(text.out.find("\nor a .urdf file\n"), std::string::npos);
+  const auto list = nlohmann::json::parse(json.out);
+  ASSERT_EQ(listed.size(), list.size());
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    EXPECT_EQ(listed[i].first, list[i]["name"]);
+    std::vector<std::string> parameters;
+    for (const auto& p : list[i]["parameters"])
+      parameters.push_back(p["name"].get<std::string>() + "=" + p["default"].get<std::string>());
+    EXPECT_EQ(listed[i].second, parameters) << listed[i].first;
+  }
+}
+
 TEST_F(DynamicsCli, SimulateWritesOneCsvRowPerStepWithTheDocumentedColumns) {
   const CliResult r = run("simulate double-pendulum --steps 20 --dt 0.01 --out traj.csv --json");
   ASSERT_EQ(r.code, 0) << r.err;
