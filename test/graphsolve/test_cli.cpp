@@ -248,6 +248,8 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
   write("huge.mtx", "%%MatrixMarket matrix coordinate real general\n2000000000 2000000000 1\n1 1 1\n");
   write("blocks.txt", "1 1\n");
   write("blocks_bad.txt", "1 two\n");
+  fs::create_directory(dir_ / "outdir");  // a solution cannot replace a directory
+  write("outdir/keep", "");
   struct Case {
     std::string args, message;
     int code;
@@ -279,6 +281,7 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       {"solve A.mtx --rhs b.mtx --out x.mtx --max-backward-error nan", "--max-backward-error must be a positive", 1},
       {"solve A.mtx --rhs b.mtx", "--out is required", 2},
       {"solve A.mtx --rhs b.mtx --out nodir/x.mtx", "nodir/x.mtx.tmp: cannot open file for writing", 1},
+      {"solve A.mtx --rhs b.mtx --out outdir", "outdir: cannot write the solution", 1},
       {"frobnicate", "A subcommand is required", 2},
   };
   for (const Case& c : cases) {
@@ -288,6 +291,7 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
     EXPECT_NE(r.err.find("graphsolve: error:"), std::string::npos) << r.err;
     EXPECT_FALSE(exists("x.mtx")) << c.args;
   }
+  EXPECT_FALSE(exists("outdir.tmp"));  // the temporary is removed when the rename fails
 }
 
 }  // namespace

@@ -44,6 +44,18 @@ TEST(Errors, BlockMatrixRejectsMissingBlocksAndWrongSizes) {
   EXPECT_NE(message_of([&] { a.multiply(x, y); }).find("expected 6 rows"), std::string::npos);
 }
 
+TEST(Errors, BlockQueriesAndPositionsNameUnknownNodes) {
+  const gs::Symbolic sym = gs::analyze(fam::chain(3, 2));
+  gs::BlockMatrix a(sym);
+  EXPECT_TRUE(a.has_block(1, 1));
+  EXPECT_TRUE(a.has_block(0, 1));
+  EXPECT_TRUE(a.has_block(1, 0));
+  EXPECT_FALSE(a.has_block(0, 2));
+  EXPECT_NE(message_of([&] { a.has_block(0, 3); }).find("node 3 does not exist"), std::string::npos);
+  EXPECT_NE(message_of([&] { a.has_block(-1, 0); }).find("node -1 does not exist"), std::string::npos);
+  EXPECT_NE(message_of([&] { (void)sym.position(3); }).find("node 3 does not exist"), std::string::npos);
+}
+
 TEST(Errors, AnalyzeRejectsABadGivenOrder) {
   const gs::Graph g = fam::chain(3, 1);
   EXPECT_NE(message_of([&] { gs::analyze(g, {gs::Ordering::Given, {0, 1}}); }).find("has 2 entries but the graph has 3"),

@@ -270,3 +270,24 @@ TEST(FactorQueries, ConditionEstimateOfIllConditionedAndOverflowingSystems) {
   ASSERT_EQ(f.condition_estimate(tiny, estimate), gs::Status::Success);
   EXPECT_EQ(estimate, std::numeric_limits<double>::infinity());
 }
+
+// memory_bytes() counts the factor's values (its stats' factor_nonzeros for
+// LDU), LDU's upper panels that the symmetric methods do not keep, and the
+// dense factorization a pivot above the fixed-size kernels keeps besides its
+// block; the rest is scratch of a few vectors of the dimension.
+TEST(FactorQueries, MemoryBytesCountsTheFactorAndWhatItKeepsBesides) {
+  const gs::Symbolic chain = gs::analyze(fam::chain(100, 6));
+  const long nonzeros = chain.stats().factor_nonzeros, rows = chain.pattern().dimension;
+  const gs::Factorization ldu(chain, gs::Method::LDU), ldlt(chain, gs::Method::LDLT);
+  EXPECT_GE(ldu.memory_bytes(), 8 * nonzeros);
+  EXPECT_LE(ldu.memory_bytes(), 8 * (nonzeros + 8 * rows + 1000));
+  EXPECT_GE(ldu.memory_bytes() - ldlt.memory_bytes(), 8 * 99 * 36);  // the 99 upper 6x6 blocks
+
+  gs::Graph one;
+  one.add_node(40);
+  const gs::Symbolic large = gs::analyze(one);
+  for (const gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
+    const gs::Factorization f(large, method);
+    EXPECT_GE(f.memory_bytes(), 8 * 2 * 40 * 40) << gs::to_string(method);  // the block and its dense factorization
+  }
+}
