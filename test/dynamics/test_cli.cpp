@@ -592,6 +592,7 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
     int code;
   };
   write("bad.urdf", "<robot name='r'><link name='a'>");
+  fs::create_directory(dir_ / "outdir");
   for (const Case& c : std::vector<Case>{
            {"simulate nope", "unknown model 'nope'", 1},
            {"simulate pendulum --param size=3", "has no parameter 'size'", 1},
@@ -605,6 +606,9 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate pendulum --q0 joint1", "expected joint=value", 1},
            {"simulate pendulum --q0 joint1=1 --q0 joint1=2", "--q0: joint 'joint1' is given twice", 1},
            {"simulate pendulum --param length=1 --param length=2", "--param: 'length' is given twice", 1},
+           {"simulate pendulum --param length", "--param: expected key=value, got 'length'", 1},
+           {"simulate pendulum --steps 2 --out outdir", "--out: cannot write 'outdir'", 1},
+           {"simulate pendulum --steps 2 --out nodir/o.csv", "--out: cannot write 'nodir/o.csv'", 1},
            {"simulate pendulum --v0 joint1=250 --max-substeps 1", "initial state: body 'link1' turns at 250 rad/s, but a step of --dt 0.01 s carries at most a quarter turn, sqrt(2)/dt = 141.421 rad/s", 1},
            {"simulate pendulum --v0 joint1=2000",
             "initial state: body 'link1' turns at 2000 rad/s, but 8 sub-steps of --dt 0.01 s carry at most a quarter turn each, 1131.37 rad/s", 1},

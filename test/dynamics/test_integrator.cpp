@@ -622,6 +622,38 @@ TEST(StepFailure, NonFiniteJointInputIsReported) {
   }
 }
 
+// Every model the CLI lists loads by name with its defaults and takes ten
+// steps that keep its joints closed.
+TEST(BuiltinModels, EveryListedModelLoadsAndSteps) {
+  ASSERT_FALSE(builtin_models().empty());
+  for (const BuiltinModel& listed : builtin_models()) {
+    SCOPED_TRACE(listed.name);
+    const Model model = make_builtin(listed.name);
+    State s = make_state(model);
+    Simulator sim(model);
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE(sim.step(s).ok()) << "step " << i;
+    EXPECT_LT(constraint_violation(model, s), 1e-8);
+  }
+}
+
+// The registry hands its parameters to the builder they name: by name with
+// parameters, the double four-bar is the C++ function's with those values.
+TEST(BuiltinModels, ParametersReachTheBuilder) {
+  const Model by_name = make_builtin("double-four-bar", {{"length", "2"}, {"mass", "3"}, {"speed", "4"}});
+  const Model built = double_four_bar(2.0, 3.0, 4.0);
+  ASSERT_EQ(by_name.num_bodies(), built.num_bodies());
+  const State a = make_state(by_name), b = make_state(built);
+  for (int i = 0; i < built.num_bodies(); ++i) {
+    EXPECT_EQ(by_name.body(i).mass, built.body(i).mass);
+    EXPECT_EQ(a.position[i], b.position[i]);
+    EXPECT_EQ(a.angular_velocity[i], b.angular_velocity[i]);
+  }
+  // Each value shows in what is compared.
+  EXPECT_NE(make_state(double_four_bar(1.0, 3.0, 4.0)).position[0], b.position[0]);
+  EXPECT_NE(double_four_bar(2.0, 1.0, 4.0).body(0).mass, built.body(0).mass);
+  EXPECT_NE(make_state(double_four_bar(2.0, 3.0, 8.0)).angular_velocity[0], b.angular_velocity[0]);
+}
+
 // A simulator moved from (as into a container of simulators) keeps its
 // analysis and warm start: it steps exactly as one never moved.
 TEST(Simulator, AMovedSimulatorStepsAsTheOriginalWould) {
