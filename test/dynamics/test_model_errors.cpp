@@ -219,6 +219,23 @@ TEST(Inertia, HelpersMatchTextbookFormulas) {
   EXPECT_NEAR(capsule_inertia(3, 1e-4, 2)(0, 0), 3 * 4 / 12.0, 1e-3);
 }
 
+// A solid body takes its shape's inertia, turned with the shape.
+TEST(Inertia, SolidBodiesTakeTheirShapesInertia) {
+  EXPECT_EQ(Body::solid("b", 2, Shape::box(Vector3(1, 2, 3))).inertia, box_inertia(2, Vector3(1, 2, 3)));
+  EXPECT_EQ(Body::solid("s", 2, Shape::sphere(0.5)).inertia, sphere_inertia(2, 0.5));
+  EXPECT_EQ(Body::solid("c", 2, Shape::cylinder(0.1, 0.6)).inertia, cylinder_inertia(2, 0.1, 0.6));
+  EXPECT_EQ(Body::solid("p", 2, Shape::capsule(0.1, 0.6)).inertia, capsule_inertia(2, 0.1, 0.6));
+  // A capsule along y (its axis turned a quarter about x): the moment about
+  // the axis moves from z to y.
+  Shape turned = Shape::capsule(0.1, 0.6);
+  turned.orientation = Quaternion(Eigen::AngleAxisd(M_PI / 2, Vector3::UnitX()));
+  const Matrix3 along_z = capsule_inertia(2, 0.1, 0.6), along_y = Body::solid("p", 2, turned).inertia;
+  EXPECT_NEAR(along_y(1, 1), along_z(2, 2), 1e-15);
+  EXPECT_NEAR(along_y(2, 2), along_z(1, 1), 1e-15);
+  EXPECT_NEAR(along_y(0, 0), along_z(0, 0), 1e-15);
+  EXPECT_LT(along_z(2, 2), along_z(0, 0));  // a slender capsule turns most easily about its axis
+}
+
 TEST(ModelErrors, BadColliders) {
   Model m;
   m.add_body(Body::solid("ball", 1.0, Shape::sphere(0.1)));
@@ -283,6 +300,8 @@ TEST(ModelErrors, BadContacts) {
   expect_invalid([&] { m.add_contact(c); }, "friction coefficient must be >= 0");
   c.friction_coefficient = std::nan("");
   expect_invalid([&] { m.add_contact(c); }, "friction coefficient must be >= 0");
+  for (const double mu : {-0.5, std::nan(""), HUGE_VAL})
+    expect_invalid([&] { m.set_friction_coefficient(mu); }, "friction coefficient must be >= 0 and finite, got ");
   c = contact();
   c.friction_directions = 3;
   expect_invalid([&] { m.add_contact(c); }, "friction directions must be an even number >= 2, got 3");

@@ -523,6 +523,27 @@ TEST(UrdfErrors, UndeclaredWorldLinkNamesTheFix) {
             kWorld);
 }
 
+// A root link floats on a joint named after it; a joint of the file that
+// already has that name is an error naming the link. So is the weld of
+// --fixed-base when welded links stay separate bodies (fused, the world
+// carries the root and it needs no joint).
+TEST(UrdfErrors, RootLinkWhoseJointNameIsTaken) {
+  const std::string xml = "<robot name='r'>" + rod("base") + rod("arm") + hinge("base", "base", "arm", "0 0 0") + "</robot>";
+  expect_urdf_error(xml, "link 'base' needs a floating joint to the world, but a joint has its name");
+  UrdfOptions fixed;
+  fixed.fixed_base = true;
+  EXPECT_EQ(parse_urdf(xml, "robot.urdf", fixed).num_joints(), 1);
+  fixed.fuse_welded_links = false;
+  try {
+    parse_urdf(xml, "robot.urdf", fixed);
+    ADD_FAILURE() << "expected an error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("link 'base' needs a fixed joint to the world, but a joint has its name"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(UrdfErrors, MissingInertialOnAMovingLink) {
   expect_urdf_error("<robot name='r'><link name='world'/><link name='a'/>" + hinge("j", "world", "a", "0 0 0") + "</robot>",
                     "link 'a' has no mass (no <inertial>, or zero mass and inertia), but joint 'j' lets it move");
