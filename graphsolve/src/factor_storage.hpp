@@ -170,6 +170,11 @@ struct Factorization::Impl {
   std::vector<double> column_magnitude;
   bool tracking_columns = false;
   bool column_retry_wanted = false;  // set by factor_pivot in the first pass
+  bool columns_scaled = false;       // a pivot passed only with its columns scaled
+  // The last factorization needed its columns scaled: the next one (the
+  // next Newton iterate's, most likely alike) keeps the column magnitudes
+  // from the start instead of failing a first pass.
+  bool track_columns_next = false;
   double* column_magnitudes(int k) { return column_magnitude.data() + magnitude_off[k]; }
   const double* column_magnitudes(int k) const { return column_magnitude.data() + magnitude_off[k]; }
   // Pivots larger than kernels::kMaxFixed: preallocated dynamic factorizations.

@@ -317,6 +317,8 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
   if (!valid(options)) return m.status = Status::InvalidOption;
   m.factorized_with = options;
   m.column_retry_wanted = false;
+  m.columns_scaled = false;
+  m.tracking_columns = m.track_columns_next && options.equilibrate_pivots;
   Status s = m.eliminate_all(matrix, options);
   // An LDU pivot that failed with its rows scaled, whose columns are far
   // apart in scale too: its columns' magnitudes on the way were not kept,
@@ -326,8 +328,9 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
   if (s == Status::SingularPivot && m.column_retry_wanted) {
     m.tracking_columns = true;
     s = m.eliminate_all(matrix, options);
-    m.tracking_columns = false;
   }
+  m.track_columns_next = s == Status::Success && m.columns_scaled;
+  m.tracking_columns = false;
   return m.status = s;
 }
 

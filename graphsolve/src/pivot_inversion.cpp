@@ -35,9 +35,10 @@ Status Factorization::Impl::factor_pivot(int k, double tolerance, bool equilibra
   if (equilibrate && refused()) {
     ratio = invert_equilibrated_pivot(k, tolerance);
     if (method == Method::LDU && refused()) {
-      if (tracking_columns)
+      if (tracking_columns) {
         ratio = invert_two_sided_pivot(k, tolerance);
-      else
+        columns_scaled = columns_scaled || !refused();
+      } else
         column_retry_wanted = columns_apart(k, ratio, tolerance);
     }
   }

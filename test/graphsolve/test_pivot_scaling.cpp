@@ -253,6 +253,45 @@ TEST(PivotScaling, LduBlocksWithColumnsApartInScaleFactorize) {
   }
 }
 
+// A factorization whose matrix needed its columns scaled keeps the columns'
+// magnitudes from the start of the next one (the next Newton iterate's),
+// and drops them again after one that did not need them. What it carries
+// over changes only how much work a factorization does: every result is a
+// fresh factorization's, bit for bit where both ran the same kernels.
+TEST(PivotScaling, RefactorizationsAfterAColumnScaledSystemMatchFreshOnes) {
+  const gs::Symbolic sym = gs::analyze(fam::chain(12, 3));  // 3x3: the fused edge kernel when not keeping them
+  gs::BlockMatrix scaled(sym), plain(sym);
+  fam::fill_values(scaled, fam::Values::Unsymmetric, 31);
+  fam::fill_values(plain, fam::Values::Unsymmetric, 37);
+  gs_test::scale_rows_and_columns(scaled, Eigen::VectorXd::Ones(scaled.rows()), node_scales(sym.pattern(), 1e-15, 13));
+  const Eigen::MatrixXd b = gs_test::random_rhs(scaled.rows(), 1, 17);
+  auto solve_fresh = [&](const gs::BlockMatrix& a) {
+    gs::Factorization fresh(sym, gs::Method::LDU);
+    EXPECT_EQ(fresh.factorize(a), gs::Status::Success);
+    Eigen::MatrixXd x(b.rows(), 1);
+    EXPECT_EQ(fresh.solve(b, x), gs::Status::Success);
+    return x;
+  };
+  const Eigen::MatrixXd scaled_x = solve_fresh(scaled), plain_x = solve_fresh(plain);
+  gs::Factorization f(sym, gs::Method::LDU);
+  Eigen::MatrixXd x(b.rows(), 1);
+  auto solve_again = [&](const gs::BlockMatrix& a) {
+    EXPECT_EQ(f.factorize(a), gs::Status::Success);
+    EXPECT_EQ(f.solve(b, x), gs::Status::Success);
+  };
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE(round);
+    solve_again(scaled);  // first: a failed pass and a second; after the first, one pass
+    EXPECT_EQ(x, scaled_x);
+    solve_again(scaled);
+    EXPECT_EQ(x, scaled_x);
+    solve_again(plain);  // keeps the magnitudes, so the general kernel: the same to rounding
+    EXPECT_LT((x - plain_x).norm(), 1e-12 * plain_x.norm());
+    solve_again(plain);  // and without them again: the fresh factorization's kernels
+    EXPECT_EQ(x, plain_x);
+  }
+}
+
 // The column counterpart of RowsThatCancelledAreStillRefused. Entry (0, 1)
 // of the last pivot, 1e8 on the way, cancels to a few units in its last
 // place; its row keeps 1e2 and the other row is (1, 1e-20), so no row is

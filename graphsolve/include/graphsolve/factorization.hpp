@@ -43,8 +43,10 @@ struct FactorOptions {
   // far apart in scale (variables in other units than their equations) is
   // retried once more with its columns scaled as well, against the largest
   // magnitude each column had; keeping those costs a second factorization
-  // pass, run only when such a block fails. min_pivot_ratio() then reports
-  // the scaled block's ratio. false: the plain test only.
+  // pass, run only when such a block fails (after a factorization that
+  // needed it, the next one keeps them from the start instead).
+  // min_pivot_ratio() then reports the scaled block's ratio. false: the
+  // plain test only.
   bool equilibrate_pivots = true;
 };
 
