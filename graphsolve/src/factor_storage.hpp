@@ -34,12 +34,17 @@ void widen_row_magnitudes(Size b, const double* block, double* rows) {
   });
 }
 
-// cols[j] = max(cols[j], largest magnitude in column j of a b x b block).
-// Only while a factorization is retried with its columns tracked
-// (pivot_inversion.cpp), so a plain loop.
+// Largest magnitude in column j of a b x b block. Only pivots whose columns
+// are scaled (pivot_inversion.cpp) need it, so a plain loop.
+inline double largest_in_column(int b, const double* block, int j) {
+  double largest = 0.0;
+  for (int i = 0; i < b; ++i) largest = std::max(largest, std::abs(block[i + static_cast<long>(j) * b]));
+  return largest;
+}
+
+// cols[j] = max(cols[j], largest_in_column(b, block, j)) for every column.
 inline void widen_column_magnitudes(int b, const double* block, double* cols) {
-  for (int j = 0; j < b; ++j)
-    for (int i = 0; i < b; ++i) cols[j] = std::max(cols[j], std::abs(block[i + static_cast<long>(j) * b]));
+  for (int j = 0; j < b; ++j) cols[j] = std::max(cols[j], largest_in_column(b, block, j));
 }
 
 // What factorize() adds to the diagonal of a node of this kind.

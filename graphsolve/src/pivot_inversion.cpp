@@ -121,8 +121,7 @@ bool Factorization::Impl::columns_apart(int k, double ratio, double tolerance) c
   const double* dk = diag(k);
   double smallest = std::numeric_limits<double>::infinity(), largest = 0.0;
   for (int j = 0; j < b; ++j) {
-    double column = 0.0;
-    for (int i = 0; i < b; ++i) column = std::max(column, std::abs(dk[i + j * b]));
+    const double column = largest_in_column(b, dk, j);
     smallest = std::min(smallest, column);
     largest = std::max(largest, column);
   }
@@ -151,8 +150,7 @@ double Factorization::Impl::invert_two_sided_pivot(int k, double tolerance) {
   }
   double scale = 1.0;
   for (int j = 0; j < b; ++j) {
-    double column = 0.0;
-    for (int i = 0; i < b; ++i) column = std::max(column, std::abs(dk[i + j * b]));
+    const double column = largest_in_column(b, dk, j);
     column_factor[j] = 1.0 / column;
     if (!(column > 0.0 && std::isfinite(column_factor[j]))) return 0.0;
     scale = std::max(scale, std::min(1.0, columns[j] / smallest_row) * column_factor[j]);
