@@ -116,3 +116,23 @@ TEST(NoAllocation, ScaledPivotRetriesNeverAllocate) {
   EXPECT_EQ(first, gs::Status::Success);
   EXPECT_EQ(again, gs::Status::Success);
 }
+
+// The Newton loop of a user whose matrix is scalar sparse: new values are
+// written into the analysed block matrix without touching the heap, from an
+// Eigen matrix or from another library's CSC arrays mapped by Eigen.
+TEST(NoAllocation, AssignFromSparseNeverAllocates) {
+  gs::BlockMatrix blocks(std::make_shared<const gs::Pattern>(fam::ladder(8, 3)));
+  fam::fill_values(blocks, fam::Values::SymmetricPositiveDefinite, 1);
+  const gs::SparseColumns full = gs::to_sparse(blocks);
+  const gs::SparseColumns lower = full.triangularView<Eigen::Lower>();
+  const Eigen::Map<const gs::SparseColumns> mapped(full.rows(), full.cols(), static_cast<int>(full.nonZeros()),
+                                                   full.outerIndexPtr(), full.innerIndexPtr(), full.valuePtr());
+  gs::BlockMatrix m = gs::from_sparse(full, blocks.pattern().size);
+  const long count = allocations_during([&] {
+    gs::assign_from_sparse(m, full);
+    gs::assign_from_sparse(m, mapped);
+    gs::assign_from_sparse(m, lower, gs::SparseStorage::SymmetricLower);
+  });
+  EXPECT_EQ(count, 0);
+  EXPECT_EQ(m.to_dense(), blocks.to_dense());
+}

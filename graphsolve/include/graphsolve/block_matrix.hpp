@@ -70,9 +70,10 @@ class BlockMatrix {
   // True if every stored value is finite (one pass over the arena).
   bool all_finite() const;
 
-  // Raw arena access for the factorization: offsets of A_ii, A_ab and A_ba
-  // (edge e = (a, b), a < b).
+  // Raw arena access for the factorization and assign_from_sparse: offsets
+  // of A_ii, A_ab and A_ba (edge e = (a, b), a < b), each block column-major.
   const double* values() const { return values_.data(); }
+  double* values() { return values_.data(); }
   int diag_offset(NodeId i) const { return diag_offset_[i]; }
   int upper_offset(int edge) const { return upper_offset_[edge]; }
   int lower_offset(int edge) const { return lower_offset_[edge]; }

@@ -8,5 +8,6 @@
 #include "graphsolve/ordering.hpp"
 #include "graphsolve/pattern.hpp"
 #include "graphsolve/sparse_export.hpp"
+#include "graphsolve/sparse_import.hpp"
 #include "graphsolve/status.hpp"
 #include "graphsolve/symbolic.hpp"

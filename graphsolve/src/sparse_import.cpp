@@ -1,0 +1,250 @@
+#include "graphsolve/sparse_import.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "block_kernels.hpp"
+
+namespace graphsolve {
+
+namespace {
+
+using SparseRef = Eigen::Ref<const SparseColumns>;
+
+std::string entry_name(int row, int col) {
+  return "the entry at row " + std::to_string(row) + ", column " + std::to_string(col);
+}
+
+void check_square(const SparseRef& a, const char* where) {
+  if (a.rows() != a.cols())
+    throw std::invalid_argument(std::string("graphsolve::") + where + ": A is " + std::to_string(a.rows()) + "x" +
+                                std::to_string(a.cols()) + ", not square");
+}
+
+// The entries of one column of A: rows[begin, end) and values[begin, end).
+struct Column {
+  int col, begin, end;
+};
+
+Column column_of(const SparseRef& a, int col) {
+  const int* starts = a.outerIndexPtr();
+  const int* counts = a.innerNonZeroPtr();  // null when A is compressed
+  return {col, starts[col], counts ? starts[col] + counts[col] : starts[col + 1]};
+}
+
+// Checks what the walks below rely on: row indices that increase within a
+// column (sorted, no duplicates: what Eigen keeps and UMFPACK requires), lie
+// in [0, n), and stay in the stored triangle. O(1) per column past the order.
+void check_column(const SparseRef& a, Column c, SparseStorage storage, const char* where) {
+  if (c.begin >= c.end) return;
+  const int* rows = a.innerIndexPtr();
+  const auto fail = [&](const std::string& what) {
+    throw std::invalid_argument(std::string("graphsolve::") + where + ": column " + std::to_string(c.col) + " of A " +
+                                what);
+  };
+  int out_of_order = 0;  // accumulated without branches, so the loop vectorizes
+  for (int q = c.begin + 1; q < c.end; ++q) out_of_order |= rows[q - 1] >= rows[q];
+  if (out_of_order)
+    for (int q = c.begin + 1; q < c.end; ++q)
+      if (rows[q - 1] >= rows[q])
+        fail("lists row " + std::to_string(rows[q]) + " after row " + std::to_string(rows[q - 1]) +
+             ": the row indices of a column must increase (sorted, no duplicates), as Eigen keeps them");
+  if (rows[c.begin] < 0 || rows[c.end - 1] >= a.rows())
+    fail("has an entry in row " + std::to_string(rows[c.begin] < 0 ? rows[c.begin] : rows[c.end - 1]) +
+         ", outside 0.." + std::to_string(a.rows() - 1));
+  const bool above = storage == SparseStorage::SymmetricLower && rows[c.begin] < c.col;
+  const bool below = storage == SparseStorage::SymmetricUpper && rows[c.end - 1] > c.col;
+  if (above || below)
+    fail("has an entry in row " + std::to_string(above ? rows[c.begin] : rows[c.end - 1]) + ", " +
+         (above ? "above" : "below") + " the diagonal, but A was said to store its " + (above ? "lower" : "upper") +
+         " triangle only");
+}
+
+// First scalar row of each node, and the dimension last (Pattern::offset's layout).
+std::vector<int> node_offsets(const std::vector<int>& sizes, int dimension) {
+  std::vector<int> offset(sizes.size() + 1, 0);
+  long total = 0;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] < 0)
+      throw std::invalid_argument("graphsolve::from_sparse: block size #" + std::to_string(i) + " is " +
+                                  std::to_string(sizes[i]) + ", expected >= 0");
+    total += sizes[i];
+    if (total > dimension) break;
+    offset[i + 1] = static_cast<int>(total);
+  }
+  if (total != dimension)
+    throw std::invalid_argument("graphsolve::from_sparse: the " + std::to_string(sizes.size()) + " block sizes sum to " +
+                                (total > dimension ? "more than " + std::to_string(dimension)
+                                                   : std::to_string(total)) +
+                                " but A has dimension " + std::to_string(dimension));
+  return offset;
+}
+
+// The node whose rows contain `row` (size-0 nodes contain none).
+NodeId node_of(const std::vector<int>& offset, int row) {
+  return static_cast<NodeId>(std::upper_bound(offset.begin(), offset.end(), row) - offset.begin()) - 1;
+}
+
+// Where the entries of one block column go: block (i, J) at `offset` in the
+// arena (rows first_row..end_row-1 of A), its mirror (J, i) at `mirror_offset`.
+struct BlockPlace {
+  int position = -1;  // in the BlockColumn's list; -1: the pattern has no such block
+  NodeId node = -1;
+  int first_row = 0, end_row = 0, offset = 0, mirror_offset = 0;
+};
+
+// The blocks of block column J that the pattern has, in row order: J's
+// neighbours (sorted) with J itself in its place. Walking a column's
+// increasing rows down this list finds each run's block without a search.
+class BlockColumn {
+ public:
+  BlockColumn(const BlockMatrix& matrix, NodeId j)
+      : m_(matrix), p_(matrix.pattern()), j_(j), first_(p_.adj_begin[j]), count_(p_.degree(j) + 1) {
+    const NodeId* adjacency = p_.adj.data() + first_;
+    diagonal_ = static_cast<int>(std::lower_bound(adjacency, adjacency + count_ - 1, j) - adjacency);
+  }
+
+  // The block holding `row`. The one after `previous` (the previous run's)
+  // is tried first; then a binary search.
+  BlockPlace locate(int row, const BlockPlace& previous) const {
+    int k = previous.position + 1;
+    if (k >= count_ || !holds(k, row)) {
+      int low = 0, high = count_;  // the first block whose rows end after `row`
+      while (low < high) {
+        const int mid = (low + high) / 2;
+        if (p_.offset[node(mid) + 1] <= row)
+          low = mid + 1;
+        else
+          high = mid;
+      }
+      if (low == count_ || !holds(low, row)) return {};
+      k = low;
+    }
+    BlockPlace place;
+    place.position = k;
+    place.node = node(k);
+    place.first_row = p_.offset[place.node];
+    place.end_row = p_.offset[place.node + 1];
+    if (k == diagonal_) {
+      place.offset = place.mirror_offset = m_.diag_offset(j_);
+    } else {
+      const int edge = p_.adj_edge[first_ + k - (k > diagonal_)];
+      const bool upper = place.node < j_;  // (i, J) with i < J is the edge's A_ab
+      place.offset = upper ? m_.upper_offset(edge) : m_.lower_offset(edge);
+      place.mirror_offset = upper ? m_.lower_offset(edge) : m_.upper_offset(edge);
+    }
+    return place;
+  }
+
+ private:
+  NodeId node(int k) const { return k == diagonal_ ? j_ : p_.adj[first_ + k - (k > diagonal_)]; }
+  bool holds(int k, int row) const {
+    const NodeId i = node(k);
+    return p_.offset[i] <= row && row < p_.offset[i + 1];
+  }
+
+  const BlockMatrix& m_;
+  const Pattern& p_;
+  NodeId j_;
+  int first_, count_, diagonal_;
+};
+
+// Checks every column of A and finds each entry's block in the matrix's
+// pattern (Write = false), or writes every entry into its block, and into the
+// mirror for a stored triangle (Write = true, on a checked A and a zeroed
+// matrix). A column is walked run by run (its entries in one block): one
+// lookup per run, and a run that fills its block's column is one copy.
+template <bool Write>
+void walk_entries(BlockMatrix& matrix, const SparseRef& a, SparseStorage storage) {
+  const Pattern& p = matrix.pattern();
+  double* values = Write ? matrix.values() : nullptr;
+  const int* rows = a.innerIndexPtr();
+  const double* entries = a.valuePtr();
+  const bool mirror = storage != SparseStorage::General;
+  for (NodeId j = 0; j < p.num_nodes; ++j) {
+    const BlockColumn blocks(matrix, j);
+    for (int col = p.offset[j]; col < p.offset[j + 1]; ++col) {
+      const Column c = column_of(a, col);
+      if (!Write) check_column(a, c, storage, "assign_from_sparse");
+      const int col_in_block = col - p.offset[j];
+      BlockPlace block;
+      for (int q = c.begin; q < c.end;) {
+        block = blocks.locate(rows[q], block);
+        if (block.position < 0) {
+          const NodeId i = node_of(p.offset, rows[q]);
+          throw std::invalid_argument("graphsolve::assign_from_sparse: " + entry_name(rows[q], col) +
+                                      " falls in block (" + std::to_string(i) + ", " + std::to_string(j) +
+                                      "), but the pattern has no edge between nodes " + std::to_string(i) + " and " +
+                                      std::to_string(j));
+        }
+        const int height = block.end_row - block.first_row;
+        // Rows increase, so height entries ending at the block's last row are all of its rows.
+        const bool full = q + height <= c.end && rows[q + height - 1] == block.end_row - 1;
+        int run_end = full ? q + height : q + 1;
+        if (!full)
+          while (run_end < c.end && rows[run_end] < block.end_row) ++run_end;
+        if constexpr (Write) {
+          double* block_column = values + block.offset + static_cast<long>(col_in_block) * height;
+          if (full)  // a loop of constant length for 1..6 rows: std::copy would call memmove
+            kernels::with_height(height, [&](auto m) {
+              for (int t = 0; t < m; ++t) block_column[t] = entries[q + t];
+            });
+          else
+            for (int t = q; t < run_end; ++t) block_column[rows[t] - block.first_row] = entries[t];
+          if (mirror) {
+            double* block_row = values + block.mirror_offset + col_in_block;  // stride: J's size
+            for (int t = q; t < run_end; ++t)  // a diagonal entry lands on itself
+              block_row[static_cast<long>(rows[t] - block.first_row) * p.size[j]] = entries[t];
+          }
+        }
+        q = run_end;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+BlockMatrix from_sparse(const SparseRef& a, const std::vector<int>& block_sizes, SparseStorage storage) {
+  check_square(a, "from_sparse");
+  const std::vector<int> offset = node_offsets(block_sizes, static_cast<int>(a.rows()));
+  Graph graph;
+  for (int size : block_sizes) graph.add_node(size);
+  std::vector<char> diagonal_nonzero(block_sizes.size(), 0);
+  const int* rows = a.innerIndexPtr();
+  const double* entries = a.valuePtr();
+  NodeId j = 0;
+  for (int col = 0; col < a.outerSize(); ++col) {
+    while (col >= offset[j + 1]) ++j;  // also steps over size-0 nodes
+    const Column c = column_of(a, col);
+    check_column(a, c, storage, "from_sparse");
+    for (int q = c.begin; q < c.end;) {  // run by run: rows increase
+      const NodeId i = node_of(offset, rows[q]);
+      const int run_end = static_cast<int>(std::lower_bound(rows + q, rows + c.end, offset[i + 1]) - rows);
+      if (i != j)
+        graph.add_edge(i, j);
+      else
+        diagonal_nonzero[i] |= std::any_of(entries + q, entries + run_end, [](double v) { return v != 0.0; });
+      q = run_end;
+    }
+  }
+  for (NodeId v = 0; v < graph.num_nodes(); ++v)
+    if (!diagonal_nonzero[v] && block_sizes[v] > 0) graph.set_kind(v, NodeKind::ZeroDiagonal);
+  BlockMatrix matrix(std::make_shared<const Pattern>(graph));
+  walk_entries<true>(matrix, a, storage);  // checked above; the new arena is zero
+  return matrix;
+}
+
+void assign_from_sparse(BlockMatrix& matrix, const SparseRef& a, SparseStorage storage) {
+  check_square(a, "assign_from_sparse");
+  if (a.rows() != matrix.rows())
+    throw std::invalid_argument("graphsolve::assign_from_sparse: A has dimension " + std::to_string(a.rows()) +
+                                " but the block matrix " + std::to_string(matrix.rows()));
+  walk_entries<false>(matrix, a, storage);  // a refused A changes nothing
+  matrix.set_zero();
+  walk_entries<true>(matrix, a, storage);
+}
+
+}  // namespace graphsolve
