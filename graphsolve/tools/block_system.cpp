@@ -54,33 +54,13 @@ void check_no_empty_lines(const SparseTriplets& a, const std::string& path) {
       throw UserError(path + ": column " + std::to_string(j + 1) + " of A stores no entry, so A is singular");
 }
 
-BlockSystem make_block_system(const SparseTriplets& a, const std::vector<int>& sizes) {
-  Graph graph;
-  std::vector<int> node_of_row;
-  node_of_row.reserve(a.rows);
-  for (int size : sizes) {
-    const NodeId node = graph.add_node(size);
-    node_of_row.insert(node_of_row.end(), size, node);
-  }
-  std::vector<char> diagonal_nonzero(sizes.size(), 0);
-  for (const Triplet& t : a.entries) {
-    const NodeId i = node_of_row[t.row], j = node_of_row[t.col];
-    if (i != j)
-      graph.add_edge(i, j);
-    else if (t.value != 0.0)
-      diagonal_nonzero[i] = 1;
-  }
-  for (NodeId v = 0; v < graph.num_nodes(); ++v)
-    if (!diagonal_nonzero[v] && sizes[v] > 0) graph.set_kind(v, NodeKind::ZeroDiagonal);
-  BlockSystem system;
-  system.pattern = std::make_shared<const Pattern>(graph);
-  system.matrix = std::make_unique<BlockMatrix>(system.pattern);
-  const Pattern& p = *system.pattern;
-  for (const Triplet& t : a.entries) {
-    const NodeId i = node_of_row[t.row], j = node_of_row[t.col];
-    system.matrix->block(i, j)(t.row - p.offset[i], t.col - p.offset[j]) += t.value;
-  }
-  return system;
+BlockMatrix make_block_system(const SparseTriplets& a, const std::vector<int>& sizes) {
+  std::vector<Eigen::Triplet<double, int>> entries;
+  entries.reserve(a.entries.size());
+  for (const Triplet& t : a.entries) entries.emplace_back(t.row, t.col, t.value);
+  SparseColumns sparse(a.rows, a.cols);
+  sparse.setFromTriplets(entries.begin(), entries.end());  // sums duplicates, keeps explicit zeros
+  return from_sparse(sparse, sizes);
 }
 
 std::string asymmetry(const BlockMatrix& a) {

@@ -3,7 +3,6 @@
 // block system: rows are grouped into nodes by block sizes, and a block edge
 // exists wherever A_ij or A_ji stores an entry.
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,18 +19,14 @@ std::vector<int> uniform_block_sizes(int dimension, int block_size);
 // Whitespace-separated non-negative integers that must sum to `dimension`.
 std::vector<int> read_block_sizes(const std::string& path, int dimension);
 
-struct BlockSystem {
-  std::shared_ptr<const Pattern> pattern;
-  std::unique_ptr<BlockMatrix> matrix;
-};
-
 // Throws if a row or column of A stores no entry (A is then singular). Checks
 // the entry count first, so that a huge announced dimension with few entries
 // fails before anything of that dimension is allocated.
 void check_no_empty_lines(const SparseTriplets& a, const std::string& path);
 
-// Nodes whose diagonal block stores no nonzero are marked ZeroDiagonal.
-BlockSystem make_block_system(const SparseTriplets& a, const std::vector<int>& sizes);
+// A's duplicates summed, through graphsolve::from_sparse (whose pattern and
+// zero-diagonal nodes the CLI documents as its own).
+BlockMatrix make_block_system(const SparseTriplets& a, const std::vector<int>& sizes);
 
 // First pair of mirrored entries that differ, as a message; empty if A == A^T.
 std::string asymmetry(const BlockMatrix& a);

@@ -58,7 +58,7 @@ SparseTriplets read_square(const std::string& path) {
   return a;
 }
 
-BlockSystem load_system(const std::string& path, const BlockOptions& blocks) {
+BlockMatrix load_system(const std::string& path, const BlockOptions& blocks) {
   const SparseTriplets a = read_square(path);
   check_no_empty_lines(a, path);
   return make_block_system(a, block_sizes(blocks, a.rows));
@@ -134,8 +134,7 @@ int run_solve(const SolveOptions& o) {
   if (o.repeat < 1) throw UserError("--repeat must be >= 1");
   if (!std::isfinite(o.shift)) throw UserError("--shift must be a finite number");
   if (!(o.max_backward_error > 0.0)) throw UserError("--max-backward-error must be a positive number");
-  const BlockSystem system = load_system(o.matrix, o.blocks);
-  const BlockMatrix& a = *system.matrix;
+  const BlockMatrix a = load_system(o.matrix, o.blocks);
   const Eigen::MatrixXd b = read_matrix_market_dense(o.rhs, a.rows());  // fails before allocating a wrong size
   if (o.method != Method::LDU)
     if (const std::string where = asymmetry(a); !where.empty())
@@ -143,7 +142,7 @@ int run_solve(const SolveOptions& o) {
                       " (use --method ldu)");
 
   auto start = Clock::now();
-  const Symbolic symbolic = analyze_with_pattern(system.pattern, {o.ordering, {}});
+  const Symbolic symbolic = analyze_with_pattern(a.pattern_ptr(), {o.ordering, {}});
   const double analyze_seconds = seconds_since(start);
   Factorization factorization(symbolic, o.method);
   FactorOptions factor_options;
@@ -185,12 +184,12 @@ int run_solve(const SolveOptions& o) {
 }
 
 int run_info(const InfoOptions& o) {
-  const BlockSystem system = load_system(o.matrix, o.blocks);
+  const BlockMatrix system = load_system(o.matrix, o.blocks);
   nlohmann::json report;
-  const Symbolic chosen = analyze_with_pattern(system.pattern, {Ordering::Auto, {}});
+  const Symbolic chosen = analyze_with_pattern(system.pattern_ptr(), {Ordering::Auto, {}});
   for (Ordering ordering : {Ordering::DFS, Ordering::AMD, Ordering::ND}) {
     const auto start = Clock::now();
-    const Symbolic symbolic = analyze_with_pattern(system.pattern, {ordering, {}});
+    const Symbolic symbolic = analyze_with_pattern(system.pattern_ptr(), {ordering, {}});
     nlohmann::json stats = to_json(symbolic.stats());
     stats["analyze_seconds"] = seconds_since(start);
     stats["flops_ldlt"] = symbolic.flops(Method::LDLT);
