@@ -21,6 +21,8 @@ const std::vector<SolverInfo>& all_solvers() {
       {"graphsolve-ldu-dfs", false, always, [](const Problem& p) { return make_graphsolve(p, Ordering::DFS, Method::LDU); }},
       {"graphsolve-ldu-amd", false, always, [](const Problem& p) { return make_graphsolve(p, Ordering::AMD, Method::LDU); }},
       {"graphsolve-ldu-nd", false, always, [](const Problem& p) { return make_graphsolve(p, Ordering::ND, Method::LDU); }},
+      {"graphsolve-ldu-csc", false, always,
+       [](const Problem& p) { return make_graphsolve_from_columns(p, Ordering::Auto, Method::LDU); }},
       {"umfpack", false, always, make_umfpack},
       {"klu", false, always, make_klu},
       {"eigen-sparselu", false, always, make_eigen_sparse_lu},
