@@ -34,32 +34,39 @@ Column column_of(const SparseRef& a, int col) {
   return {col, starts[col], counts ? starts[col] + counts[col] : starts[col + 1]};
 }
 
+// Why a column breaks what the walks below rely on (built only on failure).
+std::string column_fault(const SparseRef& a, Column c, SparseStorage storage) {
+  const int* rows = a.innerIndexPtr();
+  for (int q = c.begin + 1; q < c.end; ++q)
+    if (rows[q - 1] >= rows[q])
+      return "lists row " + std::to_string(rows[q]) + " after row " + std::to_string(rows[q - 1]) +
+             ": the row indices of a column must increase (sorted, no duplicates), as Eigen keeps them";
+  if (rows[c.begin] < 0 || rows[c.end - 1] >= a.rows())
+    return "has an entry in row " + std::to_string(rows[c.begin] < 0 ? rows[c.begin] : rows[c.end - 1]) +
+           ", outside 0.." + std::to_string(a.rows() - 1);
+  const bool above = storage == SparseStorage::SymmetricLower;
+  return "has an entry in row " + std::to_string(above ? rows[c.begin] : rows[c.end - 1]) + ", " +
+         (above ? "above" : "below") + " the diagonal, but A was said to store its " + (above ? "lower" : "upper") +
+         " triangle only";
+}
+
+[[noreturn]] void refuse_column(const SparseRef& a, Column c, SparseStorage storage, const char* where) {
+  throw std::invalid_argument(std::string("graphsolve::") + where + ": column " + std::to_string(c.col) + " of A " +
+                              column_fault(a, c, storage));
+}
+
 // Checks what the walks below rely on: row indices that increase within a
 // column (sorted, no duplicates: what Eigen keeps and UMFPACK requires), lie
 // in [0, n), and stay in the stored triangle. O(1) per column past the order.
-void check_column(const SparseRef& a, Column c, SparseStorage storage, const char* where) {
+inline void check_column(const SparseRef& a, Column c, SparseStorage storage, const char* where) {
   if (c.begin >= c.end) return;
   const int* rows = a.innerIndexPtr();
-  const auto fail = [&](const std::string& what) {
-    throw std::invalid_argument(std::string("graphsolve::") + where + ": column " + std::to_string(c.col) + " of A " +
-                                what);
-  };
   int out_of_order = 0;  // accumulated without branches, so the loop vectorizes
   for (int q = c.begin + 1; q < c.end; ++q) out_of_order |= rows[q - 1] >= rows[q];
-  if (out_of_order)
-    for (int q = c.begin + 1; q < c.end; ++q)
-      if (rows[q - 1] >= rows[q])
-        fail("lists row " + std::to_string(rows[q]) + " after row " + std::to_string(rows[q - 1]) +
-             ": the row indices of a column must increase (sorted, no duplicates), as Eigen keeps them");
-  if (rows[c.begin] < 0 || rows[c.end - 1] >= a.rows())
-    fail("has an entry in row " + std::to_string(rows[c.begin] < 0 ? rows[c.begin] : rows[c.end - 1]) +
-         ", outside 0.." + std::to_string(a.rows() - 1));
-  const bool above = storage == SparseStorage::SymmetricLower && rows[c.begin] < c.col;
-  const bool below = storage == SparseStorage::SymmetricUpper && rows[c.end - 1] > c.col;
-  if (above || below)
-    fail("has an entry in row " + std::to_string(above ? rows[c.begin] : rows[c.end - 1]) + ", " +
-         (above ? "above" : "below") + " the diagonal, but A was said to store its " + (above ? "lower" : "upper") +
-         " triangle only");
+  const bool outside = rows[c.begin] < 0 || rows[c.end - 1] >= a.rows();
+  const bool other_triangle = (storage == SparseStorage::SymmetricLower && rows[c.begin] < c.col) ||
+                              (storage == SparseStorage::SymmetricUpper && rows[c.end - 1] > c.col);
+  if (out_of_order || outside || other_triangle) refuse_column(a, c, storage, where);
 }
 
 // First scalar row of each node, and the dimension last (Pattern::offset's layout).
