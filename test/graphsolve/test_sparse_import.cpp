@@ -3,6 +3,7 @@
 // block structure, and which solves like dense LU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -353,4 +354,53 @@ TEST(SparseImport, BadInputIsNamed) {
       [&] { gs::assign_from_sparse(chain, before.sparseView(), gs::SparseStorage::SymmetricLower); });
   EXPECT_NE(triangle.find("above the diagonal"), std::string::npos) << triangle;
   EXPECT_EQ(chain.to_dense(), before);
+}
+
+// Arbitrary compressed-column arrays, as another library might hand over:
+// each column's rows drawn from a little beyond 0..n-1, sorted or not, with
+// duplicates or not. Either the import names a fault, exactly when there is
+// one, or it gives the dense matrix the arrays describe (the sanitizer build
+// also sees that nothing is written out of place).
+TEST(SparseImport, ForeignArraysAreRefusedOrImportedExactly) {
+  std::mt19937 rng(17);
+  int refused = 0, imported = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int n = 1 + static_cast<int>(rng() % 12);
+    const std::vector<int> sizes = mixed_sizes(n, static_cast<unsigned>(trial));
+    std::vector<int> starts{0}, rows;
+    std::vector<double> values;
+    bool faulty = false;
+    for (int c = 0; c < n; ++c) {
+      std::vector<int> column;
+      for (int r = 0; r < n; ++r)
+        if (rng() % 3 == 0) column.push_back(r);
+      if (trial % 4 == 1 && !column.empty()) column.push_back(column[rng() % column.size()]);  // a duplicate
+      if (trial % 4 == 2 && rng() % 4 == 0) column.push_back(rng() % 2 ? -1 - static_cast<int>(rng() % 2) : n);
+      if (trial % 4 == 3) std::shuffle(column.begin(), column.end(), rng);
+      for (std::size_t t = 1; t < column.size(); ++t) faulty |= column[t - 1] >= column[t];
+      for (int r : column) {
+        faulty |= r < 0 || r >= n;
+        rows.push_back(r);
+        values.push_back(1.0 + static_cast<double>(rng() % 1000));
+      }
+      starts.push_back(static_cast<int>(rows.size()));
+    }
+    const Eigen::Map<const gs::SparseColumns> a(n, n, static_cast<int>(rows.size()), starts.data(), rows.data(),
+                                                values.data());
+    try {
+      const gs::BlockMatrix m = gs::from_sparse(a, sizes);
+      ASSERT_FALSE(faulty) << "trial " << trial << ": faulty arrays were imported";
+      Eigen::MatrixXd expected = Eigen::MatrixXd::Zero(n, n);
+      for (int c = 0; c < n; ++c)
+        for (int q = starts[c]; q < starts[c + 1]; ++q) expected(rows[q], c) = values[q];
+      ASSERT_EQ(m.to_dense(), expected) << "trial " << trial;
+      ++imported;
+    } catch (const std::invalid_argument& e) {
+      ASSERT_TRUE(faulty) << "trial " << trial << ": " << e.what();
+      EXPECT_NE(std::string(e.what()).find("graphsolve::from_sparse: column "), std::string::npos) << e.what();
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, 100);  // both outcomes were exercised
+  EXPECT_GT(imported, 100);
 }
