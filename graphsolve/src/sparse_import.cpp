@@ -109,8 +109,8 @@ class BlockColumn {
  public:
   BlockColumn(const BlockMatrix& matrix, NodeId j)
       : m_(matrix), p_(matrix.pattern()), j_(j), first_(p_.adj_begin[j]), count_(p_.degree(j) + 1) {
-    const NodeId* adjacency = p_.adj.data() + first_;
-    diagonal_ = static_cast<int>(std::lower_bound(adjacency, adjacency + count_ - 1, j) - adjacency);
+    const auto neighbours = p_.adj.begin() + first_;  // an iterator: adj is empty (null) without edges
+    diagonal_ = static_cast<int>(std::lower_bound(neighbours, neighbours + (count_ - 1), j) - neighbours);
   }
 
   // The block holding `row`. The one after `previous` (the previous run's)

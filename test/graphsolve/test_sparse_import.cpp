@@ -271,6 +271,12 @@ TEST(SparseImport, EveryWayToHoldColumnsGivesTheSameMatrix) {
   const Eigen::SparseMatrix<double, Eigen::ColMajor, long> long_indices = a;
   EXPECT_EQ(gs::from_sparse(gs::SparseColumns(long_indices), sizes).to_dense(), dense);
 
+  // A diagonal matrix: nodes with no edge at all (the pattern's adjacency is empty).
+  const gs::SparseColumns diagonal = gs::SparseColumns(Eigen::MatrixXd(Eigen::Vector3d(1, 2, 3).asDiagonal()).sparseView());
+  const gs::BlockMatrix unconnected = gs::from_sparse(diagonal, {1, 1, 1});
+  EXPECT_EQ(unconnected.pattern().num_edges, 0);
+  EXPECT_EQ(unconnected.to_dense(), Eigen::MatrixXd(diagonal));
+
   // The empty matrix.
   EXPECT_EQ(gs::from_sparse(gs::SparseColumns(0, 0), {}).num_nodes(), 0);
 }
