@@ -47,8 +47,10 @@ struct MechanismGraph {
   std::vector<CouplingBodies> coupling_bodies;
 };
 
-// A joint whose damper acts (one with coordinates to damp).
-inline bool has_damper(const Joint& joint) { return joint.damping != 0.0 && joint.num_coordinates() > 0; }
+// A joint with a force on its rates, a damper or friction (one with coordinates to act on).
+inline bool has_damper(const Joint& joint) {
+  return (joint.damping != 0.0 || joint.friction != 0.0) && joint.num_coordinates() > 0;
+}
 
 // Contacts per friction model: the size of a contact node.
 int contact_node_size(FrictionModel friction, int directions);

@@ -139,6 +139,7 @@ int Model::add_joint(Joint joint) {
   joint.child_frame.orientation.normalize();
   if (!(joint.stiffness >= 0.0) || !std::isfinite(joint.stiffness)) fail(who + ": stiffness must be >= 0 and finite");
   if (!(joint.damping >= 0.0) || !std::isfinite(joint.damping)) fail(who + ": damping must be >= 0 and finite");
+  if (!(joint.friction >= 0.0) || !std::isfinite(joint.friction)) fail(who + ": friction must be >= 0 and finite");
   const auto check_size = [&](const std::vector<double>& v, const char* what) {
     if (!v.empty() && static_cast<int>(v.size()) != joint.num_coordinates())
       fail(who + ": " + what + " has " + std::to_string(v.size()) + " values, the joint has " +

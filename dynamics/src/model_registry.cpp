@@ -101,9 +101,10 @@ const std::vector<Entry>& entries() {
   static const std::vector<Entry> list = {
       {{"pendulum", "one link on a revolute joint",
         {{"length", "1", "link length, m"}, {"mass", "1", "link mass, kg"}, {"angle", "0.5", "initial angle, rad"},
-         {"damping", "0", "joint damping, N m s/rad"}}},
+         {"damping", "0", "joint damping, N m s/rad"}, {"friction", "0", "joint Coulomb friction, N m"}}},
        [](const Parameters& p) {
-         return pendulum(p.number("length"), p.number("mass"), p.number("angle"), p.number("damping"));
+         return pendulum(p.number("length"), p.number("mass"), p.number("angle"), p.number("damping"),
+                         p.number("friction"));
        }},
       {{"damped-pendulum", "the papers' dissipation test: pendulum with damping 0.5",
         {{"length", "1", "link length, m"}, {"mass", "1", "link mass, kg"}, {"angle", "0.5", "initial angle, rad"},

@@ -61,11 +61,12 @@ Body make_link(const std::string& name, double length, double mass) {
   return b;
 }
 
-Model pendulum(double length, double mass, double angle, double damping) {
+Model pendulum(double length, double mass, double angle, double damping, double friction) {
   Model model;
   const int link = model.add_body(make_link("link1", length, mass));
   Joint j = hinge("joint1", kWorld, Vector3::Zero(), link, top(length), angle);
   j.damping = damping;
+  j.friction = friction;
   model.add_joint(j);
   return model;
 }

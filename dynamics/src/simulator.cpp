@@ -294,6 +294,9 @@ Simulator::Simulator(const Model& model, const StepOptions& options) {
                                 detail::format_number(options.fraction_to_boundary));
   require_finite_nonnegative(options.contact_regularization, "contact_regularization");
   require_finite_nonnegative(options.friction_regularization, "friction_regularization");
+  if (!(options.joint_friction_velocity > 0.0 && std::isfinite(options.joint_friction_velocity)))
+    throw std::invalid_argument("dynamics::Simulator: joint_friction_velocity must be finite and > 0, got " +
+                                detail::format_number(options.joint_friction_velocity));
   impl_ = std::make_unique<Impl>(model, options);
 }
 

@@ -96,7 +96,8 @@ struct Simulator::Impl {
   void size_workspace();
 
   void add_damping(const Eigen::VectorXd& u, Eigen::VectorXd& r) const;
-  void assemble_damping();
+  void assemble_damping(const Eigen::VectorXd& u);
+  Eigen::Matrix<double, 6, 1> joint_rates(int j, const Eigen::VectorXd& u) const;
   void update_contacts(const State& state);
   // The step being solved: options.dt, or a sub-step of it (see substep()).
   double step_size = options.dt;

@@ -87,38 +87,66 @@ void Simulator::Impl::add_joint_forces(const State& state) {
   }
 }
 
-// Dampers are implicit: the force -damping * rates acts over the step with
-// the rates of the new velocities u (read at z_k, so linear in u: backward
-// Euler in the damping, stable at any damping * dt).
+// The joint rates of velocities u, through the rate map at z_k (rows past
+// the joint's coordinates are zero).
+Eigen::Matrix<double, 6, 1> Simulator::Impl::joint_rates(int j, const Eigen::VectorXd& u) const {
+  const Joint& joint = model.joint(j);
+  const detail::RateJacobian& d = damper_rates[j];
+  Eigen::Matrix<double, 6, 1> rates = d.child * u.segment<6>(6 * joint.child);
+  if (joint.parent != kWorld) rates += d.parent * u.segment<6>(6 * joint.parent);
+  return rates;
+}
+
+// Dampers and joint friction are implicit: the force -damping * rate -
+// friction * tanh(rate / v_f) acts over the step with the rates of the new
+// velocities u (read at z_k: backward Euler in them, stable at any damping *
+// dt, and friction that opposes the motion it ends).
 void Simulator::Impl::add_damping(const Eigen::VectorXd& u, Eigen::VectorXd& r) const {
+  const double friction_velocity = options.joint_friction_velocity;
   for (int j : damped_joints) {
     const Joint& joint = model.joint(j);
     const detail::RateJacobian& d = damper_rates[j];
-    Eigen::Matrix<double, 6, 1> impulse = d.child * u.segment<6>(6 * joint.child);  // rates, then -impulse
-    if (joint.parent != kWorld) impulse += d.parent * u.segment<6>(6 * joint.parent);
-    impulse *= dt() * joint.damping;
+    const Eigen::Matrix<double, 6, 1> rates = joint_rates(j, u);
+    Eigen::Matrix<double, 6, 1> impulse = (dt() * joint.damping) * rates;  // negated
+    if (joint.friction != 0.0)
+      impulse += (dt() * joint.friction) * (rates / friction_velocity).array().tanh().matrix();
     r.segment<6>(6 * joint.child) += d.child.transpose() * impulse;
     if (joint.parent != kWorld) r.segment<6>(6 * joint.parent) += d.parent.transpose() * impulse;
   }
 }
 
-// The dampers' share of the Newton matrix: dt * damping * D^T D over the
-// joint's bodies (after the body blocks are written).
-void Simulator::Impl::assemble_damping() {
+// Their share of the Newton matrix at u: dt * D^T W D over the joint's bodies
+// (after the body blocks are written), W = damping + the friction's slope
+// friction / v_f (1 - tanh^2(rate / v_f)) per rate.
+void Simulator::Impl::assemble_damping(const Eigen::VectorXd& u) {
   for (int j : damped_joints)  // zeroed first: two dampers may share a pair of bodies
     if (model.joint(j).parent != kWorld) {
       Eigen::Map<detail::Jacobian6>(couplings[j].child_parent).setZero();
       Eigen::Map<detail::Jacobian6>(couplings[j].parent_child).setZero();
     }
+  const double friction_velocity = options.joint_friction_velocity;
   for (int j : damped_joints) {
     const Joint& joint = model.joint(j);
     const detail::RateJacobian& d = damper_rates[j];
-    const double scale = dt() * joint.damping;
-    matrix.diag(joint.child) += scale * d.child.transpose() * d.child;
+    if (joint.friction == 0.0) {  // one weight for every rate
+      const double scale = dt() * joint.damping;
+      matrix.diag(joint.child) += scale * d.child.transpose() * d.child;
+      if (joint.parent == kWorld) continue;
+      matrix.diag(joint.parent) += scale * d.parent.transpose() * d.parent;
+      Eigen::Map<detail::Jacobian6>(couplings[j].child_parent) += scale * d.child.transpose() * d.parent;
+      Eigen::Map<detail::Jacobian6>(couplings[j].parent_child) += scale * d.parent.transpose() * d.child;
+      continue;
+    }
+    const Eigen::Array<double, 6, 1> t = (joint_rates(j, u) / friction_velocity).array().tanh();
+    const Eigen::Matrix<double, 6, 1> weight =
+        dt() * (joint.damping + joint.friction / friction_velocity * (1.0 - t * t)).matrix();
+    const detail::Jacobian6 weighted_child = weight.asDiagonal() * d.child;
+    matrix.diag(joint.child) += d.child.transpose() * weighted_child;
     if (joint.parent == kWorld) continue;
-    matrix.diag(joint.parent) += scale * d.parent.transpose() * d.parent;
-    Eigen::Map<detail::Jacobian6>(couplings[j].child_parent) += scale * d.child.transpose() * d.parent;
-    Eigen::Map<detail::Jacobian6>(couplings[j].parent_child) += scale * d.parent.transpose() * d.child;
+    const detail::Jacobian6 weighted_parent = weight.asDiagonal() * d.parent;
+    matrix.diag(joint.parent) += d.parent.transpose() * weighted_parent;
+    Eigen::Map<detail::Jacobian6>(couplings[j].child_parent) += d.child.transpose() * weighted_parent;
+    Eigen::Map<detail::Jacobian6>(couplings[j].parent_child) += d.parent.transpose() * weighted_child;
   }
 }
 
@@ -246,7 +274,7 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     // q_k+1 = q_k * dt/2 [s; w]: a change dw turns q_k+1 by h * turn_rate dw (body frame).
     turn_rate[b] = 0.5 * h * (sw * Matrix3::Identity() + w * w.transpose() / sw - skew(w));
   }
-  assemble_damping();
+  assemble_damping(u);
   for (int j = 0; j < nj; ++j) {
     const int node = mg.joint_node[j];
     if (node < 0) continue;

@@ -421,8 +421,12 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
         fail(who + ": <dynamics damping> must be a number >= 0, got " + detail::format_number(damping));
       j.damping = damping;
     }
-    if (uj->dynamics && uj->dynamics->friction != 0.0 && j.num_coordinates() > 0)
-      ignored.push_back(who + ": <dynamics friction> (Coulomb friction) is not modelled");
+    if (uj->dynamics && options.joint_friction && j.num_coordinates() > 0) {
+      const double friction = uj->dynamics->friction;
+      if (!(friction >= 0.0) || !std::isfinite(friction))
+        fail(who + ": <dynamics friction> must be a number >= 0, got " + detail::format_number(friction));
+      j.friction = friction;
+    }
     try {
       model.add_joint(j);
     } catch (const std::invalid_argument& e) {

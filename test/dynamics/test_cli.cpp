@@ -262,6 +262,20 @@ TEST_F(DynamicsCli, LoadsAreCheckedDuringTheRun) {
   EXPECT_LT(limit, 1.25 * bottom);
 }
 
+// The pendulum's friction parameter is the joint's Coulomb friction: from
+// 0.5 rad a 1 m, 1 kg rod with F = 0.5 N m swings down into its dead band,
+// |angle| <= F / (m g L/2), and stays there. Its energy falls by all but at
+// most the potential energy of the band's edge, and never below the bottom.
+TEST_F(DynamicsCli, PendulumFrictionParameterStopsTheSwing) {
+  const CliResult r = run("simulate pendulum --param friction=0.5 --steps 300 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const double torque_scale = 9.81 * 0.5, band = 0.5 / torque_scale;
+  const double start = torque_scale * (1.0 - std::cos(0.5)), left_at_most = torque_scale * (1.0 - std::cos(band));
+  const double drift = nlohmann::json::parse(r.out)["energy_drift"].get<double>();
+  EXPECT_LT(drift, -(start - left_at_most));
+  EXPECT_GT(drift, -start);
+}
+
 // A resting body sinks by the regularization times |g| dt^2, shared by its
 // four bottom corners: about 2.5e-7 m at 1e-3, nothing with rigid contacts.
 TEST_F(DynamicsCli, ContactRegularizationSetsHowFarARestingBodySinks) {

@@ -119,6 +119,11 @@ TEST(ModelErrors, BadJoints) {
   Joint j = Joint::make(JointType::Revolute, "spring", kWorld, a);
   j.stiffness = -1;
   expect_invalid([&] { m.add_joint(j); }, "joint 'spring': stiffness must be >= 0");
+  for (double bad : {-0.5, std::nan(""), double(INFINITY)}) {
+    j = Joint::make(JointType::Revolute, "rubbing", kWorld, a);
+    j.friction = bad;
+    expect_invalid([&] { m.add_joint(j); }, "joint 'rubbing': friction must be >= 0 and finite");
+  }
   j = Joint::make(JointType::Revolute, "init", kWorld, a);
   j.initial_position = {1, 2};
   expect_invalid([&] { m.add_joint(j); }, "initial position has 2 values, the joint has 1 coordinates");
@@ -388,6 +393,11 @@ TEST(ModelErrors, BadInteriorPointOptions) {
     o = StepOptions{};
     o.friction_regularization = bad;
     expect_invalid([&] { Simulator s(model, o); }, "friction_regularization must be finite and >= 0");
+  }
+  for (double bad : {0.0, -1e-3, std::nan(""), double(INFINITY)}) {
+    o = StepOptions{};
+    o.joint_friction_velocity = bad;
+    expect_invalid([&] { Simulator s(model, o); }, "joint_friction_velocity must be finite and > 0");
   }
   expect_invalid([] { make_builtin("box-drop", {{"friction", "sticky"}}); }, "must be none, linearized or cone");
   expect_invalid([] { make_builtin("sliding-box", {{"directions", "0"}}); }, "positive integer");

@@ -15,8 +15,8 @@ Model geared_double_pendulum() {
 
 TEST(NoAllocation, StepNeverAllocates) {
   for (const Model& model : {n_link_pendulum(10, ChainJoint::Spherical), four_link_chain(3), double_four_bar(),
-                             geared_double_pendulum(),
-                             t_handle(), pendulum(1.0, 1.0, 0.5, 0.3), box_drop(0.5, 1.0, 0.01),
+                             geared_double_pendulum(), t_handle(), pendulum(1.0, 1.0, 0.5, 0.3),
+                             pendulum(1.0, 1.0, 0.5, 0.0, 0.5), box_drop(0.5, 1.0, 0.01),
                              sliding_box(2.0, {FrictionModel::Cone, 0.2, 4}), quadruped(),
                              cylinder_contacts(10, 1.0, {FrictionModel::Linearized, 0.2, 8})}) {
     State s = make_state(model);

@@ -86,10 +86,12 @@ TEST(Urdf, MimicJointBecomesACouplingThatMatchesTheCppModel) {
 TEST(Urdf, JointDampingMatchesTheCppDampedPendulum) {
   const Model from_urdf = parse_urdf(damped_pendulum_urdf("<dynamics damping='0.5' friction='0.1'/>"));
   EXPECT_EQ(from_urdf.joint(0).damping, 0.5);
+  EXPECT_EQ(from_urdf.joint(0).friction, 0.1);
   const Eigen::VectorXd q = Eigen::VectorXd::Constant(1, 1.0);
-  EXPECT_LT(max_position_difference(from_urdf, pendulum(1.0, 1.0, 0.0, 0.5), q, 300), 1e-9);
-  // Without damping the trajectories part: the test can tell.
-  EXPECT_GT(max_position_difference(from_urdf, pendulum(1.0, 1.0, 0.0, 0.0), q, 300), 1e-3);
+  EXPECT_LT(max_position_difference(from_urdf, pendulum(1.0, 1.0, 0.0, 0.5, 0.1), q, 300), 1e-9);
+  // Without damping, or without friction, the trajectories part: the test can tell.
+  EXPECT_GT(max_position_difference(from_urdf, pendulum(1.0, 1.0, 0.0, 0.0, 0.1), q, 300), 1e-3);
+  EXPECT_GT(max_position_difference(from_urdf, pendulum(1.0, 1.0, 0.0, 0.5, 0.0), q, 300), 1e-3);
   UrdfOptions off;
   off.joint_damping = false;
   EXPECT_EQ(parse_urdf(damped_pendulum_urdf("<dynamics damping='0.5'/>"), "<string>", off).joint(0).damping, 0.0);
@@ -339,14 +341,16 @@ TEST(Urdf, ElementsLeftOutOfTheModelAreListed) {
   EXPECT_TRUE(ignored.empty());
   const Model r = parse_urdf(robot, "r.urdf", {}, &ignored);
   EXPECT_EQ(r.num_contacts(), 1);  // the sphere's
-  ASSERT_EQ(ignored.size(), 2u);
+  ASSERT_EQ(ignored.size(), 1u);
   EXPECT_EQ(ignored[0], "link 'hull': <collision> mesh 'hull.stl' gets no contacts (only primitive shapes do)");
-  EXPECT_EQ(ignored[1], "joint 'pivot': <dynamics friction> (Coulomb friction) is not modelled");
+  EXPECT_EQ(r.joint(r.find_joint("pivot")).damping, 0.1);
+  EXPECT_EQ(r.joint(r.find_joint("pivot")).friction, 0.5);  // Coulomb friction is modelled
   UrdfOptions no_contacts;
   no_contacts.collision_contacts = false;  // asked for: not reported
-  parse_urdf(robot, "r.urdf", no_contacts, &ignored);
-  ASSERT_EQ(ignored.size(), 1u);
-  EXPECT_NE(ignored[0].find("friction"), std::string::npos);
+  no_contacts.joint_friction = false;
+  const Model frictionless = parse_urdf(robot, "r.urdf", no_contacts, &ignored);
+  EXPECT_TRUE(ignored.empty());
+  EXPECT_EQ(frictionless.joint(frictionless.find_joint("pivot")).friction, 0.0);
   parse_urdf(kDoublePendulum, "dp.urdf", {}, &ignored);
   EXPECT_TRUE(ignored.empty());
 }
@@ -645,6 +649,11 @@ TEST(Urdf, LongChainsLoadWithEveryLink) {
 
 TEST(UrdfErrors, NegativeDamping) {
   expect_urdf_error(damped_pendulum_urdf("<dynamics damping='-1'/>"), "joint 'joint1': <dynamics damping> must be");
+}
+
+TEST(UrdfErrors, NegativeFriction) {
+  expect_urdf_error(damped_pendulum_urdf("<dynamics friction='-0.5'/>"),
+                    "joint 'joint1': <dynamics friction> must be a number >= 0, got -0.5");
 }
 
 // A two-link robot whose second joint (of `type`) carries `mimic`.

@@ -70,6 +70,13 @@ struct Joint {
   double stiffness = 0.0;
   double damping = 0.0;
   std::vector<double> rest;  // empty: all zero; else one value per coordinate
+  // Coulomb friction on every minimal coordinate (N or N m, URDF's <dynamics
+  // friction>): a generalized force of this size against the coordinate's
+  // rate, read like the damper's at the new velocities. It is regularized as
+  // -friction tanh(rate / StepOptions::joint_friction_velocity): below that
+  // velocity it acts as a damper of friction / velocity, so a joint loaded
+  // below its friction creeps (at most about that velocity) instead of sticking.
+  double friction = 0.0;
 
   // Limits on the minimal coordinates, kept by the step as inequality
   // constraints: empty means none, else one value per coordinate, with

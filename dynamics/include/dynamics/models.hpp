@@ -17,7 +17,10 @@ enum class ChainJoint { Revolute, Spherical };
 // A link of the given length and mass whose joint points are its two ends.
 Body make_link(const std::string& name, double length, double mass);
 
-Model pendulum(double length = 1.0, double mass = 1.0, double angle = 0.5, double damping = 0.0);
+// A link hinged at one end (about y) to the world, with a joint damper and
+// Coulomb friction (Joint::damping, Joint::friction).
+Model pendulum(double length = 1.0, double mass = 1.0, double angle = 0.5, double damping = 0.0,
+               double friction = 0.0);
 Model n_link_pendulum(int links, ChainJoint joint = ChainJoint::Revolute, double length = 1.0, double mass = 1.0,
                       double angle = 0.5);
 Model double_pendulum(double length = 1.0, double mass = 1.0, double angle1 = 1.5, double angle2 = 0.0);

@@ -127,6 +127,11 @@ struct StepOptions {
   // round-off of that kept the body rows above the tolerance (steps stalled
   // just short of it). 0: friction holds exactly.
   double friction_regularization = 1e-9;
+  // Joint friction (Joint::friction) is -friction tanh(rate / this): full
+  // above a few times this rate (m/s or rad/s), a stiff damper below it.
+  // Smaller holds a loaded joint closer to still, at the price of a stiffer
+  // Newton iteration.
+  double joint_friction_velocity = 1e-3;
 };
 
 enum class StepStatus {

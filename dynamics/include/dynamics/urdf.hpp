@@ -54,6 +54,7 @@ struct UrdfOptions {
   ContactOptions contacts;         // ground, friction model and default coefficient
   bool joint_limits = true;        // <limit lower upper> as joint limits
   bool joint_damping = true;       // <dynamics damping> as joint dampers
+  bool joint_friction = true;      // <dynamics friction> as joint Coulomb friction (Joint::friction)
   // Links with mass welded to their parent by fixed joints join the parent's
   // body (one rigid body with the summed mass and inertia) instead of becoming
   // bodies held by fixed joints; those welded to the world join the world.
