@@ -170,6 +170,7 @@ int run_simulate(const SimulateOptions& o) {
   step_options.substep_hold = o.substep_hold;
   step_options.contact_regularization = o.contact_regularization;
   step_options.friction_regularization = o.friction_regularization;
+  step_options.joint_friction_velocity = o.joint_friction_velocity;
   if (o.steps < 0) throw std::invalid_argument("--steps must be >= 0");
   const InitialState init =
       initial_state(model, parse_joint_values(o.q0, "--q0"), parse_joint_values(o.v0, "--v0"));

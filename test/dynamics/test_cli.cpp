@@ -310,6 +310,25 @@ TEST_F(DynamicsCli, FrictionRegularizationSetsHowFastAStickingBoxCreeps) {
   EXPECT_NEAR(speed[1], expected, 0.01 * expected);
 }
 
+// The pendulum held at 0.3 rad by friction twice gravity's torque there
+// creeps at v atanh(1/2) (test_joint_friction): 100 times slower at v = 1e-5.
+TEST_F(DynamicsCli, JointFrictionVelocitySetsHowFastAHeldJointCreeps) {
+  const double load = 9.81 * 0.5 * std::sin(0.3);
+  double moved[2];
+  const char* values[2] = {"1e-3", "1e-5"};
+  for (int i = 0; i < 2; ++i) {
+    const CliResult r = run("simulate pendulum --param angle=0.3 --param friction=" + std::to_string(2.0 * load) +
+                            " --steps 100 --out t.csv --joint-friction-velocity " + values[i]);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::vector<double> v = csv_numbers(last_row("t.csv"));
+    ASSERT_EQ(v.size(), 9u + 13u);
+    moved[i] = 0.3 - 2.0 * std::atan2(v[14], v[12]);  // the link's turn about y, from its qw and qy
+  }
+  const double expected = 1e-3 * std::atanh(0.5) * 1.0;  // 1 s
+  EXPECT_NEAR(moved[0], expected, 0.05 * expected);
+  EXPECT_NEAR(moved[1], 1e-2 * expected, 0.05 * 1e-2 * expected);
+}
+
 TEST_F(DynamicsCli, UrdfModelsRunWithFloatingRoots) {
   write("robot.urdf",
         "<robot name='r'><link name='base'><inertial><mass value='2'/>"
@@ -642,6 +661,7 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate pendulum --bound-inertia -1", "--bound-inertia: must be zero or positive, got -1", 2},
            {"simulate pendulum --dt -1", "--dt: must be positive, got -1", 2},
            {"simulate pendulum --dt 0", "--dt: must be positive, got 0", 2},
+           {"simulate pendulum --joint-friction-velocity 0", "--joint-friction-velocity: must be positive, got 0", 2},
            {"simulate pendulum --tol abc", "--tol: 'abc' is not a number", 2},
            {"simulate pendulum --steps -5", "--steps: must be zero or positive, got -5", 2},
            {"simulate pendulum --dt 0.5 --param angle=3 --max-iterations 1 --out o.csv", "failed", 1},
