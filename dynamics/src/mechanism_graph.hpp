@@ -58,7 +58,7 @@ int contact_node_size(FrictionModel friction, int directions);
 // Without `for_steps` (position projection): bodies, joints and couplings
 // only. With it (the simulator's steps): also joint limits, one node per
 // contact site (ground contacts first, then pair features) and the edges of
-// dampers.
+// dampers and joint friction.
 MechanismGraph build_mechanism_graph(const Model& model, bool for_steps = false,
                                      const std::vector<ContactSite>& sites = {});
 

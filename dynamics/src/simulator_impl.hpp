@@ -65,10 +65,10 @@ struct Simulator::Impl {
   };
   std::vector<CoupledBodyBlocks> coupled_blocks;
   std::vector<Matrix3> turn_rate;  // per body: d(q_k+1)/dw as a body-frame rotation, over dt
-  std::vector<int> damped_joints;  // joints with a damper (and coordinates), fixed per model
+  std::vector<int> damped_joints;  // joints with a damper or friction (and coordinates), fixed per model
   bool loads_stiffen = false;      // a joint carries a load or a spring (see load_step_limit)
   bool has_springs = false;        // a joint has a spring (see advance)
-  std::vector<detail::RateJacobian> damper_rates;  // per joint (damped ones only): its rates from u, at z_k
+  std::vector<detail::RateJacobian> damper_rates;  // per joint (damped_joints only): its rates from u, at z_k
   detail::Inequalities ineq;   // contacts and joint limits
 
   // Per step: configuration z_k, constant parts of the body residuals, G(z_k).
