@@ -101,6 +101,7 @@ void register_all(bench::Scale scale) {
   for (const bench::ProblemKey& key : bench::all_keys(scale))
     for (const bench::SolverInfo& info : bench::all_solvers()) {
       if (info.symmetric != (key.variant == bench::Variant::Spd) || !info.applies(key)) continue;
+      if (quick && !info.in_tables) continue;  // the main job prints the tables only
       for (Phase phase : {Phase::Analyze, Phase::Factorize, Phase::Solve, Phase::RefactorSolve, Phase::Full}) {
         if (phase == Phase::Analyze && info.name == "dense-lu") continue;
         if (phase == Phase::Full && !wants_full(info.name)) continue;

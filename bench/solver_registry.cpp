@@ -22,7 +22,7 @@ const std::vector<SolverInfo>& all_solvers() {
       {"graphsolve-ldu-amd", false, always, [](const Problem& p) { return make_graphsolve(p, Ordering::AMD, Method::LDU); }},
       {"graphsolve-ldu-nd", false, always, [](const Problem& p) { return make_graphsolve(p, Ordering::ND, Method::LDU); }},
       {"graphsolve-ldu-csc", false, always,
-       [](const Problem& p) { return make_graphsolve_from_columns(p, Ordering::Auto, Method::LDU); }},
+       [](const Problem& p) { return make_graphsolve_from_columns(p, Ordering::Auto, Method::LDU); }, false},
       {"umfpack", false, always, make_umfpack},
       {"klu", false, always, make_klu},
       {"eigen-sparselu", false, always, make_eigen_sparse_lu},

@@ -31,6 +31,7 @@ struct SolverInfo {
   bool symmetric;  // runs on the SPD variant
   bool (*applies)(const ProblemKey&);
   std::unique_ptr<Solver> (*make)(const Problem&);
+  bool in_tables = true;  // a column of report.py's tables (else measured apart, in the notes)
 };
 
 // Every solver of the benchmark, graphsolve first.
