@@ -65,6 +65,31 @@ TEST(JointFriction, SpinDownIsLinearAndStops) {
   EXPECT_NEAR(std::remainder(joint_positions(model, s)(0) - travelled, 2.0 * M_PI), 0.0, omega0 * dt);
 }
 
+TEST(JointFriction, SliderStopsLinearlyToo) {
+  // A prismatic joint's friction is a force (N): a 2 kg slider launched at
+  // 1.5 m/s along x loses dt * friction of momentum a step, exactly, and stops.
+  Model model;
+  model.gravity = Vector3::Zero();
+  const int b = model.add_body(Body::solid("slider", 2.0, Shape::box(Vector3(0.2, 0.1, 0.1))));
+  Joint j = Joint::make(JointType::Prismatic, "rail", kWorld, b, Vector3::UnitX());
+  j.friction = 0.6;  // 0.3 m/s^2: stops after 5 s, 3.75 m on
+  model.add_joint(j);
+  State s = make_state(model);
+  set_joint_velocities(model, s, Eigen::VectorXd::Constant(1, 1.5));
+  StepOptions options;
+  options.dt = 0.01;
+  Simulator sim(model, options);
+  for (int k = 1; k <= 450; ++k) {
+    ASSERT_EQ(sim.step(s).status, StepStatus::Success) << "step " << k;
+    ASSERT_NEAR(2.0 * s.velocity[b].x(), 2.0 * 1.5 - k * options.dt * j.friction, k * options.tolerance * 2.0)
+        << "step " << k;
+  }
+  for (int k = 451; k <= 700; ++k) ASSERT_EQ(sim.step(s).status, StepStatus::Success) << "step " << k;
+  EXPECT_LT(std::abs(rate(model, s)), 1e-9);
+  // Symplectic Euler moves by the new velocity: sum over k of dt (v0 - k a dt), to the stop.
+  EXPECT_NEAR(joint_positions(model, s)(0), 1.5 * 1.5 / (2.0 * 0.3), 1.5 * options.dt);
+}
+
 TEST(JointFrictionBetweenBodies, KeepsTheTotalAngularMomentumAndSlowsTheSlip) {
   // A flywheel on a shaft: the shaft turns freely on the world, the wheel on
   // the shaft with friction. Friction is internal: it moves spin from wheel
