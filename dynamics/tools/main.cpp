@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
       ->check(positive_number(true));
   sim->add_option("--joint-friction-velocity", o.joint_friction_velocity,
                   "joint Coulomb friction acts in full above about this rate and as a damper below it: a joint "
-                  "held by friction creeps at up to it (m/s or rad/s, default 1e-3)")
+                  "held by friction creeps at it times atanh(load / friction) (m/s or rad/s, default 1e-3)")
       ->check(positive_number(false));
   sim->add_option("--gravity", o.gravity, "gravity vector x,y,z (default: the model's, 0,0,-9.81)");
   sim->add_option("--ground", o.ground, "ground half-space of every contact nx,ny,nz[,offset] (default 0,0,1,0)");

@@ -75,7 +75,9 @@ struct Joint {
   // rate, read like the damper's at the new velocities. It is regularized as
   // -friction tanh(rate / StepOptions::joint_friction_velocity): below that
   // velocity it acts as a damper of friction / velocity, so a joint loaded
-  // below its friction creeps (at most about that velocity) instead of sticking.
+  // below its friction creeps, at velocity * atanh(load / friction) (below
+  // that velocity while the load is under 3/4 of the friction), instead of
+  // sticking.
   double friction = 0.0;
 
   // Limits on the minimal coordinates, kept by the step as inequality
