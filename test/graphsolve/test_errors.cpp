@@ -10,17 +10,7 @@
 namespace gs = graphsolve;
 namespace fam = graphsolve::families;
 
-namespace {
-template <class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "no exception";
-}
-}  // namespace
+using gs_test::message_of;
 
 TEST(Errors, GraphRejectsBadNodesAndEdges) {
   gs::Graph g;

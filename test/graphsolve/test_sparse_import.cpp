@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <Eigen/SparseCore>
 
@@ -79,14 +80,10 @@ std::set<std::pair<int, int>> coupled_nodes(const gs::SparseColumns& a, const st
   return pairs;
 }
 
+// The message of the std::invalid_argument fn throws (the type both import functions promise).
 template <class Fn>
 std::string message_of(Fn&& fn) {
-  try {
-    fn();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "(nothing thrown)";
+  return gs_test::message_of<std::invalid_argument>(std::forward<Fn>(fn));
 }
 
 }  // namespace

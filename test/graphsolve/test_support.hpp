@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -12,6 +14,18 @@
 #include "graphsolve/graphsolve.hpp"
 
 namespace gs_test {
+
+// The message of the Exception `work` throws, or "no exception" (another
+// exception type propagates and fails the test).
+template <class Exception = std::exception, class Work>
+std::string message_of(Work&& work) {
+  try {
+    work();
+  } catch (const Exception& e) {
+    return e.what();
+  }
+  return "no exception";
+}
 
 inline Eigen::MatrixXd random_rhs(int rows, int cols, unsigned seed) {
   std::mt19937 rng(seed);
