@@ -90,18 +90,26 @@ TEST(JointFriction, SliderStopsLinearlyToo) {
   EXPECT_NEAR(joint_positions(model, s)(0), 1.5 * 1.5 / (2.0 * 0.3), 1.5 * options.dt);
 }
 
-TEST(JointFrictionBetweenBodies, KeepsTheTotalAngularMomentumAndSlowsTheSlip) {
-  // A flywheel on a shaft: the shaft turns freely on the world, the wheel on
-  // the shaft with friction. Friction is internal: it moves spin from wheel
-  // to shaft, the wheel losing dt * friction of momentum a step.
+// A flywheel on a shaft, in zero gravity: the shaft (body 0) turns freely on
+// the world, the wheel (body 1) on the shaft with 0.002 N m of friction.
+Model flywheel() {
   Model model;
   model.gravity = Vector3::Zero();
   const int shaft = model.add_body(Body::solid("shaft", 2.0, Shape::cylinder(0.05, 0.6)));
   const int wheel = model.add_body(Body::solid("wheel", 1.0, Shape::cylinder(0.3, 0.05)));
   model.add_joint(Joint::make(JointType::Revolute, "bearing", kWorld, shaft, Vector3::UnitZ()));
   Joint clutch = Joint::make(JointType::Revolute, "clutch", shaft, wheel, Vector3::UnitZ());
-  clutch.friction = 0.002;  // the slip stops after 3.5 s
+  clutch.friction = 0.002;
   model.add_joint(clutch);
+  return model;
+}
+
+TEST(JointFrictionBetweenBodies, KeepsTheTotalAngularMomentumAndSlowsTheSlip) {
+  // Friction is internal: it moves spin from wheel to shaft, the wheel
+  // losing dt * friction of momentum a step. The slip stops after 3.5 s.
+  const Model model = flywheel();
+  const int shaft = 0, wheel = 1;
+  const Joint& clutch = model.joint(1);
   State s = make_state(model);
   set_joint_velocities(model, s, Eigen::Vector2d(0.0, 3.0));  // the wheel slips at 3 rad/s
   StepOptions options;
@@ -148,14 +156,9 @@ TEST(JointFrictionBetweenBodies, AHeldClutchSolvesLikeTheLinearSystemItIs) {
   // between the bodies, stiff next to the shaft's inertia. Such a step is
   // (nearly) linear: Newton needs one or two iterations with the right
   // matrix, body-body blocks included.
-  Model model;
-  model.gravity = Vector3::Zero();
-  const int shaft = model.add_body(Body::solid("shaft", 2.0, Shape::cylinder(0.05, 0.6)));
-  const int wheel = model.add_body(Body::solid("wheel", 1.0, Shape::cylinder(0.3, 0.05)));
-  model.add_joint(Joint::make(JointType::Revolute, "bearing", kWorld, shaft, Vector3::UnitZ()));
-  Joint clutch = Joint::make(JointType::Revolute, "clutch", shaft, wheel, Vector3::UnitZ());
-  clutch.friction = 0.002;
-  model.add_joint(clutch);
+  const Model model = flywheel();
+  const int shaft = 0, wheel = 1;
+  const Joint& clutch = model.joint(1);
   const double i_shaft = model.body(shaft).inertia(2, 2), i_wheel = model.body(wheel).inertia(2, 2);
   const double torque = 0.5 * clutch.friction * (i_shaft + i_wheel) / i_wheel;  // the wheel's share: F / 2
   StepOptions options;
