@@ -34,7 +34,9 @@ Eigen::VectorXd absolute_column_sums(const BlockMatrix& a, Method method, const 
   }
   for (int e = 0; e < p.num_edges; ++e) {
     auto [u, v] = p.edges[e];
-    if (!a.active(u) || !a.active(v)) continue;
+    // A node of size 0 adds nothing; skipped, as Eigen's row sums of an
+    // empty MatrixXd offset its null data pointer (undefined behaviour).
+    if (!a.active(u) || !a.active(v) || p.size[u] == 0 || p.size[v] == 0) continue;
     if (symmetric) {
       if (u < v) std::swap(u, v);  // block(u, v) lies below the diagonal; its mirror is its transpose
       const Eigen::MatrixXd lower = a.block(u, v).cwiseAbs();
