@@ -3,14 +3,23 @@
 #include <cmath>
 #include <type_traits>
 
+#include <Eigen/Geometry>
+
 namespace dynamics::detail {
 namespace {
 
-// Two unit vectors completing `axis` to a right-handed orthonormal basis.
+// Two unit vectors completing the unit `axis` to a right-handed orthonormal
+// basis (u, w, axis): the images of x and y under the shortest rotation that
+// takes z to the axis (half a turn about x for an axis along -z). They are
+// the axes of a joint's two free translations (URDF's planar joint): x and y
+// of the joint frame for an axis along z, and for any axis the in-plane axes
+// MuJoCo gives that joint (its slides TX and TY), so coordinates written for
+// one read the same in the other.
 void complete_basis(const Vector3& axis, Vector3& u, Vector3& w) {
-  Eigen::Index least;
-  axis.cwiseAbs().minCoeff(&least);
-  u = axis.cross(Vector3::Unit(least)).normalized();
+  const Vector3 normal = Vector3::UnitZ().cross(axis);
+  const double sine = normal.norm();
+  const Eigen::AngleAxisd turn(std::atan2(sine, axis.z()), sine > 1e-10 ? Vector3(normal / sine) : Vector3::UnitX());
+  u = turn * Vector3::UnitX();
   w = axis.cross(u);
 }
 

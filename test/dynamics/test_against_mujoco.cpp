@@ -26,16 +26,25 @@
 namespace {
 
 // A joint's initial rates and constant inputs, one per coordinate: a hinge
-// or slide has one; a floating root six (linear velocity and force in the
-// world frame, angular velocity and torque in the link frame, as both
-// simulators define them).
+// or slide has one; a planar joint three (two slides in the plane, along
+// the axes complete_basis gives them, and the turn); a floating root six
+// (linear velocity and force in the world frame, angular velocity and torque
+// in the link frame, as both simulators define them).
+enum class Kind { Hinge, Slide, Planar, Floating };
 struct MovingJoint {
   std::string name;
+  Kind kind;
   std::vector<double> velocity;
   std::vector<double> input;
-  bool floating = false;
-  bool angle = false;  // one coordinate, an angle: compared modulo a full turn
 };
+
+int coordinates_of(Kind kind) { return kind == Kind::Floating ? 6 : kind == Kind::Planar ? 3 : 1; }
+
+// Angles are compared modulo a full turn (ours are read in (-pi, pi],
+// MuJoCo's are not wrapped).
+bool is_angle(Kind kind, int coordinate) {
+  return kind == Kind::Hinge || (kind == Kind::Planar && coordinate == 2);
+}
 
 struct RandomRobot {
   std::string urdf;
@@ -48,7 +57,7 @@ struct RandomRobot {
 // <inertial> has a random offset and a random rpy, every inertia tensor is a
 // random rotation of admissible principal moments, axes point anywhere.
 // Joints are continuous, revolute or prismatic with limits far beyond the
-// motion, or fixed (the first is never fixed); some have dampers.
+// motion, planar, or fixed (the first is never fixed); some have dampers.
 RandomRobot random_robot(unsigned seed, int links, bool floating) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> unit(-1.0, 1.0), positive(0.5, 2.0);
@@ -93,12 +102,13 @@ RandomRobot random_robot(unsigned seed, int links, bool floating) {
     // frame's pose in the world (ours: position and rotation vector).
     xml << "<link name='world'/>\n<joint name='root' type='floating'><parent link='world'/>"
         << "<child link='l0'/></joint>\n";
-    robot.joints.push_back({"root", values(6, 1.0), values(6, 2.0), true, false});
+    robot.joints.push_back({"root", Kind::Floating, values(6, 1.0), values(6, 2.0)});
   }
   for (int i = 1; i < links; ++i) {
     const int parent = std::uniform_int_distribution<int>(0, i - 1)(rng);
-    const int kind = std::uniform_int_distribution<int>(0, i == 1 ? 2 : 3)(rng);
-    const char* type = kind == 0 ? "continuous" : kind == 1 ? "revolute" : kind == 2 ? "prismatic" : "fixed";
+    const int kind = std::uniform_int_distribution<int>(0, i == 1 ? 3 : 4)(rng);
+    const char* types[] = {"continuous", "revolute", "prismatic", "planar", "fixed"};
+    const char* type = types[kind];
     const Eigen::Vector3d axis = Eigen::Vector3d(draws(unit, 3)).normalized();
     const std::string name = "j" + std::to_string(i);
     xml << "<link name='l" << i << "'>" << inertial() << "</link>\n<joint name='" << name << "' type='" << type
@@ -106,9 +116,11 @@ RandomRobot random_robot(unsigned seed, int links, bool floating) {
         << "' rpy='" << triple(3.0) << "'/><axis xyz='" << axis.x() << ' ' << axis.y() << ' ' << axis.z() << "'/>";
     if (kind == 1 || kind == 2) xml << "<limit lower='-100' upper='100' effort='1' velocity='1'/>";
     const double damping = unit(rng) > 0.0 ? positive(rng) * 0.2 : 0.0;
-    if (kind != 3 && damping > 0.0) xml << "<dynamics damping='" << damping << "'/>";
+    if (kind != 4 && damping > 0.0) xml << "<dynamics damping='" << damping << "'/>";
     xml << "</joint>\n";
-    if (kind != 3) robot.joints.push_back({name, values(1, 1.0), values(1, 2.0), false, kind != 2});
+    const Kind moving = kind == 2 ? Kind::Slide : kind == 3 ? Kind::Planar : Kind::Hinge;
+    const int n = coordinates_of(moving);
+    if (kind != 4) robot.joints.push_back({name, moving, values(n, 1.0), values(n, 2.0)});
   }
   xml << "</robot>\n";
   robot.urdf = xml.str();
@@ -147,26 +159,36 @@ std::vector<double> mujoco_coordinates(const RandomRobot& robot, double dt, doub
   model->opt.timestep = dt;
   model->opt.integrator = mjINT_RK4;
   std::unique_ptr<mjData, MujocoDataDeleter> data(mj_makeData(model.get()));
-  std::vector<int> ids;
+  // MuJoCo's joints for each of ours: a planar joint becomes the slides
+  // <name>_TX and <name>_TY and the hinge <name>_RZ, one coordinate each.
+  std::vector<std::vector<int>> ids;
   for (const MovingJoint& joint : robot.joints) {
-    const int id = mj_name2id(model.get(), mjOBJ_JOINT, joint.name.c_str());
-    if (id < 0) {
-      ADD_FAILURE() << "MuJoCo has no joint " << joint.name;
-      return {};
+    std::vector<std::string> names{joint.name};
+    if (joint.kind == Kind::Planar) names = {joint.name + "_TX", joint.name + "_TY", joint.name + "_RZ"};
+    ids.emplace_back();
+    for (const std::string& name : names) {
+      const int id = mj_name2id(model.get(), mjOBJ_JOINT, name.c_str());
+      if (id < 0) {
+        ADD_FAILURE() << "MuJoCo has no joint " << name;
+        return {};
+      }
+      ids.back().push_back(id);
     }
-    ids.push_back(id);
     for (std::size_t k = 0; k < joint.velocity.size(); ++k) {
-      data->qvel[model->jnt_dofadr[id] + k] = joint.velocity[k];
-      data->qfrc_applied[model->jnt_dofadr[id] + k] = joint.input[k];
+      // One dof per MuJoCo joint, or the free joint's six.
+      const int dof = joint.kind == Kind::Planar ? model->jnt_dofadr[ids.back()[k]]
+                                                 : model->jnt_dofadr[ids.back()[0]] + static_cast<int>(k);
+      data->qvel[dof] = joint.velocity[k];
+      data->qfrc_applied[dof] = joint.input[k];
     }
   }
   const long steps = std::lround(duration / dt);
   for (long k = 0; k < steps; ++k) mj_step(model.get(), data.get());
   std::vector<double> q;
   for (std::size_t j = 0; j < ids.size(); ++j) {
-    const double* qpos = data->qpos + model->jnt_qposadr[ids[j]];
-    if (!robot.joints[j].floating) {
-      q.push_back(qpos[0]);
+    const double* qpos = data->qpos + model->jnt_qposadr[ids[j][0]];
+    if (robot.joints[j].kind != Kind::Floating) {
+      for (const int id : ids[j]) q.push_back(data->qpos[model->jnt_qposadr[id]]);
       continue;
     }
     // Position, then the quaternion (w, x, y, z) as a rotation vector.
@@ -213,7 +235,7 @@ std::vector<double> our_coordinates(const RandomRobot& robot, double dt, double 
   std::vector<double> out;
   for (const int i : index) out.push_back(q(i));
   for (std::size_t j = 0, at = 0; j < robot.joints.size(); at += robot.joints[j++].velocity.size()) {
-    if (!robot.joints[j].floating) continue;
+    if (robot.joints[j].kind != Kind::Floating) continue;
     // The same canonical rotation vector as MuJoCo's side (angle in [0, pi]).
     const Eigen::Vector3d vector(out[at + 3], out[at + 4], out[at + 5]);
     const Eigen::AngleAxisd turn(Eigen::Quaterniond(Eigen::AngleAxisd(vector.norm(), vector.normalized())));
@@ -223,14 +245,12 @@ std::vector<double> our_coordinates(const RandomRobot& robot, double dt, double 
   return out;
 }
 
-// Per coordinate; angles of hinges modulo a full turn (ours read in (-pi, pi],
-// MuJoCo's are not wrapped).
 std::vector<double> differences(const RandomRobot& robot, const std::vector<double>& a, const std::vector<double>& b) {
   std::vector<double> d;
   for (std::size_t j = 0, at = 0; j < robot.joints.size(); at += robot.joints[j++].velocity.size())
     for (std::size_t k = 0; k < robot.joints[j].velocity.size(); ++k) {
       double difference = a[at + k] - b[at + k];
-      if (robot.joints[j].angle) difference = std::remainder(difference, 2.0 * M_PI);
+      if (is_angle(robot.joints[j].kind, static_cast<int>(k))) difference = std::remainder(difference, 2.0 * M_PI);
       d.push_back(difference);
     }
   return d;
@@ -242,14 +262,15 @@ double largest(const std::vector<double>& values) {
   return most;
 }
 
-// Twelve robots of 3 to 7 links, every third on a floating root. When this
-// was written the gap to the reference halved with the step (ratios 1.9996
-// to 2.0013), and the Richardson combination 2 q(dt/2) - q(dt), which
-// cancels our first-order error, came within 7e-8 to 2e-6 rad or m of the
-// reference (at most 2.1e-3 times the gap at dt/2, against motions of 0.3 to
-// 1.6): the two simulators solve the same equations of motion. Reading the
-// inertia without its <inertial> rpy, or with the rotation transposed, or
-// 1% too heavy, fails here.
+// Twelve robots of 3 to 7 links, every third on a floating root, five with
+// a planar joint. When this was written the gap to the reference halved
+// with the step (ratios 1.9996 to 2.0013), and the Richardson combination
+// 2 q(dt/2) - q(dt), which cancels our first-order error, came within 3e-8
+// to 2e-6 rad or m of the reference (at most 2.1e-3 times the gap at dt/2,
+// against motions of 0.3 to 1.6): the two simulators solve the same
+// equations of motion. Reading the inertia without its <inertial> rpy, or
+// with the rotation transposed, or 1% too heavy, fails here, and so did the
+// planar joints' slides along other in-plane axes than MuJoCo's.
 TEST(AgainstMuJoCo, RandomUrdfTreesApproachMujocoRk4AtFirstOrder) {
   constexpr double kDuration = 0.4, kReferenceStep = 1e-4, kCoarse = 8e-4, kFine = 4e-4;
   for (unsigned seed = 1; seed <= 12; ++seed) {

@@ -79,24 +79,53 @@ TEST(FrictionRegularization, StickingBoxCreepsByRegularizationTimesFrictionImpul
   }
 }
 
-// Drops of the quadruped whose plain steps stalled with friction held exactly
-// (at 0.16, 0.31 and 0.42 s), just above the tolerances: the direction moved
-// the friction impulses of feet sticking on the ground, which the rigid
-// equations leave undetermined, by up to 1 N s to correct momenta of 1e-8 N s,
-// and the round-off of that kept the bodies' rows above the tolerance. With
-// the default regularization every plain step converges.
+// Drops of the quadruped on which plain steps stalled with friction held
+// exactly, just above the tolerances: the direction moved the friction
+// impulses of feet sticking on the ground, which the rigid equations leave
+// undetermined, by up to 1 N s to correct momenta of 1e-8 N s, and the
+// round-off of that kept the bodies' rows above the tolerance. Which drops
+// stall is decided by that round-off: these 11 stalled in one of two sweeps
+// of the same 400 random drops, made before and after a change that only
+// turned the joints' constrained rows within their span, and the two sweeps
+// stalled on 5 and 8 of them, only 2 in common. So the control asks for 3
+// stalls of the 11. With the default regularization every plain step
+// converges on every drop, in both builds.
 TEST(FrictionRegularization, QuadrupedDropsThatStalledConvergeWithPlainSteps) {
   const Model model = parse_urdf(test::quadruped_urdf());
   const test::Drop drops[] = {
-      {{0, 0, 0.527, 0.110, 0.713, -1.146}, {0.49, 0.62, -1.81, -1.60, 1.08, -0.11},
-       {0.613, -1.279, -1.782, 0.555, 0.814, -1.689, 0.383, -0.659, -2.171, -0.279, -0.247, -1.405},
-       {-1.16, 2.44, 1.62, 4.73, 0.12, -1.61, -0.60, 3.68}},
-      {{0, 0, 0.839, -0.888, 0.142, 2.150}, {-0.69, 0.62, -0.35, -2.16, -0.70, -2.87},
-       {-0.681, 0.140, -1.750, 0.603, 0.244, -0.715, -0.098, 0.498, -1.571, -0.575, -0.952, -2.104},
-       {0.27, 0.65, -2.10, -3.01, -4.99, 1.38, 0.26, -0.30}},
-      {{0, 0, 0.877, 0.367, 0.072, 2.640}, {0.16, -0.41, -0.38, 3.08, 2.14, -0.62},
-       {0.273, 0.608, -1.434, -0.340, 0.274, -1.280, 0.118, 0.714, -0.714, 0.609, 1.031, -1.911},
-       {-2.89, -1.01, 3.18, -1.31, -0.18, 3.94, 0.94, -4.31}},
+      {{0, 0, 0.679, -0.39, 0.14, 2.891}, {-2.61, 0.86, -1.76, -2.11, 2.29, -2.12},
+       {-0.683, 0.332, -0.58, 0.306, 0.393, -0.734, 0.206, 0.164, -1.438, 0.475, -0.207, -1.798},
+       {-2.93, -1.88, -0.53, -4.82, -2.06, -4.98, -4.19, -1.53}},
+      {{0, 0, 0.793, 0.2, -0.809, 1.401}, {2.33, -1.13, -2.81, -2.99, 2.96, -1.46},
+       {-0.057, -0.523, -2.471, 0.298, 1.149, -1.528, 0.368, 0.71, -0.677, 0.375, 1.199, -1.626},
+       {-1.64, 3.14, -2.64, -1.73, 3.78, -4.72, -3.78, 0.74}},
+      {{0, 0, 0.559, -0.719, 0.641, -1.711}, {-0.8, 0, -2.52, 1.2, 1.86, 1.29},
+       {0.525, -0.937, -1.709, -0.038, 0.933, -2.468, -0.344, 1.178, -1.321, -0.553, 0.1, -2.082},
+       {3.62, -3.52, -0.86, 0.48, -4.6, 2.96, 0.15, -0.48}},
+      {{0, 0, 0.721, -0.303, -0.367, -2.168}, {2.32, 2.43, -2.07, 1.45, 2.85, -1.18},
+       {-0.622, -1.386, -1.22, -0.242, 1.115, -1.348, -0.318, 1.282, -0.556, 0.023, 0.818, -0.782},
+       {-0.74, 4.77, -2.37, 1.87, 3.36, -0.06, -0.66, -3.43}},
+      {{0, 0, 0.654, -0.893, -0.131, 1.619}, {1.02, -0.86, -1.88, 2.02, 2.55, -1.35},
+       {-0.369, -0.237, -1.027, 0.688, 0.878, -1.087, -0.586, -1.141, -2.168, 0.237, -0.657, -1.306},
+       {3.1, -4.95, 2.04, -2.96, -0.9, 1.24, -3.8, 2.21}},
+      {{0, 0, 0.698, -0.494, 0.096, 0.851}, {1.92, 0.21, -2.34, 0.84, -1.31, 2.61},
+       {-0.408, 1.046, -1.495, -0.397, 0.43, -0.894, -0.484, -1.047, -0.842, -0.553, 0.872, -0.702},
+       {-0.38, 1.66, -3.41, -0.75, -3.86, -1.44, 4.87, -0.29}},
+      {{0, 0, 0.525, 0.391, 0.609, 1.366}, {0.66, 2.02, -0.93, -1.97, 1.88, 0.39},
+       {-0.316, 1.152, -1.854, 0.654, 0.696, -1.905, 0.641, -1.381, -1.93, 0.504, -0.718, -1.142},
+       {2.55, -1.24, -2.87, -1.02, -3.78, 0.18, 4.54, 3.84}},
+      {{0, 0, 0.551, -0.013, 0.663, -0.596}, {1.36, -0.5, -2.81, -1.49, -0.24, 1.48},
+       {-0.662, -0.953, -1.945, 0.17, -0.154, -2.139, 0.168, 0.65, -2.248, -0.581, 1.281, -0.952},
+       {0.53, 0.51, 3.38, 0.83, 4.65, 2.5, 3.94, -0.26}},
+      {{0, 0, 0.662, 0.556, 0.944, 1.848}, {-2.47, -0.76, -0.91, -0.82, 2.18, -2.15},
+       {0.506, -0.649, -2.119, -0.087, 1.089, -0.555, 0.003, -0.312, -1.01, 0.024, 0.456, -2.18},
+       {1.52, -2.31, -2.38, 4.29, -0.03, -2.94, 3.79, -0.08}},
+      {{0, 0, 0.866, -0.858, 0.825, 1.735}, {0.32, -1, -1.41, 0.42, 2.88, -2.78},
+       {-0.362, -0.408, -0.976, 0.128, 0.739, -2.219, 0.387, 1.22, -1.869, -0.526, -1.31, -0.712},
+       {-3.86, 4.41, -1.36, 0.54, -2.67, 1.86, 2.61, 2.14}},
+      {{0, 0, 0.859, 0.69, 0.729, 2.613}, {-2.4, 1.33, -1.85, 0.83, 2.16, -2.65},
+       {0.324, -0.08, -2.006, 0.659, -0.522, -1.992, 0.38, -0.321, -0.992, -0.028, -0.402, -2.457},
+       {-0.59, -3.61, 2.82, 3.85, 2.29, -4.46, 0, -0.38}}
   };
   StepOptions rigid = test::plain_steps();
   rigid.friction_regularization = 0.0;
@@ -114,8 +143,7 @@ TEST(FrictionRegularization, QuadrupedDropsThatStalledConvergeWithPlainSteps) {
     }
     EXPECT_LT(constraint_violation(model, b), 1e-7) << "drop " << d;
   }
-  // Each failed in the sweep; allow round-off to spare one.
-  EXPECT_GE(exact_failures, 2) << "exact friction no longer stalls here: pick harder drops";
+  EXPECT_GE(exact_failures, 3) << "exact friction no longer stalls here: pick harder drops";
 }
 
 }  // namespace

@@ -158,6 +158,31 @@ TEST(JointCoordinates, RevoluteAngleAndRateMatchTheBodyMotion) {
   EXPECT_NEAR(s.velocity[0].norm(), 0.5 * 2.0, 1e-14);
 }
 
+// URDF's planar joint (PlanarAxis) slides along the images of x and y under
+// the shortest rotation taking z to its axis: x and y for an axis along z,
+// and the axes MuJoCo's URDF importer gives the slides TX and TY it makes of
+// the joint (read from MuJoCo 2.2 for these axes), so --q0 values mean the
+// same in both.
+TEST(JointCoordinates, PlanarSlidesAlongTheAxesMujocoGivesThem) {
+  struct Case {
+    Vector3 axis, tx, ty;
+  };
+  const Case cases[] = {{Vector3::UnitZ(), Vector3::UnitX(), Vector3::UnitY()},
+                        {-Vector3::UnitZ(), Vector3::UnitX(), -Vector3::UnitY()},
+                        {Vector3::UnitY(), Vector3::UnitX(), -Vector3::UnitZ()},
+                        {Vector3::UnitX(), -Vector3::UnitZ(), Vector3::UnitY()}};
+  for (const Case& c : cases) {
+    Model model;
+    model.add_body(make_link("plate", 1.0, 1.0));
+    model.add_joint(Joint::make(JointType::PlanarAxis, "planar", kWorld, 0, c.axis));
+    State s = make_state(model);
+    set_joint_position(model, s, 0, Eigen::Vector3d(0.3, -0.7, 0.0));
+    EXPECT_TRUE(s.position[0].isApprox(0.3 * c.tx - 0.7 * c.ty, 1e-14)) << c.axis.transpose();
+    set_joint_position(model, s, 0, Eigen::Vector3d(0.0, 0.0, 0.5));  // the turn is about the axis itself
+    EXPECT_TRUE(s.orientation[0].isApprox(Quaternion(Eigen::AngleAxisd(0.5, c.axis)), 1e-14)) << c.axis.transpose();
+  }
+}
+
 TEST(JointCoordinates, LoopClosingJointCannotBeSet) {
   Model model = four_bar();
   State s = make_state(model);
