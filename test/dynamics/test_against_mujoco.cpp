@@ -38,6 +38,9 @@ struct MovingJoint {
   Kind kind;
   std::vector<double> velocity;
   std::vector<double> input;
+  // A spring on every coordinate (URDF has none: set on both loaded models).
+  double stiffness = 0.0;
+  std::vector<double> rest;
 };
 
 int coordinates_of(Kind kind) { return kind == Kind::Floating ? 6 : kind == Kind::Planar ? 3 : 1; }
@@ -51,6 +54,7 @@ bool is_angle(Kind kind, int coordinate) {
 struct RandomRobot {
   std::string urdf;
   std::vector<MovingJoint> joints;
+  Eigen::Vector3d gravity;  // also set on both loaded models
 };
 
 // A tree of `links` links on a base welded to the world (how MuJoCo reads a
@@ -105,7 +109,7 @@ RandomRobot random_robot(unsigned seed, int links, bool floating) {
     // frame's pose in the world (ours: position and rotation vector).
     xml << "<link name='world'/>\n<joint name='root' type='floating'><parent link='world'/>"
         << "<child link='l0'/></joint>\n";
-    robot.joints.push_back({"root", Kind::Floating, values(6, 1.0), values(6, 2.0)});
+    robot.joints.push_back({"root", Kind::Floating, values(6, 1.0), values(6, 2.0), 0.0, {}});
   }
   for (int i = 1; i < links; ++i) {
     const int parent = std::uniform_int_distribution<int>(0, i - 1)(rng);
@@ -128,10 +132,20 @@ RandomRobot random_robot(unsigned seed, int links, bool floating) {
     xml << "</joint>\n";
     const Kind moving = kind == 2 ? Kind::Slide : kind == 3 ? Kind::Planar : Kind::Hinge;
     const int n = coordinates_of(moving);
-    if (kind != 4) robot.joints.push_back({name, moving, values(n, 1.0), values(n, 2.0)});
+    if (kind != 4) robot.joints.push_back({name, moving, values(n, 1.0), values(n, 2.0), 0.0, {}});
   }
   xml << "</robot>\n";
   robot.urdf = xml.str();
+  // Springs on about half the hinges, slides and planar joints, and a
+  // gravity off the vertical, from a stream of their own (the robots stay
+  // those the file's first version drew).
+  std::mt19937 more(seed + 1000);
+  for (MovingJoint& joint : robot.joints) {
+    if (joint.kind == Kind::Floating || unit(more) < 0.0) continue;
+    joint.stiffness = 5.0 * positive(more);
+    for (std::size_t k = 0; k < joint.velocity.size(); ++k) joint.rest.push_back(0.5 * unit(more));
+  }
+  robot.gravity = Eigen::Vector3d(0.0, 0.0, -9.81) + 3.0 * Eigen::Vector3d(draws(unit, 3));
   return robot;
 }
 
@@ -166,7 +180,7 @@ std::vector<double> mujoco_coordinates(const RandomRobot& robot, double dt, doub
   model->opt.disableflags |= mjDSBL_CONTACT;
   model->opt.timestep = dt;
   model->opt.integrator = mjINT_RK4;
-  std::unique_ptr<mjData, MujocoDataDeleter> data(mj_makeData(model.get()));
+  std::copy(robot.gravity.data(), robot.gravity.data() + 3, model->opt.gravity);
   // MuJoCo's joints for each of ours: a planar joint becomes the slides
   // <name>_TX and <name>_TY and the hinge <name>_RZ, one coordinate each.
   std::vector<std::vector<int>> ids;
@@ -182,10 +196,18 @@ std::vector<double> mujoco_coordinates(const RandomRobot& robot, double dt, doub
       }
       ids.back().push_back(id);
     }
+    for (std::size_t k = 0; k < joint.rest.size(); ++k) {  // hinges, slides, planar: one coordinate each
+      model->jnt_stiffness[ids.back()[k]] = joint.stiffness;
+      model->qpos_spring[model->jnt_qposadr[ids.back()[k]]] = joint.rest[k];
+    }
+  }
+  std::unique_ptr<mjData, MujocoDataDeleter> data(mj_makeData(model.get()));
+  for (std::size_t j = 0; j < robot.joints.size(); ++j) {
+    const MovingJoint& joint = robot.joints[j];
     for (std::size_t k = 0; k < joint.velocity.size(); ++k) {
       // One dof per MuJoCo joint, or the free joint's six.
-      const int dof = joint.kind == Kind::Planar ? model->jnt_dofadr[ids.back()[k]]
-                                                 : model->jnt_dofadr[ids.back()[0]] + static_cast<int>(k);
+      const int dof = joint.kind == Kind::Planar ? model->jnt_dofadr[ids[j][k]]
+                                                 : model->jnt_dofadr[ids[j][0]] + static_cast<int>(k);
       data->qvel[dof] = joint.velocity[k];
       data->qfrc_applied[dof] = joint.input[k];
     }
@@ -211,7 +233,19 @@ std::vector<double> our_coordinates(const RandomRobot& robot, double dt, double 
   dynamics::UrdfOptions options;
   options.fixed_base = true;
   options.collision_contacts = false;
-  const dynamics::Model model = dynamics::parse_urdf(robot.urdf, "random.urdf", options);
+  const dynamics::Model parsed = dynamics::parse_urdf(robot.urdf, "random.urdf", options);
+  // The same model with the springs and gravity added.
+  dynamics::Model model;
+  for (const dynamics::Body& body : parsed.bodies()) model.add_body(body);
+  for (dynamics::Joint joint : parsed.joints()) {
+    for (const MovingJoint& moving : robot.joints)
+      if (moving.name == joint.name) {
+        joint.stiffness = moving.stiffness;
+        joint.rest = moving.rest;
+      }
+    model.add_joint(joint);
+  }
+  model.gravity = robot.gravity;
   dynamics::State state = dynamics::make_state(model);
   std::vector<int> index;  // of every compared coordinate
   Eigen::VectorXd rates = Eigen::VectorXd::Zero(model.num_coordinates());
@@ -271,15 +305,16 @@ double largest(const std::vector<double>& values) {
 }
 
 // Sixteen robots of 3 to 7 links, every third on a floating root; six have
-// a planar joint, six a massless frame. When this was written the gap to the
-// reference halved with the step (ratios 1.9993 to 2.0005), and the
-// Richardson combination 2 q(dt/2) - q(dt), which cancels our first-order
-// error, came within 4e-8 to 7e-7 rad or m of the reference (at most 9e-4
-// times the gap at dt/2, against motions of 0.13 to 1.2): the two simulators
-// solve the same equations of motion. Reading the inertia without its
-// <inertial> rpy, or with the rotation transposed, or 1% too heavy, fails
-// here, and so did the planar joints' slides along other in-plane axes than
-// MuJoCo's.
+// a planar joint, six a massless frame, thirteen joint springs, all a
+// gravity off the vertical. When this was written the gap to the reference
+// halved with the step (ratios 1.9997 to 2.0066), and the Richardson
+// combination 2 q(dt/2) - q(dt), which cancels our first-order error, came
+// within 5e-8 to 2e-6 rad or m of the reference (at most 6.6e-3 times the
+// gap at dt/2, against motions of 0.17 to 1.0): the two simulators solve the
+// same equations of motion. Reading the inertia without its <inertial> rpy,
+// or with the rotation transposed, or 1% too heavy, a spring 2% too stiff or
+// its rest 10% off, fails here, and so did the planar joints' slides along
+// other in-plane axes than MuJoCo's.
 TEST(AgainstMuJoCo, RandomUrdfTreesApproachMujocoRk4AtFirstOrder) {
   constexpr double kDuration = 0.4, kReferenceStep = 1e-4, kCoarse = 8e-4, kFine = 4e-4;
   for (unsigned seed = 1; seed <= 16; ++seed) {
