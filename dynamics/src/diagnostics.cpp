@@ -55,10 +55,10 @@ double spring_energy_at(const Model& model, PoseOf pose_of) {
   for (int j = 0; j < model.num_joints(); ++j) {
     const Joint& joint = model.joint(j);
     if (joint.stiffness == 0.0 || joint.num_coordinates() == 0) continue;
-    detail::read_coordinates(joint, detail::joint_axes(joint), pose_of(joint.parent), pose_of(joint.child),
-                             coordinates);
+    const detail::JointAxes axes = detail::joint_axes(joint);
+    detail::read_coordinates(joint, axes, pose_of(joint.parent), pose_of(joint.child), coordinates);
     for (int i = 0; i < joint.num_coordinates(); ++i) {
-      const double d = coordinates[i] - (joint.rest.empty() ? 0.0 : joint.rest[i]);
+      const double d = detail::spring_stretch(joint, axes, i, coordinates[i]);
       e += 0.5 * joint.stiffness * d * d;
     }
   }

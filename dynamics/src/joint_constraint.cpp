@@ -60,9 +60,18 @@ JointAxes joint_axes(const Joint& joint) {
     const int i = axes.t_free;  // the angle's coordinate
     const double lo = joint.lower.empty() ? -INFINITY : joint.lower[i];
     const double hi = joint.upper.empty() ? INFINITY : joint.upper[i];
-    if (std::isfinite(lo) && std::isfinite(hi)) axes.angle_centre = 0.5 * (lo + hi);
+    if (std::isfinite(lo) && std::isfinite(hi)) {
+      axes.angle_centre = 0.5 * (lo + hi);
+      axes.angle_limited = true;
+    }
   }
   return axes;
+}
+
+double spring_stretch(const Joint& joint, const JointAxes& axes, int i, double coordinate) {
+  const double stretch = coordinate - (joint.rest.empty() ? 0.0 : joint.rest[i]);
+  const bool wrapping_angle = axes.r_free == 1 && i == axes.t_free && !axes.angle_limited;
+  return wrapping_angle ? std::remainder(stretch, 2.0 * M_PI) : stretch;
 }
 
 void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child, bool jacobian,

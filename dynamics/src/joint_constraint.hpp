@@ -32,12 +32,20 @@ struct JointAxes {
   // A revolute angle is read in (centre - pi, centre + pi]: the midpoint of
   // its limits when both are finite, else 0 (joint.hpp).
   double angle_centre = 0.0;
+  bool angle_limited = false;  // both limits finite: the angle never wraps
   // Constants of the Jacobians: body frame -> joint frame rotations of the
   // parent (R_a^T) and child (R_c^T), and P_t R_a^T.
   Eigen::Matrix3d parent_to_joint, child_to_joint, translational_parent;
 };
 
 JointAxes joint_axes(const Joint& joint);
+
+// A spring's stretch on coordinate i, the coordinate minus its rest value.
+// A revolute angle without limits on both sides is read in (-pi, pi], so the
+// stretch is taken the short way round, wrapped into [-pi, pi]: the spring's
+// potential is then continuous (periodic, with a cusp half a turn from the
+// rest) where the plain difference jumped when the angle wrapped.
+double spring_stretch(const Joint& joint, const JointAxes& axes, int i, double coordinate);
 
 using Jacobian6 = Eigen::Matrix<double, 6, 6>;
 

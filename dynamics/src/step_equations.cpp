@@ -70,7 +70,7 @@ void Simulator::Impl::add_joint_forces(const State& state) {
     Vector3 force_local = Vector3::Zero(), torque_local = Vector3::Zero();
     for (int i = 0; i < n; ++i) {
       double f = state.joint_input(o + i);
-      if (joint.stiffness != 0.0) f -= joint.stiffness * (coordinates(o + i) - (joint.rest.empty() ? 0.0 : joint.rest[i]));
+      if (joint.stiffness != 0.0) f -= joint.stiffness * detail::spring_stretch(joint, axes, i, coordinates(o + i));
       if (i < axes.t_free) force_local += f * axes.translational_free.row(i).transpose();
       else torque_local += f * axes.rotational_free.row(i - axes.t_free).transpose();
     }
