@@ -342,7 +342,8 @@ TEST(AgainstMuJoCo, RandomUrdfTreesApproachMujocoRk4AtFirstOrder) {
 
 // Centres of mass of the named bodies, x y z each, after `duration` seconds.
 std::vector<double> mujoco_centres(const bench::Mjcf& mjcf, const std::vector<double>& qpos,
-                                   const std::vector<std::string>& bodies, double dt, double duration) {
+                                   const std::vector<double>& qvel, const std::vector<std::string>& bodies, double dt,
+                                   double duration) {
   std::unique_ptr<mjModel, MujocoModelDeleter> model(bench::load_mujoco(mjcf));
   model->opt.timestep = dt;
   model->opt.integrator = mjINT_RK4;
@@ -357,6 +358,7 @@ std::vector<double> mujoco_centres(const bench::Mjcf& mjcf, const std::vector<do
   }
   std::unique_ptr<mjData, MujocoDataDeleter> data(mj_makeData(model.get()));
   std::copy(qpos.begin(), qpos.end(), data->qpos);
+  std::copy(qvel.begin(), qvel.end(), data->qvel);
   const long steps = std::lround(duration / dt);
   for (long k = 0; k < steps; ++k) mj_step(model.get(), data.get());
   std::vector<double> centres;
@@ -368,8 +370,11 @@ std::vector<double> mujoco_centres(const bench::Mjcf& mjcf, const std::vector<do
   return centres;
 }
 
-std::vector<double> our_centres(const dynamics::Model& model, double dt, double duration) {
+std::vector<double> our_centres(const dynamics::Model& model, const std::vector<double>& rates, double dt,
+                                double duration) {
   dynamics::State state = dynamics::make_state(model);
+  if (!rates.empty())
+    dynamics::set_joint_velocities(model, state, Eigen::Map<const Eigen::VectorXd>(rates.data(), rates.size()));
   dynamics::StepOptions options;
   options.dt = dt;
   dynamics::Simulator simulator(model, options);
@@ -415,9 +420,10 @@ void expect_first_order_approach(const std::vector<double>& reference, const std
 // The benchmark's MJCF files (bench/mujoco_models.cpp) against the built-in
 // models they stand for: the same links, joints and initial pose, or the
 // speed and energy tables of docs/benchmarks.md would compare different
-// things. Bodies' centres of mass, matched by name, after 0.4 s. When this
-// was written the ratios were 2.0001 (pendulums) and 2.0 (loops), the
-// Richardson gaps 1e-7 and 5e-8 m.
+// things. Bodies' centres of mass, matched by name, after 0.4 s; the
+// pendulums start with joint rates as well (the balls' out of the plane).
+// When this was written the ratios were 1.9999 to 2.0013, the Richardson
+// gaps 5e-8 to 5e-7 m.
 TEST(AgainstMuJoCo, BenchmarkModelsAreTheSameMechanismsInBoth) {
   constexpr double kDuration = 0.4, kReferenceStep = 1e-4, kCoarse = 8e-4, kFine = 4e-4, kAngle = 0.5;
   for (const bool spherical : {false, true}) {
@@ -432,19 +438,27 @@ TEST(AgainstMuJoCo, BenchmarkModelsAreTheSameMechanismsInBoth) {
     } else {
       qpos[0] = kAngle;
     }
-    expect_first_order_approach(mujoco_centres(bench::mjcf_n_link_pendulum(4, spherical, kAngle), qpos,
+    // Initial joint rates, out of the plane for the balls: ours are the
+    // child's angular velocity relative to its parent in the child's joint
+    // frame, MuJoCo's a ball's in the child's body frame, the same frame here.
+    std::vector<double> rates(model.num_coordinates());
+    for (std::size_t i = 0; i < rates.size(); ++i) rates[i] = 0.8 * std::sin(1.0 + 2.3 * static_cast<double>(i));
+    const std::vector<double> none;
+    expect_first_order_approach(mujoco_centres(bench::mjcf_n_link_pendulum(4, spherical, kAngle), qpos, rates,
                                                body_names(model), kReferenceStep, kDuration),
-                                our_centres(model, kCoarse, kDuration), our_centres(model, kFine, kDuration),
-                                our_centres(model, kFine, 0.0));
+                                our_centres(model, rates, kCoarse, kDuration), our_centres(model, rates, kFine, kDuration),
+                                our_centres(model, none, kFine, 0.0));
   }
   SCOPED_TRACE("two four-link loops");
   constexpr double kLoopAngle = 0.3;
   const dynamics::Model loops = dynamics::four_link_chain(2, 1.0, 1.0, kLoopAngle);
   std::vector<double> qpos(8, 0.0);
   qpos[0] = kLoopAngle;
-  expect_first_order_approach(
-      mujoco_centres(bench::mjcf_four_link_chain(2, kLoopAngle), qpos, body_names(loops), kReferenceStep, kDuration),
-      our_centres(loops, kCoarse, kDuration), our_centres(loops, kFine, kDuration), our_centres(loops, kFine, 0.0));
+  const std::vector<double> none;
+  expect_first_order_approach(mujoco_centres(bench::mjcf_four_link_chain(2, kLoopAngle), qpos, none, body_names(loops),
+                                             kReferenceStep, kDuration),
+                              our_centres(loops, none, kCoarse, kDuration), our_centres(loops, none, kFine, kDuration),
+                              our_centres(loops, none, kFine, 0.0));
 }
 
 }  // namespace
