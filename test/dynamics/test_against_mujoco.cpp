@@ -341,9 +341,11 @@ TEST(AgainstMuJoCo, RandomUrdfTreesApproachMujocoRk4AtFirstOrder) {
 }
 
 // Centres of mass of the named bodies, x y z each, after `duration` seconds.
+// Each body pushed by a constant force at its centre of mass (world frame),
+// three values per body; none when empty.
 std::vector<double> mujoco_centres(const bench::Mjcf& mjcf, const std::vector<double>& qpos,
-                                   const std::vector<double>& qvel, const std::vector<std::string>& bodies, double dt,
-                                   double duration) {
+                                   const std::vector<double>& qvel, const std::vector<std::string>& bodies,
+                                   const std::vector<double>& forces, double dt, double duration) {
   std::unique_ptr<mjModel, MujocoModelDeleter> model(bench::load_mujoco(mjcf));
   model->opt.timestep = dt;
   model->opt.integrator = mjINT_RK4;
@@ -359,6 +361,10 @@ std::vector<double> mujoco_centres(const bench::Mjcf& mjcf, const std::vector<do
   std::unique_ptr<mjData, MujocoDataDeleter> data(mj_makeData(model.get()));
   std::copy(qpos.begin(), qpos.end(), data->qpos);
   std::copy(qvel.begin(), qvel.end(), data->qvel);
+  for (std::size_t b = 0; 3 * b + 2 < forces.size() && b < bodies.size(); ++b) {
+    const int id = mj_name2id(model.get(), mjOBJ_BODY, bodies[b].c_str());
+    if (id >= 0) std::copy(forces.begin() + 3 * b, forces.begin() + 3 * b + 3, data->xfrc_applied + 6 * id);
+  }
   const long steps = std::lround(duration / dt);
   for (long k = 0; k < steps; ++k) mj_step(model.get(), data.get());
   std::vector<double> centres;
@@ -370,9 +376,11 @@ std::vector<double> mujoco_centres(const bench::Mjcf& mjcf, const std::vector<do
   return centres;
 }
 
-std::vector<double> our_centres(const dynamics::Model& model, const std::vector<double>& rates, double dt,
-                                double duration) {
+std::vector<double> our_centres(const dynamics::Model& model, const std::vector<double>& rates,
+                                const std::vector<double>& forces, double dt, double duration) {
   dynamics::State state = dynamics::make_state(model);
+  for (std::size_t b = 0; b < state.external_force.size() && 3 * b + 2 < forces.size(); ++b)
+    state.external_force[b] = dynamics::Vector3(forces[3 * b], forces[3 * b + 1], forces[3 * b + 2]);
   if (!rates.empty())
     dynamics::set_joint_velocities(model, state, Eigen::Map<const Eigen::VectorXd>(rates.data(), rates.size()));
   dynamics::StepOptions options;
@@ -420,12 +428,21 @@ void expect_first_order_approach(const std::vector<double>& reference, const std
 // The benchmark's MJCF files (bench/mujoco_models.cpp) against the built-in
 // models they stand for: the same links, joints and initial pose, or the
 // speed and energy tables of docs/benchmarks.md would compare different
-// things. Bodies' centres of mass, matched by name, after 0.4 s; the
+// things. Bodies' centres of mass, matched by name, after 0.4 s, with every
+// body pushed by a constant force (ours: State::external_force); the
 // pendulums start with joint rates as well (the balls' out of the plane).
-// When this was written the ratios were 1.9999 to 2.0013, the Richardson
-// gaps 5e-8 to 5e-7 m.
+// When this was written the ratios were 2.0001 to 2.0014, the Richardson
+// gaps 5e-8 to 5e-7 m; external forces 5% too strong fail it.
 TEST(AgainstMuJoCo, BenchmarkModelsAreTheSameMechanismsInBoth) {
   constexpr double kDuration = 0.4, kReferenceStep = 1e-4, kCoarse = 8e-4, kFine = 4e-4, kAngle = 0.5;
+  // A constant push on every body (world frame, at its centre of mass).
+  const auto pushes = [](const dynamics::Model& model) {
+    std::vector<double> forces;
+    for (int b = 0; b < model.num_bodies(); ++b)
+      forces.insert(forces.end(), {0.5 * std::sin(1.0 + b), 0.3 * std::cos(2.0 * b), 0.2});
+    return forces;
+  };
+  const std::vector<double> none;
   for (const bool spherical : {false, true}) {
     SCOPED_TRACE(spherical ? "spherical" : "revolute");
     const dynamics::Model model = dynamics::n_link_pendulum(
@@ -443,22 +460,23 @@ TEST(AgainstMuJoCo, BenchmarkModelsAreTheSameMechanismsInBoth) {
     // frame, MuJoCo's a ball's in the child's body frame, the same frame here.
     std::vector<double> rates(model.num_coordinates());
     for (std::size_t i = 0; i < rates.size(); ++i) rates[i] = 0.8 * std::sin(1.0 + 2.3 * static_cast<double>(i));
-    const std::vector<double> none;
+    const std::vector<double> forces = pushes(model);
     expect_first_order_approach(mujoco_centres(bench::mjcf_n_link_pendulum(4, spherical, kAngle), qpos, rates,
-                                               body_names(model), kReferenceStep, kDuration),
-                                our_centres(model, rates, kCoarse, kDuration), our_centres(model, rates, kFine, kDuration),
-                                our_centres(model, none, kFine, 0.0));
+                                               body_names(model), forces, kReferenceStep, kDuration),
+                                our_centres(model, rates, forces, kCoarse, kDuration),
+                                our_centres(model, rates, forces, kFine, kDuration),
+                                our_centres(model, none, none, kFine, 0.0));
   }
   SCOPED_TRACE("two four-link loops");
   constexpr double kLoopAngle = 0.3;
   const dynamics::Model loops = dynamics::four_link_chain(2, 1.0, 1.0, kLoopAngle);
   std::vector<double> qpos(8, 0.0);
   qpos[0] = kLoopAngle;
-  const std::vector<double> none;
+  const std::vector<double> forces = pushes(loops);
   expect_first_order_approach(mujoco_centres(bench::mjcf_four_link_chain(2, kLoopAngle), qpos, none, body_names(loops),
-                                             kReferenceStep, kDuration),
-                              our_centres(loops, none, kCoarse, kDuration), our_centres(loops, none, kFine, kDuration),
-                              our_centres(loops, none, kFine, 0.0));
+                                             forces, kReferenceStep, kDuration),
+                              our_centres(loops, none, forces, kCoarse, kDuration),
+                              our_centres(loops, none, forces, kFine, kDuration), our_centres(loops, none, none, kFine, 0.0));
 }
 
 }  // namespace
