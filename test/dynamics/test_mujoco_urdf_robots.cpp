@@ -2,12 +2,9 @@
 // same file with its own URDF importer: an oracle that shares none of our
 // code, so a convention both our URDF reader and our C++ models could get
 // wrong the same way (the frame of an <inertial>'s rpy, a joint origin's
-// rotation order, the sign of an axis or a joint input) shows here.
-//
-// MuJoCo's RK4 at a small step is the reference solution. Our integrator is
-// first order, so its joint coordinates must approach the reference linearly
-// in dt: small at the finer step, about twice that at a step twice as long.
-// A modelling difference would instead leave a gap that does not shrink.
+// rotation order, the sign of an axis or a joint input) shows here. Our
+// joint coordinates must approach MuJoCo's RK4 at first order in dt
+// (mujoco_oracle.hpp).
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -23,9 +20,14 @@
 #include <dynamics/dynamics.hpp>
 #include <dynamics/urdf.hpp>
 
-#include "mujoco_models.hpp"
+#include "mujoco_oracle.hpp"
 
 namespace {
+
+using dynamics::test::expect_first_order_approach;
+using dynamics::test::largest;
+using dynamics::test::MujocoData;
+using dynamics::test::MujocoModel;
 
 // A joint's initial rates and constant inputs, one per coordinate: a hinge
 // or slide has one; a planar joint three (two slides in the plane, along
@@ -149,13 +151,6 @@ RandomRobot random_robot(unsigned seed, int links, bool floating) {
   return robot;
 }
 
-struct MujocoModelDeleter {
-  void operator()(mjModel* m) const { mj_deleteModel(m); }
-};
-struct MujocoDataDeleter {
-  void operator()(mjData* d) const { mj_deleteData(d); }
-};
-
 // The moving joints' coordinates after `duration` seconds of MuJoCo's RK4,
 // contacts off (our model has none: UrdfOptions::collision_contacts off and
 // no <collision> elements), from the same initial rates and inputs.
@@ -171,7 +166,7 @@ std::vector<double> mujoco_coordinates(const RandomRobot& robot, double dt, doub
   }
   std::copy(robot.urdf.begin(), robot.urdf.end(), static_cast<char*>(vfs->filedata[mj_findFileVFS(vfs.get(), "robot.urdf")]));
   char error[1000] = "";
-  std::unique_ptr<mjModel, MujocoModelDeleter> model(mj_loadXML("robot.urdf", vfs.get(), error, sizeof error));
+  MujocoModel model(mj_loadXML("robot.urdf", vfs.get(), error, sizeof error));
   mj_deleteVFS(vfs.get());
   if (!model) {
     ADD_FAILURE() << "MuJoCo cannot load the robot: " << error;
@@ -201,7 +196,7 @@ std::vector<double> mujoco_coordinates(const RandomRobot& robot, double dt, doub
       model->qpos_spring[model->jnt_qposadr[ids.back()[k]]] = joint.rest[k];
     }
   }
-  std::unique_ptr<mjData, MujocoDataDeleter> data(mj_makeData(model.get()));
+  MujocoData data(mj_makeData(model.get()));
   for (std::size_t j = 0; j < robot.joints.size(); ++j) {
     const MovingJoint& joint = robot.joints[j];
     for (std::size_t k = 0; k < joint.velocity.size(); ++k) {
@@ -298,12 +293,6 @@ std::vector<double> differences(const RandomRobot& robot, const std::vector<doub
   return d;
 }
 
-double largest(const std::vector<double>& values) {
-  double most = 0.0;
-  for (const double v : values) most = std::max(most, std::abs(v));
-  return most;
-}
-
 // Sixteen robots of 3 to 7 links, every third on a floating root; six have
 // a planar joint, six a massless frame, thirteen joint springs, all a
 // gravity off the vertical. When this was written the gap to the reference
@@ -326,157 +315,10 @@ TEST(AgainstMuJoCo, RandomUrdfTreesApproachMujocoRk4AtFirstOrder) {
     ASSERT_FALSE(reference.empty());
     ASSERT_EQ(coarse.size(), reference.size());
     ASSERT_EQ(fine.size(), reference.size());
-    const double motion = largest(reference);
-    EXPECT_GT(motion, 0.05);
-    const std::vector<double> to_coarse = differences(robot, coarse, reference);
-    const std::vector<double> to_fine = differences(robot, fine, reference);
-    std::vector<double> extrapolated(to_fine.size());
-    for (std::size_t i = 0; i < to_fine.size(); ++i) extrapolated[i] = 2.0 * to_fine[i] - to_coarse[i];
-    const double gap_coarse = largest(to_coarse), gap_fine = largest(to_fine);
-    EXPECT_LT(gap_fine, 5e-3 * std::max(1.0, motion));
-    EXPECT_GT(gap_coarse / gap_fine, 1.8) << "coarse " << gap_coarse << ", fine " << gap_fine;
-    EXPECT_LT(gap_coarse / gap_fine, 2.2) << "coarse " << gap_coarse << ", fine " << gap_fine;
-    EXPECT_LT(largest(extrapolated), 2e-2 * gap_fine) << "fine " << gap_fine;
+    // Every coordinate starts at 0 (the links at their URDF pose).
+    expect_first_order_approach(differences(robot, coarse, reference), differences(robot, fine, reference),
+                                largest(reference));
   }
-}
-
-// Centres of mass of the named bodies, x y z each, after `duration` seconds.
-// Each body pushed by a constant force at its centre of mass (world frame),
-// three values per body; none when empty.
-std::vector<double> mujoco_centres(const bench::Mjcf& mjcf, const std::vector<double>& qpos,
-                                   const std::vector<double>& qvel, const std::vector<std::string>& bodies,
-                                   const std::vector<double>& forces, double dt, double duration) {
-  std::unique_ptr<mjModel, MujocoModelDeleter> model(bench::load_mujoco(mjcf));
-  model->opt.timestep = dt;
-  model->opt.integrator = mjINT_RK4;
-  // MuJoCo closes a loop by a `connect` equality, a spring-damper of time
-  // constant solref[0] (0.02 s) whose force its impedance (0.9 to 0.95)
-  // scales down: with the benchmark's values the loops sit 3e-4 m from ours,
-  // not converging with our step. Stiffened (0.002 s, still ten of these
-  // steps, and 0.999) they hold the loops rigid as ours do.
-  for (int e = 0; e < model->neq; ++e) {
-    model->eq_solref[2 * e] = 0.002;
-    model->eq_solimp[5 * e] = model->eq_solimp[5 * e + 1] = 0.999;
-  }
-  std::unique_ptr<mjData, MujocoDataDeleter> data(mj_makeData(model.get()));
-  std::copy(qpos.begin(), qpos.end(), data->qpos);
-  std::copy(qvel.begin(), qvel.end(), data->qvel);
-  for (std::size_t b = 0; 3 * b + 2 < forces.size() && b < bodies.size(); ++b) {
-    const int id = mj_name2id(model.get(), mjOBJ_BODY, bodies[b].c_str());
-    if (id >= 0) std::copy(forces.begin() + 3 * b, forces.begin() + 3 * b + 3, data->xfrc_applied + 6 * id);
-  }
-  const long steps = std::lround(duration / dt);
-  for (long k = 0; k < steps; ++k) mj_step(model.get(), data.get());
-  std::vector<double> centres;
-  for (const std::string& name : bodies) {
-    const int id = mj_name2id(model.get(), mjOBJ_BODY, name.c_str());
-    EXPECT_GE(id, 0) << name;
-    if (id >= 0) centres.insert(centres.end(), data->xipos + 3 * id, data->xipos + 3 * id + 3);
-  }
-  return centres;
-}
-
-std::vector<double> our_centres(const dynamics::Model& model, const std::vector<double>& rates,
-                                const std::vector<double>& forces, double dt, double duration) {
-  dynamics::State state = dynamics::make_state(model);
-  for (std::size_t b = 0; b < state.external_force.size() && 3 * b + 2 < forces.size(); ++b)
-    state.external_force[b] = dynamics::Vector3(forces[3 * b], forces[3 * b + 1], forces[3 * b + 2]);
-  if (!rates.empty())
-    dynamics::set_joint_velocities(model, state, Eigen::Map<const Eigen::VectorXd>(rates.data(), rates.size()));
-  dynamics::StepOptions options;
-  options.dt = dt;
-  dynamics::Simulator simulator(model, options);
-  const long steps = std::lround(duration / dt);
-  for (long k = 0; k < steps; ++k)
-    if (!simulator.step(state).ok()) {
-      ADD_FAILURE() << "step " << k << " failed";
-      return {};
-    }
-  std::vector<double> centres;
-  for (const dynamics::Vector3& p : state.position) centres.insert(centres.end(), p.data(), p.data() + 3);
-  return centres;
-}
-
-std::vector<std::string> body_names(const dynamics::Model& model) {
-  std::vector<std::string> names;
-  for (const dynamics::Body& body : model.bodies()) names.push_back(body.name);
-  return names;
-}
-
-// The gap of our centres at two steps to MuJoCo's: first order, and
-// Richardson within 2e-2 of the gap (the same checks as for the robots).
-void expect_first_order_approach(const std::vector<double>& reference, const std::vector<double>& coarse,
-                                 const std::vector<double>& fine, const std::vector<double>& start) {
-  ASSERT_FALSE(reference.empty());
-  ASSERT_EQ(coarse.size(), reference.size());
-  ASSERT_EQ(fine.size(), reference.size());
-  ASSERT_EQ(start.size(), reference.size());
-  double gap_coarse = 0.0, gap_fine = 0.0, extrapolated = 0.0, motion = 0.0;
-  for (std::size_t i = 0; i < reference.size(); ++i) {
-    gap_coarse = std::max(gap_coarse, std::abs(coarse[i] - reference[i]));
-    gap_fine = std::max(gap_fine, std::abs(fine[i] - reference[i]));
-    extrapolated = std::max(extrapolated, std::abs(2.0 * fine[i] - coarse[i] - reference[i]));
-    motion = std::max(motion, std::abs(reference[i] - start[i]));
-  }
-  EXPECT_GT(motion, 0.05);
-  EXPECT_LT(gap_fine, 5e-3);
-  EXPECT_GT(gap_coarse / gap_fine, 1.8) << "coarse " << gap_coarse << ", fine " << gap_fine;
-  EXPECT_LT(gap_coarse / gap_fine, 2.2) << "coarse " << gap_coarse << ", fine " << gap_fine;
-  EXPECT_LT(extrapolated, 2e-2 * gap_fine) << "fine " << gap_fine;
-}
-
-// The benchmark's MJCF files (bench/mujoco_models.cpp) against the built-in
-// models they stand for: the same links, joints and initial pose, or the
-// speed and energy tables of docs/benchmarks.md would compare different
-// things. Bodies' centres of mass, matched by name, after 0.4 s, with every
-// body pushed by a constant force (ours: State::external_force); the
-// pendulums start with joint rates as well (the balls' out of the plane).
-// When this was written the ratios were 2.0001 to 2.0014, the Richardson
-// gaps 5e-8 to 5e-7 m; external forces 5% too strong fail it.
-TEST(AgainstMuJoCo, BenchmarkModelsAreTheSameMechanismsInBoth) {
-  constexpr double kDuration = 0.4, kReferenceStep = 1e-4, kCoarse = 8e-4, kFine = 4e-4, kAngle = 0.5;
-  // A constant push on every body (world frame, at its centre of mass).
-  const auto pushes = [](const dynamics::Model& model) {
-    std::vector<double> forces;
-    for (int b = 0; b < model.num_bodies(); ++b)
-      forces.insert(forces.end(), {0.5 * std::sin(1.0 + b), 0.3 * std::cos(2.0 * b), 0.2});
-    return forces;
-  };
-  const std::vector<double> none;
-  for (const bool spherical : {false, true}) {
-    SCOPED_TRACE(spherical ? "spherical" : "revolute");
-    const dynamics::Model model = dynamics::n_link_pendulum(
-        4, spherical ? dynamics::ChainJoint::Spherical : dynamics::ChainJoint::Revolute, 1.0, 1.0, kAngle);
-    std::vector<double> qpos(spherical ? 16 : 4, 0.0);
-    if (spherical) {
-      for (std::size_t i = 0; i < qpos.size(); i += 4) qpos[i] = 1.0;
-      qpos[0] = std::cos(0.5 * kAngle);  // the first ball turned about y
-      qpos[2] = std::sin(0.5 * kAngle);
-    } else {
-      qpos[0] = kAngle;
-    }
-    // Initial joint rates, out of the plane for the balls: ours are the
-    // child's angular velocity relative to its parent in the child's joint
-    // frame, MuJoCo's a ball's in the child's body frame, the same frame here.
-    std::vector<double> rates(model.num_coordinates());
-    for (std::size_t i = 0; i < rates.size(); ++i) rates[i] = 0.8 * std::sin(1.0 + 2.3 * static_cast<double>(i));
-    const std::vector<double> forces = pushes(model);
-    expect_first_order_approach(mujoco_centres(bench::mjcf_n_link_pendulum(4, spherical, kAngle), qpos, rates,
-                                               body_names(model), forces, kReferenceStep, kDuration),
-                                our_centres(model, rates, forces, kCoarse, kDuration),
-                                our_centres(model, rates, forces, kFine, kDuration),
-                                our_centres(model, none, none, kFine, 0.0));
-  }
-  SCOPED_TRACE("two four-link loops");
-  constexpr double kLoopAngle = 0.3;
-  const dynamics::Model loops = dynamics::four_link_chain(2, 1.0, 1.0, kLoopAngle);
-  std::vector<double> qpos(8, 0.0);
-  qpos[0] = kLoopAngle;
-  const std::vector<double> forces = pushes(loops);
-  expect_first_order_approach(mujoco_centres(bench::mjcf_four_link_chain(2, kLoopAngle), qpos, none, body_names(loops),
-                                             forces, kReferenceStep, kDuration),
-                              our_centres(loops, none, forces, kCoarse, kDuration),
-                              our_centres(loops, none, forces, kFine, kDuration), our_centres(loops, none, none, kFine, 0.0));
 }
 
 }  // namespace
