@@ -185,6 +185,16 @@ JointType joint_type(int urdf_type, const std::string& who, const UrdfError& fai
   }
 }
 
+// The URDF spelling of a joint type without a range of its own.
+const char* urdf_type_name(int urdf_type) {
+  switch (urdf_type) {
+    case urdf::Joint::CONTINUOUS: return "continuous";
+    case urdf::Joint::FLOATING: return "floating";
+    case urdf::Joint::PLANAR: return "planar";
+    default: return "fixed";
+  }
+}
+
 JointType loop_joint_type(const std::string& type, const std::string& who, const UrdfError& fail) {
   if (type == "continuous" || type == "revolute") return JointType::Revolute;
   if (type == "prismatic") return JointType::Prismatic;
@@ -414,6 +424,13 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
         j.lower = {lo};
         j.upper = {hi};
       }
+    } else if (options.joint_limits && uj->limits && uj->limits->lower < uj->limits->upper && j.num_coordinates() > 0) {
+      // URDF gives a range to revolute and prismatic joints only (continuous
+      // ones turn without limits; a planar or floating joint has several
+      // coordinates and one <limit>): said rather than dropped in silence.
+      ignored.push_back(who + ": <limit> " + detail::format_number(uj->limits->lower) + " to " +
+                        detail::format_number(uj->limits->upper) + " is not read on a " + urdf_type_name(uj->type) +
+                        " joint; the joint moves without limits");
     }
     if (uj->dynamics && options.joint_damping && j.num_coordinates() > 0) {
       const double damping = uj->dynamics->damping;

@@ -471,6 +471,26 @@ TEST(Urdf, RevoluteLimitsAreKept) {
 // A <limit> without lower and upper reads as 0 and 0: no range, so the
 // joint moves freely and the loader says so, as it does for any other equal
 // pair (with how to hold the joint instead); lower above upper is an error.
+// URDF ranges belong to revolute and prismatic joints: a <limit> with one on
+// a continuous, planar or floating joint is listed as not read.
+TEST(Urdf, LimitsOnJointsWithoutARangeAreListed) {
+  for (const std::string type : {"continuous", "planar", "floating"}) {
+    const std::string xml = "<robot name='r'><link name='world'/>" + rod("a") + "<joint name='j' type='" + type +
+                            "'><parent link='world'/><child link='a'/><axis xyz='0 0 1'/>" +
+                            "<limit lower='-0.5' upper='0.5' effort='1' velocity='1'/></joint></robot>";
+    std::vector<std::string> ignored;
+    const Model m = parse_urdf(xml, "r.urdf", {}, &ignored);
+    EXPECT_FALSE(m.joint(0).has_limits()) << type;
+    ASSERT_EQ(ignored.size(), 1u) << type;
+    EXPECT_EQ(ignored[0], "joint 'j': <limit> -0.5 to 0.5 is not read on a " + type +
+                              " joint; the joint moves without limits");
+    // Without a range (a wheel's <limit effort velocity/>) there is nothing to say.
+    ignored.clear();
+    parse_urdf(std::string(xml).replace(xml.find("lower='-0.5' upper='0.5' "), 25, ""), "r.urdf", {}, &ignored);
+    EXPECT_TRUE(ignored.empty()) << type;
+  }
+}
+
 TEST(Urdf, LimitsWithoutARange) {
   auto slider = [](const std::string& limit) {
     return "<robot name='r'><link name='world'/>" + rod("a") +

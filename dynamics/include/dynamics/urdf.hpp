@@ -31,8 +31,9 @@
 // become joint limits (lower above upper is an error; equal bounds, as in a
 // <limit> without them, and revolute limits more than a full turn apart, such
 // as +-2 pi, are left out and listed in `ignored`, the angle being read within
-// one turn); <dynamics damping> becomes the joint's damper (its Coulomb
-// `friction` is not modelled and is ignored); <mimic joint multiplier offset>
+// one turn, and so is a range on a continuous, planar or floating joint);
+// <dynamics damping> becomes the joint's damper and `friction` its Coulomb
+// friction (Joint::friction); <mimic joint multiplier offset>
 // becomes a JointCoupling named after the mimicking joint (the follower).
 // Collision spheres, boxes, cylinders and capsules get ground contacts (a
 // sphere: its centre with its radius; a box: its corners; a cylinder: its rim
@@ -81,10 +82,10 @@ struct UrdfOptions {
 
 // `ignored`, if given, receives one line per element that the model leaves
 // out although it would change the motion: collision meshes and zero-size
-// shapes (no contacts), balanced inertias, joint <dynamics friction>, limits with
-// equal bounds and revolute limits more than a full turn apart, and roots
-// welded to the world without UrdfOptions::fixed_base. The CLI prints them as
-// warnings.
+// shapes (no contacts), balanced inertias, limits with equal bounds, revolute
+// limits more than a full turn apart and ranges on joints that take none, and
+// roots welded to the world without UrdfOptions::fixed_base. The CLI prints
+// them as warnings.
 Model load_urdf(const std::string& path, const UrdfOptions& options = {}, std::vector<std::string>* ignored = nullptr);
 Model parse_urdf(const std::string& xml, const std::string& source_name = "<string>", const UrdfOptions& options = {},
                  std::vector<std::string>* ignored = nullptr);
