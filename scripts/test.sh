@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds with warnings and runs the whole test suite; with --sanitize, also
-# builds and runs it under AddressSanitizer + UndefinedBehaviorSanitizer.
+# builds and runs it under AddressSanitizer + UndefinedBehaviorSanitizer, and
+# the tests that use threads under ThreadSanitizer.
 # The plain build uses the default compiler (GCC on Debian), the sanitizer
 # build clang: each compiler's warnings then run on every file, and clang's
 # UBSan checks pointer arithmetic that GCC's lets pass: an offset applied to
@@ -21,4 +22,13 @@ if [ "${1:-}" = "--sanitize" ]; then
   cmake --build build/sanitize-clang -j"$jobs"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build/sanitize-clang --output-on-failure -j"$jobs" -E install
+  # ThreadSanitizer on the tests that share one analysis or one model between
+  # threads (about 90 s of building). OpenBLAS's own worker threads
+  # synchronize where the sanitizer cannot see it, hence one BLAS thread.
+  cmake -S . -B build/tsan-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g1" -DGS_SANITIZE=thread -DGS_BUILD_BENCH=OFF
+  cmake --build build/tsan-clang -j"$jobs" --target graphsolve_tests dynamics_tests
+  for suite in graphsolve_tests dynamics_tests; do
+    OPENBLAS_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1 build/tsan-clang/bin/$suite --gtest_filter='Threads.*'
+  done
 fi
