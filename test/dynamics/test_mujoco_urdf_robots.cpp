@@ -138,9 +138,9 @@ RandomRobot random_robot(unsigned seed, int links, bool floating) {
   }
   xml << "</robot>\n";
   robot.urdf = xml.str();
-  // Springs on about half the hinges, slides and planar joints, and a
-  // gravity off the vertical, from a stream of their own (the robots stay
-  // those the file's first version drew).
+  // Springs on about half the hinges, slides and planar joints (from a
+  // stream of their own), and a gravity off the vertical, drawn after the
+  // robot: the robots stay those the file's first version drew.
   std::mt19937 more(seed + 1000);
   for (MovingJoint& joint : robot.joints) {
     if (joint.kind == Kind::Floating || unit(more) < 0.0) continue;
