@@ -136,10 +136,10 @@ TEST(AgainstMuJoCo, BenchmarkModelsAreTheSameMechanismsInBoth) {
     for (std::size_t i = 0; i < rates.size(); ++i) rates[i] = 0.8 * std::sin(1.0 + 2.3 * static_cast<double>(i));
     const std::vector<double> forces = pushes(model);
     expect_centres_approach(mujoco_centres(bench::mjcf_n_link_pendulum(4, spherical, kAngle), qpos, rates,
-                                               body_names(model), forces, kReferenceStep, kDuration),
-                                our_centres(model, rates, forces, kCoarse, kDuration),
-                                our_centres(model, rates, forces, kFine, kDuration),
-                                our_centres(model, none, none, kFine, 0.0));
+                                           body_names(model), forces, kReferenceStep, kDuration),
+                            our_centres(model, rates, forces, kCoarse, kDuration),
+                            our_centres(model, rates, forces, kFine, kDuration),
+                            our_centres(model, none, none, kFine, 0.0));
   }
   SCOPED_TRACE("two four-link loops");
   constexpr double kLoopAngle = 0.3;
@@ -148,9 +148,10 @@ TEST(AgainstMuJoCo, BenchmarkModelsAreTheSameMechanismsInBoth) {
   qpos[0] = kLoopAngle;
   const std::vector<double> forces = pushes(loops);
   expect_centres_approach(mujoco_centres(bench::mjcf_four_link_chain(2, kLoopAngle), qpos, none, body_names(loops),
-                                             forces, kReferenceStep, kDuration),
-                              our_centres(loops, none, forces, kCoarse, kDuration),
-                              our_centres(loops, none, forces, kFine, kDuration), our_centres(loops, none, none, kFine, 0.0));
+                                         forces, kReferenceStep, kDuration),
+                          our_centres(loops, none, forces, kCoarse, kDuration),
+                          our_centres(loops, none, forces, kFine, kDuration),
+                          our_centres(loops, none, none, kFine, 0.0));
 }
 
 }  // namespace

@@ -125,7 +125,8 @@ RandomRobot random_robot(unsigned seed, int links, bool floating) {
     // Half the welded links are massless frames (a flange, a tool frame), on
     // which later joints may hang.
     const bool frame = kind == 4 && unit(rng) > 0.0;
-    xml << "<link name='l" << i << "'>" << (frame ? std::string() : inertial()) << "</link>\n<joint name='" << name << "' type='" << type
+    xml << "<link name='l" << i << "'>" << (frame ? std::string() : inertial()) << "</link>\n";
+    xml << "<joint name='" << name << "' type='" << type
         << "'><parent link='l" << parent << "'/><child link='l" << i << "'/><origin xyz='" << triple(0.5)
         << "' rpy='" << triple(3.0) << "'/><axis xyz='" << axis.x() << ' ' << axis.y() << ' ' << axis.z() << "'/>";
     if (kind == 1 || kind == 2) xml << "<limit lower='-100' upper='100' effort='1' velocity='1'/>";
@@ -164,7 +165,8 @@ std::vector<double> mujoco_coordinates(const RandomRobot& robot, double dt, doub
     ADD_FAILURE() << "MuJoCo's virtual file system refused the file";
     return {};
   }
-  std::copy(robot.urdf.begin(), robot.urdf.end(), static_cast<char*>(vfs->filedata[mj_findFileVFS(vfs.get(), "robot.urdf")]));
+  char* file = static_cast<char*>(vfs->filedata[mj_findFileVFS(vfs.get(), "robot.urdf")]);
+  std::copy(robot.urdf.begin(), robot.urdf.end(), file);
   char error[1000] = "";
   MujocoModel model(mj_loadXML("robot.urdf", vfs.get(), error, sizeof error));
   mj_deleteVFS(vfs.get());
