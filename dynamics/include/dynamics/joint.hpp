@@ -66,7 +66,10 @@ struct Joint {
   // Springs and dampers act on every minimal coordinate of the joint:
   // generalized force -stiffness (coordinate - rest) - damping * rate. The
   // spring reads the configuration at the start of a step, the damper the
-  // rates of the step's new velocities (stable at any damping).
+  // rates of the step's new velocities (stable at any damping). On a
+  // revolute angle without limits on both sides (read in (-pi, pi]) the
+  // stretch coordinate - rest is taken the short way round, within half a
+  // turn, so that the spring's potential is continuous.
   double stiffness = 0.0;
   double damping = 0.0;
   std::vector<double> rest;  // empty: all zero; else one value per coordinate
