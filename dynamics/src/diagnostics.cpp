@@ -57,10 +57,9 @@ double spring_energy_at(const Model& model, PoseOf pose_of) {
     if (joint.stiffness == 0.0 || joint.num_coordinates() == 0) continue;
     const detail::JointAxes axes = detail::joint_axes(joint);
     detail::read_coordinates(joint, axes, pose_of(joint.parent), pose_of(joint.child), coordinates);
-    for (int i = 0; i < joint.num_coordinates(); ++i) {
-      const double d = detail::spring_stretch(joint, axes, i, coordinates[i]);
-      e += 0.5 * joint.stiffness * d * d;
-    }
+    double stretch[6];
+    detail::spring_stretches(joint, axes, coordinates, stretch);
+    for (int i = 0; i < joint.num_coordinates(); ++i) e += 0.5 * joint.stiffness * stretch[i] * stretch[i];
   }
   return e;
 }

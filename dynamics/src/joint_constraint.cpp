@@ -68,10 +68,24 @@ JointAxes joint_axes(const Joint& joint) {
   return axes;
 }
 
-double spring_stretch(const Joint& joint, const JointAxes& axes, int i, double coordinate) {
-  const double stretch = coordinate - (joint.rest.empty() ? 0.0 : joint.rest[i]);
-  const bool wrapping_angle = axes.r_free == 1 && i == axes.t_free && !axes.angle_limited;
-  return wrapping_angle ? std::remainder(stretch, 2.0 * M_PI) : stretch;
+void spring_stretches(const Joint& joint, const JointAxes& axes, const double* coordinates, double* out) {
+  const auto rest = [&](int i) { return joint.rest.empty() ? 0.0 : joint.rest[i]; };
+  const int t = axes.t_free;
+  for (int i = 0; i < t; ++i) out[i] = coordinates[i] - rest(i);
+  if (axes.r_free == 1) {
+    const double stretch = coordinates[t] - rest(t);
+    out[t] = axes.angle_limited ? stretch : std::remainder(stretch, 2.0 * kPi);
+  } else if (axes.r_free > 1) {
+    Vector3 turn = Vector3::Zero(), rest_turn = Vector3::Zero();  // rotation vectors, joint frame
+    for (int i = 0; i < axes.r_free; ++i) {
+      turn += coordinates[t + i] * axes.rotational_free.row(i).transpose();
+      rest_turn += rest(t + i) * axes.rotational_free.row(i).transpose();
+    }
+    const Vector3 stretch = rest_turn.isZero(0.0) ? turn
+                                                  : Vector3(rotation_vector(rotation_from_vector(rest_turn).conjugate() *
+                                                                            rotation_from_vector(turn)));
+    for (int i = 0; i < axes.r_free; ++i) out[t + i] = axes.rotational_free.row(i).dot(stretch);
+  }
 }
 
 void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child, bool jacobian,

@@ -40,12 +40,17 @@ struct JointAxes {
 
 JointAxes joint_axes(const Joint& joint);
 
-// A spring's stretch on coordinate i, the coordinate minus its rest value.
-// A revolute angle without limits on both sides is read in (-pi, pi], so the
-// stretch is taken the short way round, wrapped into [-pi, pi]: the spring's
-// potential is then continuous (periodic, with a cusp half a turn from the
-// rest) where the plain difference jumped when the angle wrapped.
-double spring_stretch(const Joint& joint, const JointAxes& axes, int i, double coordinate);
+// A spring's stretch on every coordinate of a joint (out[0..n)), from its
+// coordinates. A translation's is the coordinate minus its rest value. A
+// revolute angle without limits on both sides is read in (-pi, pi], so its
+// stretch is that difference taken the short way round, within [-pi, pi].
+// Two or three free rotations stretch by the rotation vector of the turn
+// from the rest orientation (the rest's rotation vector) to the joint's: the
+// shortest turn back, whose torque -k stretch is the gradient of the
+// potential k |stretch|^2 / 2 (with two free rotations, less the turn's
+// twist; for a rest of zero, the coordinates themselves). Every potential is then continuous, with a cusp half a turn
+// from the rest, where a plain difference jumped as the coordinates wrapped.
+void spring_stretches(const Joint& joint, const JointAxes& axes, const double* coordinates, double* out);
 
 using Jacobian6 = Eigen::Matrix<double, 6, 6>;
 

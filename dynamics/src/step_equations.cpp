@@ -66,11 +66,15 @@ void Simulator::Impl::add_joint_forces(const State& state) {
     if (joint.stiffness == 0.0 && state.joint_input.segment(o, n).isZero(0.0)) continue;
     const detail::JointAxes& axes = mg.axes[j];
     const Pose p = pose(now, joint.parent), c = pose(now, joint.child);
-    if (joint.stiffness != 0.0) detail::read_coordinates(joint, axes, p, c, coordinates.data() + o);
+    double stretch[6];
+    if (joint.stiffness != 0.0) {
+      detail::read_coordinates(joint, axes, p, c, coordinates.data() + o);
+      detail::spring_stretches(joint, axes, coordinates.data() + o, stretch);
+    }
     Vector3 force_local = Vector3::Zero(), torque_local = Vector3::Zero();
     for (int i = 0; i < n; ++i) {
       double f = state.joint_input(o + i);
-      if (joint.stiffness != 0.0) f -= joint.stiffness * detail::spring_stretch(joint, axes, i, coordinates(o + i));
+      if (joint.stiffness != 0.0) f -= joint.stiffness * stretch[i];
       if (i < axes.t_free) force_local += f * axes.translational_free.row(i).transpose();
       else torque_local += f * axes.rotational_free.row(i - axes.t_free).transpose();
     }

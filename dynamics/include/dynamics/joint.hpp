@@ -69,7 +69,9 @@ struct Joint {
   // rates of the step's new velocities (stable at any damping). On a
   // revolute angle without limits on both sides (read in (-pi, pi]) the
   // stretch coordinate - rest is taken the short way round, within half a
-  // turn, so that the spring's potential is continuous.
+  // turn, so that the spring's potential is continuous; on two or three free
+  // rotations the spring pulls along the shortest turn from the rest
+  // orientation (`rest` its rotation vector), as MuJoCo's ball springs do.
   double stiffness = 0.0;
   double damping = 0.0;
   std::vector<double> rest;  // empty: all zero; else one value per coordinate
