@@ -196,7 +196,8 @@ TEST(AgainstMuJoCo, BallJointSpringsPullAsMujocosDo) {
   const std::vector<double> none;
   expect_centres_approach(mujoco_centres(run, kReferenceStep, kDuration),
                           our_centres(model, run.qvel, none, kCoarse, kDuration),
-                          our_centres(model, run.qvel, none, kFine, kDuration), our_centres(model, none, none, kFine, 0.0));
+                          our_centres(model, run.qvel, none, kFine, kDuration),
+                          our_centres(model, none, none, kFine, 0.0));
 }
 
 }  // namespace
