@@ -129,7 +129,11 @@ RandomRobot random_robot(unsigned seed, int links, bool floating) {
     xml << "<joint name='" << name << "' type='" << type
         << "'><parent link='l" << parent << "'/><child link='l" << i << "'/><origin xyz='" << triple(0.5)
         << "' rpy='" << triple(3.0) << "'/><axis xyz='" << axis.x() << ' ' << axis.y() << ' ' << axis.z() << "'/>";
-    if (kind == 1 || kind == 2) xml << "<limit lower='-100' upper='100' effort='1' velocity='1'/>";
+    // Limits the motion never reaches: kept by both (inequalities of our
+    // interior-point steps), a revolute's within a turn (ours read wider
+    // ones as none).
+    if (kind == 1) xml << "<limit lower='-3' upper='3' effort='1' velocity='1'/>";
+    if (kind == 2) xml << "<limit lower='-100' upper='100' effort='1' velocity='1'/>";
     const double damping = unit(rng) > 0.0 ? positive(rng) * 0.2 : 0.0;
     if (kind != 4 && damping > 0.0) xml << "<dynamics damping='" << damping << "'/>";
     xml << "</joint>\n";
