@@ -81,8 +81,9 @@ void spring_stretches(const Joint& joint, const JointAxes& axes, const double* c
       turn += coordinates[t + i] * axes.rotational_free.row(i).transpose();
       rest_turn += rest(t + i) * axes.rotational_free.row(i).transpose();
     }
-    const Quaternion from_rest = rotation_from_vector(rest_turn).conjugate() * rotation_from_vector(turn);
-    const Vector3 stretch = rest_turn.isZero(0.0) ? turn : rotation_vector(from_rest);
+    Vector3 stretch = turn;
+    if (!rest_turn.isZero(0.0))
+      stretch = rotation_vector(rotation_from_vector(rest_turn).conjugate() * rotation_from_vector(turn));
     for (int i = 0; i < axes.r_free; ++i) out[t + i] = axes.rotational_free.row(i).dot(stretch);
   }
 }
