@@ -8,6 +8,7 @@
 #include <string>
 
 #include "dynamics/dynamics.hpp"
+#include "rotor.hpp"
 #include "step_options.hpp"
 
 namespace dynamics {
@@ -17,14 +18,10 @@ using test::with_dt;
 
 // A rotational spring in zero gravity: one body on a revolute joint to the world.
 Model spring_pendulum(double stiffness) {
-  Model model;
-  model.gravity = Vector3::Zero();
-  const int b = model.add_body(Body::solid("rotor", 1.5, Shape::box(Vector3(0.4, 0.2, 0.1))));
-  Joint j = Joint::make(JointType::Revolute, "hinge", kWorld, b, Vector3::UnitZ());
+  Joint j = Joint::make(JointType::Revolute, "hinge", kWorld, 0, Vector3::UnitZ());
   j.stiffness = stiffness;
   j.initial_position = {0.8};
-  model.add_joint(j);
-  return model;
+  return test::zero_gravity_rotor(j);
 }
 
 TEST(StepEnergy, GravityTakesTheMeanOfTheStepsEnds) {
@@ -59,13 +56,9 @@ TEST(StepEnergy, SpringTakesTheMeanOfTheStepsEnds) {
 // jump there pumped the rotor from 0.45 to 15 J.
 TEST(StepEnergy, SpringOnAFreeAngleStretchesTheShortWayRound) {
   const double k = 0.05, rest = 1.0;
-  Model model = spring_pendulum(k);
-  Joint hinge = model.joint(0);
-  Model spun;  // the same with the rest moved
-  spun.gravity = model.gravity;
-  spun.add_body(model.body(0));
+  Joint hinge = spring_pendulum(k).joint(0);
   hinge.rest = {rest};
-  spun.add_joint(hinge);
+  const Model spun = test::zero_gravity_rotor(hinge);
   State s = make_state(spun);
   for (const double angle : {2.5, -2.5, 3.0, -3.0}) {
     set_joint_positions(spun, s, Eigen::VectorXd::Constant(1, angle));
@@ -101,13 +94,10 @@ TEST(StepEnergy, SpringOnAFreeAngleStretchesTheShortWayRound) {
 TEST(StepEnergy, BallJointSpringPullsAlongTheShortestTurnToItsRest) {
   const double k = 0.05;
   const Vector3 rest(0.6, -0.4, 0.9);
-  Model model;
-  model.gravity = Vector3::Zero();
-  model.add_body(Body::solid("rotor", 1.5, Shape::box(Vector3(0.4, 0.2, 0.1))));
   Joint ball = Joint::make(JointType::Spherical, "ball", kWorld, 0);
   ball.stiffness = k;
   ball.rest = {rest.x(), rest.y(), rest.z()};
-  model.add_joint(ball);
+  const Model model = test::zero_gravity_rotor(ball);
   State s = make_state(model);
   const Eigen::AngleAxisd rest_turn(rest.norm(), rest.normalized());
   for (const Vector3& turn : {Vector3(0.1, 0.2, -0.3), Vector3(3.1, 0.1, 0.0), Vector3(-3.1, -0.1, 0.0),

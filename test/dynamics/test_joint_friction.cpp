@@ -9,19 +9,16 @@
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
+#include "rotor.hpp"
 
 namespace dynamics {
 namespace {
 
 // A box spinning about z on a revolute joint to the world, in zero gravity.
 Model rotor(double friction) {
-  Model model;
-  model.gravity = Vector3::Zero();
-  const int b = model.add_body(Body::solid("rotor", 1.5, Shape::box(Vector3(0.4, 0.2, 0.1))));
-  Joint j = Joint::make(JointType::Revolute, "axle", kWorld, b, Vector3::UnitZ());
+  Joint j = Joint::make(JointType::Revolute, "axle", kWorld, 0, Vector3::UnitZ());
   j.friction = friction;
-  model.add_joint(j);
-  return model;
+  return test::zero_gravity_rotor(j);
 }
 
 double rate(const Model& model, const State& s, int joint = 0) {
