@@ -80,7 +80,7 @@ double ConstraintSystem::assemble(const State& state, Eigen::VectorXd& g_rows, P
   for (int c = 0; c < model_.num_couplings(); ++c) {
     const int node = mg_.coupling_node[c];
     const CouplingBodies& bodies = mg_.coupling_bodies[c];
-    evaluate_coupling(model_, mg_.axes, model_.coupling(c), bodies, poses_, f);
+    evaluate_coupling(model_, mg_.axes, model_.coupling(c), bodies, poses_, state.joint_angles, f);
     matrix_.diag(node).setZero();
     for (int i = 0; i < bodies.count; ++i) {
       matrix_.block(node, bodies.body[i]) = f.row[i];

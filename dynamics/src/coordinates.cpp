@@ -41,22 +41,37 @@ JointKinematics kinematics(const Joint& joint, const Pose& p, const Pose& c) {
 
 namespace detail {
 
-void read_coordinates(const Joint& joint, const JointAxes& axes, const Pose& p, const Pose& c, double* out) {
-  JointEvaluation e;
-  detail::evaluate_joint(joint, axes, p, c, false, e);
-  coordinates_of(joint, axes, e, out);
+double relative_angle(const Joint& joint, const Quaternion& relative) {
+  return 2.0 * std::atan2(joint.axis.dot(relative.vec()), relative.w());
 }
 
-void coordinates_of(const Joint& joint, const JointAxes& axes, const JointEvaluation& e, double* out) {
+void read_coordinates(const Joint& joint, const JointAxes& axes, const Pose& p, const Pose& c, double* out,
+                      double angle_reference) {
+  JointEvaluation e;
+  detail::evaluate_joint(joint, axes, p, c, false, e);
+  coordinates_of(joint, axes, e, out, angle_reference);
+}
+
+void coordinates_of(const Joint& joint, const JointAxes& axes, const JointEvaluation& e, double* out,
+                    double angle_reference) {
   for (int i = 0; i < axes.t_free; ++i) out[i] = axes.translational_free.row(i).dot(e.offset);
   double* r = out + axes.t_free;
   if (axes.r_free == 1) {
-    const double angle = 2.0 * std::atan2(joint.axis.dot(e.relative.vec()), e.relative.w());
-    // Within one turn of the centre (0 unless the joint has two limits).
-    r[0] = axes.angle_centre + std::remainder(angle - axes.angle_centre, 2.0 * kPi);
+    r[0] = unwrap_angle(relative_angle(joint, e.relative), angle_reference);
   } else if (axes.r_free > 1) {
     const Vector3 v = rotation_vector(e.relative);
     for (int i = 0; i < axes.r_free; ++i) r[i] = axes.rotational_free.row(i).dot(v);
+  }
+}
+
+void track_joint_angles(const Model& model, State& state) {
+  for (int j = 0; j < model.num_joints(); ++j) {
+    const Joint& joint = model.joint(j);
+    if (joint.freedom.rotational != 1) continue;
+    const Quaternion relative =
+        (body_pose(state, joint.parent).orientation * joint.parent_frame.orientation).conjugate() *
+        (body_pose(state, joint.child).orientation * joint.child_frame.orientation);
+    state.joint_angles[j] = unwrap_angle(relative_angle(joint, relative), state.joint_angles[j]);
   }
 }
 
@@ -174,7 +189,8 @@ Eigen::VectorXd joint_positions(const Model& model, const State& state) {
   for (int j = 0; j < model.num_joints(); ++j) {
     const Joint& joint = model.joint(j);
     detail::read_coordinates(joint, detail::joint_axes(joint), detail::body_pose(state, joint.parent),
-                     detail::body_pose(state, joint.child), out.data() + model.coordinate_offset(j));
+                             detail::body_pose(state, joint.child), out.data() + model.coordinate_offset(j),
+                             state.joint_angles[j]);
   }
   return out;
 }
@@ -208,9 +224,18 @@ void set_joint_positions(const Model& model, State& state, const Eigen::VectorXd
   check_state(model, state);
   check_vector(model, positions, "set_joint_positions");
   const Eigen::VectorXd all = with_followers(model, positions, false);
-  for (int j : compute_topology(model).tree_joints) {
+  const Topology topology = compute_topology(model);
+  for (int j : topology.tree_joints) {
     const Joint& joint = model.joint(j);
     place_child(joint, detail::joint_axes(joint), state, all.data() + model.coordinate_offset(j));
+  }
+  // A tree joint's angle is the one given, whole turns included; a loop
+  // closure's is read from where the others put it.
+  detail::track_joint_angles(model, state);
+  for (int j : topology.tree_joints) {
+    const Joint& joint = model.joint(j);
+    if (joint.freedom.rotational == 1)
+      state.joint_angles[j] = all(model.coordinate_offset(j) + joint.freedom.translational);
   }
 }
 

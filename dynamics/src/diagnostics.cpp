@@ -48,15 +48,17 @@ detail::Pose step_start_pose(const State& s, int body, double dt) {
                       integrate_orientation(s.orientation[body], -s.angular_velocity[body], dt)};
 }
 
+// Angles are read within half a turn of the state's (State::joint_angles).
 template <class PoseOf>
-double spring_energy_at(const Model& model, PoseOf pose_of) {
+double spring_energy_at(const Model& model, const State& s, PoseOf pose_of) {
   double e = 0.0;
   double coordinates[6];
   for (int j = 0; j < model.num_joints(); ++j) {
     const Joint& joint = model.joint(j);
     if (joint.stiffness == 0.0 || joint.num_coordinates() == 0) continue;
     const detail::JointAxes axes = detail::joint_axes(joint);
-    detail::read_coordinates(joint, axes, pose_of(joint.parent), pose_of(joint.child), coordinates);
+    detail::read_coordinates(joint, axes, pose_of(joint.parent), pose_of(joint.child), coordinates,
+                             s.joint_angles[j]);
     double stretch[6];
     detail::spring_stretches(joint, axes, coordinates, stretch);
     for (int i = 0; i < joint.num_coordinates(); ++i) e += 0.5 * joint.stiffness * stretch[i] * stretch[i];
@@ -79,9 +81,9 @@ double gravitational_energy(const Model& model, const State& s, double dt) {
 double spring_energy(const Model& model, const State& s, double dt) {
   check_state(model, s);
   check_step_size(model, s, dt, "spring_energy");
-  const double end = spring_energy_at(model, [&](int body) { return detail::body_pose(s, body); });
+  const double end = spring_energy_at(model, s, [&](int body) { return detail::body_pose(s, body); });
   if (dt == 0.0) return end;
-  return 0.5 * (end + spring_energy_at(model, [&](int body) { return step_start_pose(s, body, dt); }));
+  return 0.5 * (end + spring_energy_at(model, s, [&](int body) { return step_start_pose(s, body, dt); }));
 }
 
 double potential_energy(const Model& model, const State& s, double dt) {
@@ -132,7 +134,7 @@ double constraint_violation(const Model& model, const State& s) {
   for (const Joint& joint : model.joints()) axes.push_back(detail::joint_axes(joint));
   detail::CouplingEvaluation f;
   for (const JointCoupling& c : model.couplings()) {
-    detail::evaluate_coupling(model, axes, c, detail::coupling_bodies(model, c), poses, f);
+    detail::evaluate_coupling(model, axes, c, detail::coupling_bodies(model, c), poses, s.joint_angles, f);
     v = std::max(v, std::abs(f.value));
   }
   return v;

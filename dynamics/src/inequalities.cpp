@@ -224,11 +224,12 @@ void Inequalities::stand_down_rim_points(const std::vector<Pose>& now) {
   }
 }
 
-double Inequalities::limit_gap(const LimitSlot& s, const std::vector<Pose>& poses, Row6& parent_row,
-                               Row6& child_row) const {
-  const Joint& joint = model_->joint(s.limit.joint);
-  const double value = coordinate_jacobian(joint, graph_->axes[s.limit.joint], pose_of(poses, s.parent),
-                                           poses[s.child], s.limit.coordinate, parent_row, child_row);
+double Inequalities::limit_gap(const LimitSlot& s, const std::vector<Pose>& poses, const std::vector<double>& angles,
+                               Row6& parent_row, Row6& child_row) const {
+  const int j = s.limit.joint;
+  const Joint& joint = model_->joint(j);
+  const double value = coordinate_jacobian(joint, graph_->axes[j], pose_of(poses, s.parent), poses[s.child],
+                                           s.limit.coordinate, parent_row, child_row, angles[j]);
   parent_row *= s.limit.sign;
   child_row *= s.limit.sign;
   return s.limit.sign * (value - s.limit.bound);
@@ -306,12 +307,13 @@ void Inequalities::initialize(Eigen::VectorXd& u, Eigen::VectorXd& aux, const st
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& s = limits_[l];
     Row6 unused_parent, unused_child;
-    aux(s.aux) = std::max(limit_gap(s, next, unused_parent, unused_child) / dt_, floor);
+    aux(s.aux) = std::max(limit_gap(s, next, *angles_, unused_parent, unused_child) / dt_, floor);
     u(s.row) = floor * impulse(s.child) / aux(s.aux);
   }
 }
 
-void Inequalities::prepare(const std::vector<Pose>& now) {
+void Inequalities::prepare(const std::vector<Pose>& now, const std::vector<double>& angles) {
+  angles_ = &angles;
   stand_down_rim_points(now);
   for (size_t c = 0; c < contacts_.size(); ++c) {
     const ContactSlot& slot = contacts_[c];
@@ -339,7 +341,7 @@ void Inequalities::prepare(const std::vector<Pose>& now) {
     }
   }
   for (size_t l = 0; l < limits_.size(); ++l) {
-    limit_gap(limits_[l], now, limit_parent_now_[l], limit_child_now_[l]);
+    limit_gap(limits_[l], now, angles, limit_parent_now_[l], limit_child_now_[l]);
   }
 }
 
@@ -380,7 +382,7 @@ void Inequalities::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
     const double gamma = u(s.row);
     r.segment<6>(6 * s.child) -= limit_child_now_[l].transpose() * gamma;
     if (s.parent != kWorld) r.segment<6>(6 * s.parent) -= limit_parent_now_[l].transpose() * gamma;
-    point.eq(s.aux) = limit_gap(s, next, point.limit_parent[l], point.limit_child[l]) / dt_ - aux(s.aux);
+    point.eq(s.aux) = limit_gap(s, next, *angles_, point.limit_parent[l], point.limit_child[l]) / dt_ - aux(s.aux);
   }
 }
 
@@ -579,7 +581,8 @@ double Inequalities::min_signed_distance(const InequalityPoint& point) const {
   return d;
 }
 
-void Inequalities::held_rows(const Eigen::VectorXd& u, const std::vector<Pose>& at, double dt, double noise,
+void Inequalities::held_rows(const Eigen::VectorXd& u, const std::vector<Pose>& at,
+                             const std::vector<double>& angles, double dt, double noise,
                              std::vector<HeldRow>& rows) const {
   rows.clear();
   for (size_t c = 0; c < contacts_.size(); ++c) {
@@ -612,7 +615,7 @@ void Inequalities::held_rows(const Eigen::VectorXd& u, const std::vector<Pose>& 
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& s = limits_[l];
     HeldRow held{{s.parent, s.child}, {}};
-    const double gap = limit_gap(s, at, held.row[0], held.row[1]);
+    const double gap = limit_gap(s, at, angles, held.row[0], held.row[1]);
     if (pushes(u(s.row), mobility(*model_, held), gap / dt, noise)) rows.push_back(held);
   }
 }

@@ -74,8 +74,10 @@ class Inequalities {
   // so that each product is about the body's weight impulse times the floor.
   void initialize(Eigen::VectorXd& u, Eigen::VectorXd& aux, const std::vector<Pose>& next) const;
   // Jacobians at z_k: where the contact and limit impulses act, and the
-  // friction directions (tangent to each contact's normal at z_k).
-  void prepare(const std::vector<Pose>& now);
+  // friction directions (tangent to each contact's normal at z_k). `angles`
+  // (State::joint_angles at z_k) are where the step reads the joints' angles;
+  // they must outlive the step.
+  void prepare(const std::vector<Pose>& now, const std::vector<double>& angles);
   // Adds the impulses' generalized forces to the body rows of r, and computes
   // eq and the Jacobians at z_k+1 (`next`) into `point`.
   void evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const std::vector<Pose>& next,
@@ -117,8 +119,9 @@ class Inequalities {
   // budget over its mass above its slip speed), and each joint limit pushed
   // likewise. Where both members of a pair are near zero (a contact that
   // only touches, a friction on the verge of slipping) the row stays open.
-  void held_rows(const Eigen::VectorXd& u, const std::vector<Pose>& at, double dt, double noise,
-                 std::vector<HeldRow>& rows) const;
+  // `angles`: State::joint_angles at `at`.
+  void held_rows(const Eigen::VectorXd& u, const std::vector<Pose>& at, const std::vector<double>& angles, double dt,
+                 double noise, std::vector<HeldRow>& rows) const;
   // The contact site of a graph node, or -1.
   int site_of_node(int node) const;
   // Largest |eq|, friction budgets (impulses) over the mechanism's mass
@@ -168,13 +171,15 @@ class Inequalities {
   Pose pose_of(const std::vector<Pose>& poses, int body) const { return body == kWorld ? Pose{} : poses[body]; }
   // A limit's gap at `poses`, sign (coordinate - bound) (>= 0 within it), and
   // its rows on the parent and child motions, signed alike.
-  double limit_gap(const LimitSlot& s, const std::vector<Pose>& poses, Row6& parent_row, Row6& child_row) const;
+  double limit_gap(const LimitSlot& s, const std::vector<Pose>& poses, const std::vector<double>& angles,
+                   Row6& parent_row, Row6& child_row) const;
   // Friction direction i of a contact: its relative tangential velocity at u.
   double tangential(const ContactSlot& s, int i, const Eigen::VectorXd& u) const;
 
   const Model* model_;
   const MechanismGraph* graph_;
   const std::vector<ContactSite>* sites_;
+  const std::vector<double>* angles_ = nullptr;  // of the step being solved (prepare)
   double dt_;
   int aux_size_ = 0;
   std::vector<ContactSlot> contacts_;

@@ -60,10 +60,7 @@ JointAxes joint_axes(const Joint& joint) {
     const int i = axes.t_free;  // the angle's coordinate
     const double lo = joint.lower.empty() ? -INFINITY : joint.lower[i];
     const double hi = joint.upper.empty() ? INFINITY : joint.upper[i];
-    if (std::isfinite(lo) && std::isfinite(hi)) {
-      axes.angle_centre = 0.5 * (lo + hi);
-      axes.angle_limited = true;
-    }
+    if (std::isfinite(lo) && std::isfinite(hi)) axes.angle_centre = 0.5 * (lo + hi);
   }
   return axes;
 }
@@ -71,11 +68,10 @@ JointAxes joint_axes(const Joint& joint) {
 void spring_stretches(const Joint& joint, const JointAxes& axes, const double* coordinates, double* out) {
   const auto rest = [&](int i) { return joint.rest.empty() ? 0.0 : joint.rest[i]; };
   const int t = axes.t_free;
-  for (int i = 0; i < t; ++i) out[i] = coordinates[i] - rest(i);
-  if (axes.r_free == 1) {
-    const double stretch = coordinates[t] - rest(t);
-    out[t] = axes.angle_limited ? stretch : std::remainder(stretch, 2.0 * kPi);
-  } else if (axes.r_free > 1) {
+  if (axes.r_free <= 1) {
+    for (int i = 0; i < t + axes.r_free; ++i) out[i] = coordinates[i] - rest(i);
+  } else {
+    for (int i = 0; i < t; ++i) out[i] = coordinates[i] - rest(i);
     Vector3 turn = Vector3::Zero(), rest_turn = Vector3::Zero();  // rotation vectors, joint frame
     for (int i = 0; i < axes.r_free; ++i) {
       turn += coordinates[t + i] * axes.rotational_free.row(i).transpose();

@@ -29,10 +29,11 @@ struct JointAxes {
   Eigen::Matrix3d translational_free, translational_constrained;
   Eigen::Matrix3d rotational_free, rotational_constrained;
   int t_free = 0, r_free = 0;
-  // A revolute angle is read in (centre - pi, centre + pi]: the midpoint of
-  // its limits when both are finite, else 0 (joint.hpp).
+  // Where an angle about one free axis is read when no earlier reading is
+  // known (a loop-closing joint in a new state): within half a turn of the
+  // midpoint of its limits when both are finite, else of 0. After that the
+  // state counts its turns (State::joint_angles).
   double angle_centre = 0.0;
-  bool angle_limited = false;  // both limits finite: the angle never wraps
   // Constants of the Jacobians: body frame -> joint frame rotations of the
   // parent (R_a^T) and child (R_c^T), and P_t R_a^T.
   Eigen::Matrix3d parent_to_joint, child_to_joint, translational_parent;
@@ -41,15 +42,16 @@ struct JointAxes {
 JointAxes joint_axes(const Joint& joint);
 
 // A spring's stretch on every coordinate of a joint (out[0..n)), from its
-// coordinates. A translation's is the coordinate minus its rest value. A
-// revolute angle without limits on both sides is read in (-pi, pi], so its
-// stretch is that difference taken the short way round, within [-pi, pi].
-// Two or three free rotations stretch by the rotation vector of the turn
-// from the rest orientation (the rest's rotation vector) to the joint's: the
-// shortest turn back, whose torque -k stretch is the gradient of the
-// potential k |stretch|^2 / 2 (with two free rotations, less the turn's
-// twist; for a rest of zero, the coordinates themselves). Every potential is then continuous, with a cusp half a turn
-// from the rest, where a plain difference jumped as the coordinates wrapped.
+// coordinates. A translation's, and an angle's about one free axis (counted
+// over whole turns, so a spring wound three turns pulls three turns back),
+// is the coordinate minus its rest value. Two or three free rotations
+// stretch by the rotation vector of the turn from the rest orientation (the
+// rest's rotation vector) to the joint's: the shortest turn back, whose
+// torque -k stretch is the gradient of the potential k |stretch|^2 / 2 (with
+// two free rotations, less the turn's twist; for a rest of zero, the
+// coordinates themselves). That potential is continuous, with a cusp half a
+// turn from the rest, where a plain difference of rotation vectors jumped as
+// they wrapped.
 void spring_stretches(const Joint& joint, const JointAxes& axes, const double* coordinates, double* out);
 
 using Jacobian6 = Eigen::Matrix<double, 6, 6>;

@@ -1,7 +1,8 @@
 #pragma once
 // The constraint of a JointCoupling (internal; see joint.hpp):
 //   c(z) = follower - ratio * leader - offset,
-// wrapped into [-pi, pi] when the follower is an angle, with its Jacobian
+// wrapped into [-pi, pi] when the follower is an angle (its pose does not
+// count its whole turns), with its Jacobian
 // rows on the distinct bodies of the two joints (the coupling's graph edges).
 
 #include <array>
@@ -26,8 +27,10 @@ struct CouplingEvaluation {
   std::array<Row6, 4> row;  // d c / d(dx world, dtheta body) per body, in CouplingBodies order
 };
 
-// `poses` holds every body's pose (indexed by body).
+// `poses` holds every body's pose (indexed by body), `angles` every joint's
+// angle near them (State::joint_angles: it counts a leader's whole turns).
 void evaluate_coupling(const Model& model, const std::vector<JointAxes>& axes, const JointCoupling& coupling,
-                       const CouplingBodies& bodies, const std::vector<Pose>& poses, CouplingEvaluation& out);
+                       const CouplingBodies& bodies, const std::vector<Pose>& poses,
+                       const std::vector<double>& angles, CouplingEvaluation& out);
 
 }  // namespace dynamics::detail

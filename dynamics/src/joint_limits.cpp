@@ -19,11 +19,11 @@ Matrix3 inverse_right_jacobian(const Vector3& rho) {
 }  // namespace
 
 double coordinate_jacobian(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child, int i,
-                           Row6& parent_row, Row6& child_row) {
+                           Row6& parent_row, Row6& child_row, double angle_reference) {
   JointEvaluation e;
   evaluate_joint(joint, axes, parent, child, false, e);
   double values[6];
-  coordinates_of(joint, axes, e, values);  // the evaluation above, not a second one
+  coordinates_of(joint, axes, e, values, angle_reference);  // the evaluation above, not a second one
   parent_row.setZero();
   child_row.setZero();
   const Matrix3 qp = parent.orientation.toRotationMatrix();

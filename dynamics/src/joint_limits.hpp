@@ -11,8 +11,9 @@ namespace dynamics::detail {
 using Row6 = Eigen::Matrix<double, 1, 6>;
 
 // Coordinate `i` of the joint (see joint.hpp) and its derivatives with respect
-// to [dx (world), dtheta (body frame)] of the parent and of the child.
+// to [dx (world), dtheta (body frame)] of the parent and of the child. An
+// angle is read within half a turn of `angle_reference` (State::joint_angles).
 double coordinate_jacobian(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child, int i,
-                           Row6& parent_row, Row6& child_row);
+                           Row6& parent_row, Row6& child_row, double angle_reference);
 
 }  // namespace dynamics::detail

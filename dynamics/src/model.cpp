@@ -58,16 +58,6 @@ void check_limits(const Joint& joint, const std::string& who) {
     if (lo == inf || hi == -inf) fail(coordinate + ": a limit is infinite on the wrong side");
     if (!(lo < hi)) fail(coordinate + ": lower limit " + detail::format_number(lo) + " is not below upper limit " +
                          detail::format_number(hi));
-    // A revolute angle is read within one turn: centred between two limits,
-    // else in (-pi, pi] (joint.hpp).
-    const bool angle = joint.freedom.rotational == 1 && i == joint.freedom.translational;
-    if (angle && std::isfinite(lo) && std::isfinite(hi) && hi - lo > 2.0 * kPi * (1.0 + 1e-15))
-      fail(coordinate + ": angle limits " + detail::format_number(lo) + " and " + detail::format_number(hi) +
-           " are more than a full turn apart; an angle is read within one turn (drop the limits to let the joint "
-           "turn freely)");
-    if (angle && (std::isfinite(lo) != std::isfinite(hi)) &&
-        ((std::isfinite(lo) && lo < -kPi) || (std::isfinite(hi) && hi > kPi)))
-      fail(coordinate + ": a one-sided angle limit must lie in [-pi, pi] (the angle is read in (-pi, pi])");
   }
 }
 
@@ -83,15 +73,6 @@ void check_friction(const std::string& who, FrictionModel model, double coeffici
       break;
     default: fail(who + ": unknown friction model");
   }
-}
-
-// A revolute angle without limits on both sides: read in (-pi, pi], it jumps
-// by 2 pi when the joint passes pi.
-bool unlimited_angle(const Joint& joint) {
-  if (joint.freedom.rotational != 1 || joint.freedom.translational != 0) return false;
-  const bool lower = !joint.lower.empty() && std::isfinite(joint.lower[0]);
-  const bool upper = !joint.upper.empty() && std::isfinite(joint.upper[0]);
-  return !(lower && upper);
 }
 
 }  // namespace
@@ -202,15 +183,6 @@ int Model::add_coupling(JointCoupling coupling) {
     fail(who + ": joint '" + joints_[coupling.leader].name + "' is both leader and follower");
   if (!std::isfinite(coupling.ratio)) fail(who + ": ratio is not finite");
   if (!std::isfinite(coupling.offset)) fail(who + ": offset is not finite");
-  const Joint& leader = joints_[coupling.leader];
-  const Joint& follower = joints_[coupling.follower];
-  const bool angular_follower = follower.freedom.rotational == 1;
-  if (unlimited_angle(leader) && (!angular_follower || coupling.ratio != std::round(coupling.ratio)))
-    fail(who + ": leader joint '" + leader.name +
-         "' turns without limits and its angle is read in (-pi, pi], so following it with ratio " +
-         detail::format_number(coupling.ratio) + (angular_follower ? "" : " on a prismatic joint") +
-         " would jump when it passes pi: give the leader lower and upper limits, or use an integer ratio with a "
-         "revolute follower");
   coupling_names_.insert(coupling.name);
   couplings_.push_back(std::move(coupling));
   return num_couplings() - 1;

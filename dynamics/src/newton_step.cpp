@@ -445,6 +445,11 @@ StepResult Simulator::Impl::solve(State& state) {
     state.velocity[b] = s.segment<3>(6 * b);
     state.angular_velocity[b] = s.segment<3>(6 * b + 3);
   }
+  // Each joint turned by less than half a turn (a body by less than a
+  // quarter); joint_next holds every such joint (they all have rows) at `next`.
+  for (int j : turning_joints)
+    state.joint_angles[j] = detail::unwrap_angle(detail::relative_angle(model.joint(j), joint_next[j].relative),
+                                                 angles_now[j]);
   // The history moves back one place by swaps; the oldest vector's storage
   // then takes this solution, so that once the history is full a step
   // allocates nothing. Entries of another size (first steps, a new graph)

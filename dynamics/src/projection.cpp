@@ -10,6 +10,7 @@
 
 #include "dynamics/coordinates.hpp"
 #include "format_number.hpp"
+#include "joint_kinematics.hpp"
 #include "constraint_system.hpp"
 #include "mechanism_graph.hpp"
 #include "position_roundoff.hpp"
@@ -64,6 +65,7 @@ ProjectionResult project_positions(const Model& model, State& state, const Proje
     }
     if (!(trial_violation < violation)) break;  // no progress: leave the last accepted state
     state = trial;
+    detail::track_joint_angles(model, state);
     violation = trial_violation;
   }
   violation = system.assemble(state, g, &result, tolerance);

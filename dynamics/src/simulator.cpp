@@ -67,10 +67,12 @@ Simulator::Impl::Impl(const Model& m, const StepOptions& o)
   linear_known.resize(nb);
   angular_known.resize(nb);
   joint_now.resize(nj);
+  angles_now.resize(nj);
   damper_rates.resize(nj);
   for (int j = 0; j < nj; ++j) {
     const Joint& joint = model.joint(j);
     if (detail::has_damper(joint)) damped_joints.push_back(j);
+    if (joint.freedom.rotational == 1) turning_joints.push_back(j);
     loads_stiffen = loads_stiffen || joint.num_constraints() > 0 || joint.stiffness != 0.0;
     has_springs = has_springs || (joint.stiffness != 0.0 && joint.num_coordinates() > 0);
   }
@@ -392,7 +394,8 @@ void Simulator::Impl::held_rows(const State& state, std::vector<Pose>& poses,
   if (ineq.empty()) return;
   poses.resize(nb);
   for (int b = 0; b < nb; ++b) poses[b] = detail::body_pose(state, b);
-  ineq.held_rows(state.multipliers, poses, state.multipliers_dt, options.interior_tolerance * mass_scale, rows);
+  ineq.held_rows(state.multipliers, poses, state.joint_angles, state.multipliers_dt,
+                 options.interior_tolerance * mass_scale, rows);
 }
 
 // Each joint's translational force on its child: G_x^T L over the step.

@@ -66,13 +66,16 @@ struct Simulator::Impl {
   std::vector<CoupledBodyBlocks> coupled_blocks;
   std::vector<Matrix3> turn_rate;  // per body: d(q_k+1)/dw as a body-frame rotation, over dt
   std::vector<int> damped_joints;  // joints with a damper or friction (and coordinates), fixed per model
+  std::vector<int> turning_joints;  // joints with one free rotation (State::joint_angles), fixed per model
   bool loads_stiffen = false;      // a joint carries a load or a spring (see load_step_limit)
   bool has_springs = false;        // a joint has a spring (see advance)
   std::vector<detail::RateJacobian> damper_rates;  // per joint (damped_joints only): its rates from u, at z_k
   detail::Inequalities ineq;   // contacts and joint limits
 
-  // Per step: configuration z_k, constant parts of the body residuals, G(z_k).
+  // Per step: configuration z_k and its joint angles (State::joint_angles),
+  // constant parts of the body residuals, G(z_k).
   std::vector<Pose> now;
+  std::vector<double> angles_now;
   std::vector<Vector3> linear_known, angular_known;  // momentum from the past and forces over dt
   std::vector<JointEvaluation> joint_now;
   // Joint values and Jacobians at z_k+1 of the accepted and of the trial unknowns.

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "dynamics/coordinates.hpp"
+#include "joint_constraint.hpp"
 
 namespace dynamics {
 
@@ -20,6 +21,7 @@ void check_state(const Model& model, const State& s) {
   check(s.angular_velocity.size(), nb, "angular_velocity");
   check(s.external_force.size(), nb, "external_force");
   check(s.external_torque.size(), nb, "external_torque");
+  check(s.joint_angles.size(), static_cast<std::size_t>(model.num_joints()), "joint_angles");
   check(static_cast<std::size_t>(s.joint_input.size()), static_cast<std::size_t>(model.num_coordinates()),
         "joint_input");
 }
@@ -34,6 +36,8 @@ State make_state(const Model& model) {
   s.external_force.assign(nb, Vector3::Zero());
   s.external_torque.assign(nb, Vector3::Zero());
   s.joint_input = Eigen::VectorXd::Zero(model.num_coordinates());
+  s.joint_angles.assign(model.num_joints(), 0.0);
+  for (int j = 0; j < model.num_joints(); ++j) s.joint_angles[j] = detail::joint_axes(model.joint(j)).angle_centre;
   for (int b = 0; b < nb; ++b) {
     s.position[b] = model.body(b).position;
     s.orientation[b] = model.body(b).orientation;

@@ -17,6 +17,7 @@ void Simulator::Impl::prepare(const State& state) {
   for (int b = 0; b < nb; ++b) {
     now[b] = Pose{state.position[b], state.orientation[b]};
   }
+  angles_now.assign(state.joint_angles.begin(), state.joint_angles.end());
   update_contacts(state);
   for (int b = 0; b < nb; ++b) {
     const Body& body = model.body(b);
@@ -35,9 +36,10 @@ void Simulator::Impl::prepare(const State& state) {
     damper_rates[j] = detail::rate_jacobian(joint, mg.axes[j], pose(now, joint.parent), pose(now, joint.child));
   }
   for (int c = 0; c < nc; ++c)
-    detail::evaluate_coupling(model, mg.axes, model.coupling(c), mg.coupling_bodies[c], now, coupling_now[c]);
+    detail::evaluate_coupling(model, mg.axes, model.coupling(c), mg.coupling_bodies[c], now, angles_now,
+                              coupling_now[c]);
   aim_rims(state);
-  if (!ineq.empty()) ineq.prepare(now);
+  if (!ineq.empty()) ineq.prepare(now, angles_now);
 }
 
 // Each rim keeps, for the step, the side on which it is lowest at z_k: for a
@@ -68,7 +70,7 @@ void Simulator::Impl::add_joint_forces(const State& state) {
     const Pose p = pose(now, joint.parent), c = pose(now, joint.child);
     double stretch[6];
     if (joint.stiffness != 0.0) {
-      detail::read_coordinates(joint, axes, p, c, coordinates.data() + o);
+      detail::read_coordinates(joint, axes, p, c, coordinates.data() + o, angles_now[j]);
       detail::spring_stretches(joint, axes, coordinates.data() + o, stretch);
     }
     Vector3 force_local = Vector3::Zero(), torque_local = Vector3::Zero();
@@ -212,7 +214,7 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd
   for (int c = 0; c < nc; ++c) {
     add_coupling_impulse(c, u, -1.0, r);
     detail::CouplingEvaluation& f = coupled[c];
-    detail::evaluate_coupling(model, mg.axes, model.coupling(c), mg.coupling_bodies[c], poses, f);
+    detail::evaluate_coupling(model, mg.axes, model.coupling(c), mg.coupling_bodies[c], poses, angles_now, f);
     r(coupling_row[c]) = f.value / h;
     const double violation = std::abs(f.value);
     if (!(violation <= errors.constraint)) errors.constraint = violation;

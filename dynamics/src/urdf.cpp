@@ -416,10 +416,6 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
                                           : " (to hold the joint there, make it a fixed joint)";
         ignored.push_back(who + ": <limit> lower = upper = " + detail::format_number(lo) + why +
                           " is no range; the joint moves without limits");
-      } else if (uj->type == urdf::Joint::REVOLUTE && hi - lo > 2.0 * kPi) {
-        // An angle is read within one turn: stops further apart (UR arms' +-2 pi) cannot be told apart.
-        ignored.push_back(who + ": <limit> " + detail::format_number(lo) + " to " + detail::format_number(hi) +
-                          " spans more than a full turn; the joint turns without limits");
       } else {
         j.lower = {lo};
         j.upper = {hi};

@@ -215,18 +215,24 @@ TEST(JointLimits, LimitsAcrossPiAreReadWithoutAJump) {
   }
 }
 
-// limit_violations reads angles as the limits do (here in the turn centred
-// on 3.25), and a state that starts beyond a limit is thrown back within one
-// step: the speed the warning in its documentation speaks of.
+// limit_violations reads angles as the limits do (counting whole turns, so a
+// turn below the limits is below them, not within), and a state that starts
+// beyond a limit is thrown back within one step: the speed the warning in its
+// documentation speaks of.
 TEST(JointLimits, ViolationsAreFoundAndAStartBeyondALimitIsThrownBack) {
   const Model model = pendulum_limited_to(2.5, 4.0, 0.0, 0.0);
   State state = make_state(model);
-  for (const double angle : {2.6, 3.9, -2.4 /* = 3.88 */}) {
+  for (const double angle : {2.6, 3.9}) {
     set_joint_positions(model, state, Eigen::VectorXd::Constant(1, angle));
     EXPECT_TRUE(limit_violations(model, state).empty()) << angle;
   }
-  set_joint_positions(model, state, Eigen::VectorXd::Constant(1, 2.3));
+  set_joint_positions(model, state, Eigen::VectorXd::Constant(1, 3.0 - 2.0 * kPi));
   std::vector<LimitViolation> v = limit_violations(model, state);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_NEAR(v[0].value, 3.0 - 2.0 * kPi, 1e-12);
+  EXPECT_TRUE(v[0].lower);
+  set_joint_positions(model, state, Eigen::VectorXd::Constant(1, 2.3));
+  v = limit_violations(model, state);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].joint, 0);
   EXPECT_EQ(v[0].coordinate, 0);
@@ -234,7 +240,7 @@ TEST(JointLimits, ViolationsAreFoundAndAStartBeyondALimitIsThrownBack) {
   EXPECT_EQ(v[0].bound, 2.5);
   EXPECT_TRUE(v[0].lower);
   EXPECT_TRUE(limit_violations(model, state, 0.3).empty());
-  set_joint_positions(model, state, Eigen::VectorXd::Constant(1, 4.2 - 2.0 * kPi));
+  set_joint_positions(model, state, Eigen::VectorXd::Constant(1, 4.2));
   v = limit_violations(model, state);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_NEAR(v[0].value, 4.2, 1e-12);
@@ -287,16 +293,17 @@ TEST(JointLimits, CoordinateJacobiansMatchFiniteDifferences) {
       joint.child_frame = Frame{vec(), rot()};
       const detail::JointAxes axes = detail::joint_axes(joint);
       const detail::Pose p{vec(), rot()}, c{vec(), rot()};
+      const double turns = 4.0 * kPi + 0.3;  // an angle read two turns up
       for (int i = 0; i < joint.num_coordinates(); ++i) {
         detail::Row6 jp, jc, unused_p, unused_c;
-        detail::coordinate_jacobian(joint, axes, p, c, i, jp, jc);
+        detail::coordinate_jacobian(joint, axes, p, c, i, jp, jc, turns);
         const double h = 1e-6;
         for (int col = 0; col < 6; ++col) {
-          const double dc = (detail::coordinate_jacobian(joint, axes, p, perturbed(c, col, h), i, unused_p, unused_c) -
-                             detail::coordinate_jacobian(joint, axes, p, perturbed(c, col, -h), i, unused_p, unused_c)) /
+          const double dc = (detail::coordinate_jacobian(joint, axes, p, perturbed(c, col, h), i, unused_p, unused_c, turns) -
+                             detail::coordinate_jacobian(joint, axes, p, perturbed(c, col, -h), i, unused_p, unused_c, turns)) /
                             (2 * h);
-          const double dp = (detail::coordinate_jacobian(joint, axes, perturbed(p, col, h), c, i, unused_p, unused_c) -
-                             detail::coordinate_jacobian(joint, axes, perturbed(p, col, -h), c, i, unused_p, unused_c)) /
+          const double dp = (detail::coordinate_jacobian(joint, axes, perturbed(p, col, h), c, i, unused_p, unused_c, turns) -
+                             detail::coordinate_jacobian(joint, axes, perturbed(p, col, -h), c, i, unused_p, unused_c, turns)) /
                             (2 * h);
           EXPECT_NEAR(jc(col), dc, 1e-6) << "t" << t << "r" << r << " coordinate " << i << " child column " << col;
           EXPECT_NEAR(jp(col), dp, 1e-6) << "t" << t << "r" << r << " coordinate " << i << " parent column " << col;

@@ -48,40 +48,43 @@ TEST(StepEnergy, SpringTakesTheMeanOfTheStepsEnds) {
   EXPECT_NEAR(spring_energy(model, s, dt), 0.25 * k * (angle * angle + before * before), 1e-12);
 }
 
-// A spring on an angle without limits (read in (-pi, pi]) stretches the
-// short way round from its rest: its potential is continuous, with a cusp
-// half a turn from the rest, and a rotor spun over it for 13 turns keeps its
-// energy (within 0.5% at this step, 0.1% at half of it). The plain
-// difference jumped by 2 pi k rest where the angle wrapped, and the force's
-// jump there pumped the rotor from 0.45 to 15 J.
-TEST(StepEnergy, SpringOnAFreeAngleStretchesTheShortWayRound) {
+// An angle about one axis counts whole turns, and so does its spring (a
+// torsion spring, as MuJoCo's hinge springs): wound three turns past its
+// rest and let go, the rotor unwinds through all of them to three turns the
+// other way, half a period sqrt(J / k) pi later, keeping its energy. Read
+// within a turn, the spring pulled the short way round, and its potential
+// had a cusp half a turn from the rest.
+TEST(StepEnergy, SpringOnAnAngleWindsOverWholeTurns) {
   const double k = 0.05, rest = 1.0;
   Joint hinge = spring_pendulum(k).joint(0);
   hinge.rest = {rest};
   const Model spun = test::zero_gravity_rotor(hinge);
   State s = make_state(spun);
-  for (const double angle : {2.5, -2.5, 3.0, -3.0}) {
+  for (const double angle : {2.5, -2.5, 3.0 + 2.0 * kPi, -3.0 - 4.0 * kPi}) {
     set_joint_positions(spun, s, Eigen::VectorXd::Constant(1, angle));
-    const double stretch = std::remainder(angle - rest, 2.0 * M_PI);  // -2.5 - 1 is 2.78 the other way
-    EXPECT_NEAR(spring_energy(spun, s), 0.5 * k * stretch * stretch, 1e-12) << angle;
+    EXPECT_NEAR(joint_positions(spun, s)(0), angle, 1e-12);
+    EXPECT_NEAR(spring_energy(spun, s), 0.5 * k * (angle - rest) * (angle - rest), 1e-12) << angle;
   }
-  set_joint_positions(spun, s, Eigen::VectorXd::Constant(1, rest));
-  set_joint_velocities(spun, s, Eigen::VectorXd::Constant(1, 6.0));  // over the cusp's 0.25 J
+  const double wound = 6.0 * kPi;
+  set_joint_positions(spun, s, Eigen::VectorXd::Constant(1, rest + wound));
+  const double inertia = spun.body(0).inertia(2, 2);
+  const double half_period = kPi * std::sqrt(inertia / k);
   const double dt = 0.0025;
   Simulator sim(spun, with_dt(dt));
   const double start = total_energy(spun, s);
-  double worst = 0.0;
-  int wraps = 0;
-  double angle = rest;
-  for (int step = 0; step < std::lround(15.0 / dt); ++step) {
+  double worst = 0.0, lowest = rest + wound, when = 0.0;
+  for (int step = 1; step <= std::lround(1.5 * half_period / dt); ++step) {
     ASSERT_TRUE(sim.step(s).ok()) << step;
-    const double now = joint_positions(spun, s)(0);
-    wraps += now < angle - M_PI;  // passed pi upwards
-    angle = now;
+    const double angle = joint_positions(spun, s)(0);
+    if (angle < lowest) {
+      lowest = angle;
+      when = step * dt;
+    }
     worst = std::max(worst, std::abs(total_energy(spun, s, dt) - start));
   }
-  EXPECT_GE(wraps, 10);
-  EXPECT_LT(worst, 1e-2 * start);
+  EXPECT_NEAR(lowest, rest - wound, 1e-2 * wound);
+  EXPECT_NEAR(when, half_period, 1e-2 * half_period);
+  EXPECT_LT(worst, 5e-3 * start);
 }
 
 // A spring on a ball joint with a rest orientation pulls along the shortest

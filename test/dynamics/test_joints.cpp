@@ -228,6 +228,7 @@ TEST(Projection, ImpossibleClosureIsReported) {
   State s = make_state(model);  // the open chain, before the loop is closed
   model.add_joint(j3);
   s.joint_input.setZero(model.num_coordinates());
+  s.joint_angles.resize(model.num_joints(), 0.0);
   const ProjectionResult p = project_positions(model, s);
   EXPECT_FALSE(p.converged);
   // The least-squares compromise leaves 5 - 2 m of gap spread over the loop.

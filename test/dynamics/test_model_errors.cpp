@@ -154,6 +154,10 @@ TEST(ModelErrors, BadStatesAndOptions) {
   expect_invalid([&] { check_state(m, s); }, "velocity has 0 entries, the model needs 1");
   Simulator sim(m);
   expect_invalid([&] { sim.step(s); }, "velocity has 0 entries");
+  s = make_state(m);
+  s.joint_angles.clear();  // a state built by hand without the joints' turns
+  expect_invalid([&] { sim.step(s); }, "joint_angles has 0 entries, the model needs 1");
+  expect_invalid([&] { joint_positions(m, s); }, "joint_angles has 0 entries");
   StepOptions o;
   o.dt = 0;
   expect_invalid([&] { Simulator bad(m, o); }, "dt must be positive");
@@ -358,18 +362,22 @@ TEST(ModelErrors, BadJointLimits) {
   j.lower = {std::nan("")};
   j.upper = {};
   expect_invalid([&] { m.add_joint(j); }, "lower limit is NaN");
-  j.lower = {-4.0};
-  expect_invalid([&] { m.add_joint(j); }, "a one-sided angle limit must lie in [-pi, pi]");
-  j.lower = {-2.0 * kPi};
-  j.upper = {2.0 * kPi};
-  expect_invalid([&] { m.add_joint(j); }, "angle limits -6.28319 and 6.28319 are more than a full turn apart");
-  j.upper = {};
   j.lower = {INFINITY};
   expect_invalid([&] { m.add_joint(j); }, "infinite on the wrong side");
   j.lower = {-INFINITY};
   j.upper = {1.0};
   EXPECT_EQ(m.add_joint(j), 0);  // one-sided limits are fine
   EXPECT_TRUE(m.has_inequalities());
+  // Angles count whole turns: limits turns apart, or a turn out, are limits.
+  m.add_body(body("b"));
+  m.add_body(body("c"));
+  j = Joint::make(JointType::Revolute, "wide", kWorld, 1);
+  j.lower = {-2.0 * kPi};
+  j.upper = {2.0 * kPi};
+  EXPECT_EQ(m.add_joint(j), 1);
+  j = Joint::make(JointType::Revolute, "one-sided", kWorld, 2);
+  j.lower = {-4.0};
+  EXPECT_EQ(m.add_joint(j), 2);
 }
 
 TEST(ModelErrors, BadInteriorPointOptions) {

@@ -200,4 +200,33 @@ TEST(AgainstMuJoCo, BallJointSpringsPullAsMujocosDo) {
                           our_centres(model, none, none, kFine, 0.0));
 }
 
+// Springs on the hinges of the revolute pendulum, wound one to four turns
+// from their rests: MuJoCo's hinge coordinate counts whole turns, and so do
+// ours, so both pull back through every turn (torques of 4 to 15 N m).
+// Springs read within a turn of their rest fail it.
+TEST(AgainstMuJoCo, HingeSpringsWoundOverWholeTurnsPullAsMujocosDo) {
+  constexpr double kDuration = 0.4, kReferenceStep = 1e-4, kCoarse = 8e-4, kFine = 4e-4, kAngle = 0.5;
+  constexpr double kStiffness = 0.6;
+  const dynamics::Model plain = dynamics::n_link_pendulum(4, dynamics::ChainJoint::Revolute, 1.0, 1.0, kAngle);
+  MujocoRun run{bench::mjcf_n_link_pendulum(4, false, kAngle), first_joint_turned(false, kAngle), {},
+                body_names(plain), {}, {}, {}};
+  dynamics::Model model;
+  for (const dynamics::Body& body : plain.bodies()) model.add_body(body);
+  for (int j = 0; j < plain.num_joints(); ++j) {
+    dynamics::Joint joint = plain.joint(j);
+    const double rest = (j % 2 == 0 ? 1.0 : -1.0) * 2.0 * dynamics::kPi * (j + 1) + 0.3 * j;
+    joint.stiffness = kStiffness;
+    joint.rest = {rest};
+    model.add_joint(joint);
+    run.stiffness.push_back(kStiffness);
+    run.qpos_spring.push_back(rest);
+  }
+  for (int i = 0; i < model.num_coordinates(); ++i) run.qvel.push_back(1.5 * std::cos(0.7 + 1.3 * i));
+  const std::vector<double> none;
+  expect_centres_approach(mujoco_centres(run, kReferenceStep, kDuration),
+                          our_centres(model, run.qvel, none, kCoarse, kDuration),
+                          our_centres(model, run.qvel, none, kFine, kDuration),
+                          our_centres(model, none, none, kFine, 0.0));
+}
+
 }  // namespace

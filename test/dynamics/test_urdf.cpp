@@ -442,11 +442,25 @@ TEST(Urdf, RevoluteLimitsPastPiAndBeyondAFullTurn) {
   EXPECT_TRUE(ignored.empty());
   ASSERT_EQ(past_pi.joint(0).upper.size(), 1u);
   EXPECT_EQ(past_pi.joint(0).upper[0], 4.0);
-  const Model ur = parse_urdf(arm("-6.283185307179586", "6.283185307179586"), "ur.urdf", {}, &ignored);
-  EXPECT_FALSE(ur.joint(0).has_limits());
-  ASSERT_EQ(ignored.size(), 1u);
-  EXPECT_EQ(ignored[0], "joint 'pan': <limit> -6.28319 to 6.28319 spans more than a full turn; the joint turns "
-                        "without limits");
+  // A UR arm's joints stop two turns apart: the angle counts whole turns,
+  // so the limits are kept, and a motor turning the joint one way stops it
+  // a full turn on, at 2 pi, not at the first pass of pi or of -2 pi.
+  Model ur = parse_urdf(arm("-6.283185307179586", "6.283185307179586"), "ur.urdf", {}, &ignored);
+  EXPECT_TRUE(ignored.empty());
+  ASSERT_TRUE(ur.joint(0).has_limits());
+  EXPECT_DOUBLE_EQ(ur.joint(0).upper[0], 2.0 * kPi);
+  ur.gravity.setZero();
+  State state = make_state(ur);
+  Simulator sim(ur);
+  double highest = -1.0;
+  for (int k = 0; k < 400; ++k) {
+    state.joint_input(0) = 2.0;
+    ASSERT_TRUE(sim.step(state).ok()) << k;
+    highest = std::max(highest, joint_positions(ur, state)(0));
+  }
+  EXPECT_GT(highest, 2.0 * kPi - 1e-3);  // it turned all the way round
+  EXPECT_LE(highest, 2.0 * kPi + 1e-6);
+  EXPECT_NEAR(joint_positions(ur, state)(0), 2.0 * kPi, 1e-3);  // and rests on the stop
 }
 
 TEST(Urdf, RevoluteLimitsAreKept) {
@@ -689,10 +703,6 @@ TEST(UrdfErrors, BadMimicJoints) {
   // A fixed joint between links with mass fuses them into one body.
   expect_urdf_error(mimicking("fixed", "<mimic joint='j1'/>"),
                     "joint 'j2' <mimic joint=\"j1\">: a fixed joint inside one body cannot follow");
-  // j1 is continuous: a half-speed follower would jump when j1 passes pi.
-  expect_urdf_error(mimicking("continuous", "<mimic joint='j1' multiplier='0.5'/>"),
-                    "leader joint 'j1' turns without limits");
-  expect_urdf_error(mimicking("prismatic", "<mimic joint='j1' multiplier='0.5'/>"), "on a prismatic joint");
   // A fixed joint welding a massless frame to its body is not in the model.
   expect_urdf_error("<robot name='r'><link name='world'/>" + rod("a") + "<link name='tool'/>" +
                    hinge("j1", "world", "a", "0 0 0") +

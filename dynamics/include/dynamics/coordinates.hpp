@@ -21,6 +21,9 @@ Eigen::VectorXd joint_velocities(const Model& model, const State& state);
 // from the others); call project_positions afterwards to close the loops.
 // Entries of coupled followers are replaced by ratio * leader + offset (rates:
 // ratio * leader rate), so that the couplings hold as far as the tree allows.
+// A tree joint's angle is kept as given, whole turns included, in
+// State::joint_angles; a loop closure's is read within half a turn of its
+// old one.
 void set_joint_positions(const Model& model, State& state, const Eigen::VectorXd& positions);
 // Set body velocities from joint rates, walking the tree the same way.
 void set_joint_velocities(const Model& model, State& state, const Eigen::VectorXd& velocities);
@@ -69,6 +72,7 @@ struct ProjectionResult {
 // Move the bodies the least (mass-weighted) so that every joint constraint
 // and joint coupling holds: Gauss-Newton on g(z) = 0 with the mass matrix as
 // metric. Each linear system is a graphsolve system on the mechanism graph.
+// State::joint_angles follow the bodies.
 ProjectionResult project_positions(const Model& model, State& state, const ProjectionOptions& options = {});
 
 // What a failed projection left, naming the joints and couplings: "joints

@@ -13,8 +13,11 @@
 //
 // Minimal coordinates are the translational ones first (displacement of the
 // child joint frame origin in the parent joint frame, along the free axes),
-// then the rotational ones (revolute: the angle; 2 or 3 free: components of the
-// relative rotation vector). Velocities are the rates along the same axes:
+// then the rotational ones (revolute: the angle, counted over whole turns as
+// MuJoCo's hinge coordinates are, so that a joint turned three times reads
+// about 6 pi (State::joint_angles keeps the count); 2 or 3 free: components
+// of the relative rotation vector, within half a turn). Velocities are the
+// rates along the same axes:
 // the relative linear velocity in the parent joint frame, and the relative
 // angular velocity in the child joint frame.
 
@@ -66,12 +69,11 @@ struct Joint {
   // Springs and dampers act on every minimal coordinate of the joint:
   // generalized force -stiffness (coordinate - rest) - damping * rate. The
   // spring reads the configuration at the start of a step, the damper the
-  // rates of the step's new velocities (stable at any damping). On a
-  // revolute angle without limits on both sides (read in (-pi, pi]) the
-  // stretch coordinate - rest is taken the short way round, within half a
-  // turn, so that the spring's potential is continuous; on two or three free
-  // rotations the spring pulls along the shortest turn from the rest
-  // orientation (`rest` its rotation vector), as MuJoCo's ball springs do.
+  // rates of the step's new velocities (stable at any damping). An angle
+  // about one axis counts whole turns, so a spring wound three turns pulls
+  // back through all three (a torsion spring, MuJoCo's hinge spring); on two
+  // or three free rotations the spring pulls along the shortest turn from the
+  // rest orientation (`rest` its rotation vector), as MuJoCo's ball springs do.
   double stiffness = 0.0;
   double damping = 0.0;
   std::vector<double> rest;  // empty: all zero; else one value per coordinate
@@ -87,10 +89,10 @@ struct Joint {
 
   // Limits on the minimal coordinates, kept by the step as inequality
   // constraints: empty means none, else one value per coordinate, with
-  // -infinity / +infinity for a side without a limit. A revolute angle is read
-  // within one turn: with limits on both sides (at most a full turn apart) in
-  // the turn centred between them, so that [2, 4] passes pi without a jump;
-  // otherwise in (-pi, pi], where a one-sided limit must then lie.
+  // -infinity / +infinity for a side without a limit. An angle about one axis
+  // counts whole turns, so limits may lie any number of turns apart (a UR
+  // arm's +-2 pi) and a joint that starts at 7 rad with limits [6, 8] stays
+  // there.
   std::vector<double> lower;
   std::vector<double> upper;
   bool has_limits() const { return !lower.empty() || !upper.empty(); }
@@ -109,9 +111,11 @@ struct Joint {
 // as URDF's <mimic> or a gear, belt or rack and pinion would make them:
 //   follower coordinate = ratio * leader coordinate + offset.
 // An ideal (workless) equality constraint of one row on the up to four bodies
-// of the two joints. When the follower is an angle, the equation holds modulo
-// 2 pi. A leader angle without limits is read in (-pi, pi] and jumps by 2 pi
-// when it passes pi, so it needs an angular follower and an integer ratio.
+// of the two joints. The leader's angle counts its whole turns, so any ratio
+// works on a joint that turns without limits (a pinion driving a rack, a
+// 2:1 reduction). When the follower is an angle the equation holds modulo
+// 2 pi: a follower a whole turn from where the equation puts it stands in the
+// same place.
 struct JointCoupling {
   std::string name;
   int leader = -1;    // joint indices

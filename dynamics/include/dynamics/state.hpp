@@ -23,6 +23,14 @@ struct State {
   std::vector<Vector3> velocity;          // world frame
   std::vector<Vector3> angular_velocity;  // body frame
 
+  // Per joint: the angle of a joint with one free rotation (revolute,
+  // cylindrical, planar-axis), counted over every whole turn it made; the
+  // poses give it only modulo 2 pi. Steps, set_joint_positions and
+  // project_positions keep it; a pose changed by hand is read within half a
+  // turn of it. Springs, limits, couplings and joint_positions() use it, as
+  // MuJoCo's hinge coordinates do. 0 for other joints.
+  std::vector<double> joint_angles;
+
   // Inputs held constant over the next step.
   Eigen::VectorXd joint_input;           // one force or torque per joint coordinate
   std::vector<Vector3> external_force;   // per body, world frame, at the centre of mass

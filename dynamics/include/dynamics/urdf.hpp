@@ -28,10 +28,10 @@
 // Box, sphere and cylinder visual and collision shapes are kept, and capsules
 // (<capsule radius length>, Gazebo's and PyBullet's extension); meshes and
 // zero-size shapes are skipped. Revolute and prismatic <limit lower upper>
-// become joint limits (lower above upper is an error; equal bounds, as in a
-// <limit> without them, and revolute limits more than a full turn apart, such
-// as +-2 pi, are left out and listed in `ignored`, the angle being read within
-// one turn, and so is a range on a continuous, planar or floating joint);
+// become joint limits, at any number of turns apart (a UR arm's +-2 pi: the
+// angle counts whole turns); lower above upper is an error; equal bounds, as
+// in a <limit> without them, are left out and listed in `ignored`, and so is
+// a range on a continuous, planar or floating joint;
 // <dynamics damping> becomes the joint's damper and `friction` its Coulomb
 // friction (Joint::friction); <mimic joint multiplier offset>
 // becomes a JointCoupling named after the mimicking joint (the follower).
@@ -82,8 +82,8 @@ struct UrdfOptions {
 
 // `ignored`, if given, receives one line per element that the model leaves
 // out although it would change the motion: collision meshes and zero-size
-// shapes (no contacts), balanced inertias, limits with equal bounds, revolute
-// limits more than a full turn apart and ranges on joints that take none, and
+// shapes (no contacts), balanced inertias, limits with equal bounds and
+// ranges on joints that take none, and
 // roots welded to the world without UrdfOptions::fixed_base. The CLI prints
 // them as warnings.
 Model load_urdf(const std::string& path, const UrdfOptions& options = {}, std::vector<std::string>* ignored = nullptr);
