@@ -61,6 +61,13 @@ std::string damped_pendulum_urdf(const std::string& dynamics) {
          dynamics + "</joint></robot>";
 }
 
+// A two-link robot whose second joint (of `type`) carries `mimic`.
+std::string mimicking(const std::string& type, const std::string& mimic) {
+  return "<robot name='r'><link name='world'/>" + rod("a") + rod("b") + hinge("j1", "world", "a", "0 0 0") +
+         "<joint name='j2' type='" + type + "'><parent link='a'/><child link='b'/><origin xyz='0 0 -1'/>"
+         "<axis xyz='0 1 0'/><limit lower='-1' upper='1' effort='1' velocity='1'/>" + mimic + "</joint></robot>";
+}
+
 // <mimic joint multiplier offset>: the elbow turns -2 times the shoulder, plus 0.1 rad.
 TEST(Urdf, MimicJointBecomesACouplingThatMatchesTheCppModel) {
   const std::string xml = "<robot name='dp'><link name='world'/>" + rod("link1") + rod("link2") +
@@ -81,6 +88,13 @@ TEST(Urdf, MimicJointBecomesACouplingThatMatchesTheCppModel) {
   EXPECT_LT(max_position_difference(from_urdf, cpp, Eigen::Vector2d(0.8, 0.0), 500), 1e-9);
   State s = make_state(from_urdf);
   EXPECT_NEAR(joint_positions(from_urdf, s)(1), 0.1, 1e-12);
+  // A continuous leader counts its turns, so any multiplier loads, on an
+  // angular or a prismatic follower.
+  for (const std::string type : {"continuous", "prismatic"}) {
+    const Model half = parse_urdf(mimicking(type, "<mimic joint='j1' multiplier='0.5'/>"));
+    ASSERT_EQ(half.num_couplings(), 1) << type;
+    EXPECT_EQ(half.coupling(0).ratio, 0.5) << type;
+  }
 }
 
 TEST(Urdf, JointDampingMatchesTheCppDampedPendulum) {
@@ -688,13 +702,6 @@ TEST(UrdfErrors, NegativeDamping) {
 TEST(UrdfErrors, NegativeFriction) {
   expect_urdf_error(damped_pendulum_urdf("<dynamics friction='-0.5'/>"),
                     "joint 'joint1': <dynamics friction> must be a number >= 0, got -0.5");
-}
-
-// A two-link robot whose second joint (of `type`) carries `mimic`.
-std::string mimicking(const std::string& type, const std::string& mimic) {
-  return "<robot name='r'><link name='world'/>" + rod("a") + rod("b") + hinge("j1", "world", "a", "0 0 0") +
-         "<joint name='j2' type='" + type + "'><parent link='a'/><child link='b'/><origin xyz='0 0 -1'/>"
-         "<axis xyz='0 1 0'/><limit lower='-1' upper='1' effort='1' velocity='1'/>" + mimic + "</joint></robot>";
 }
 
 TEST(UrdfErrors, BadMimicJoints) {
