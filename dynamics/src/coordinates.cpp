@@ -4,12 +4,17 @@
 #include <stdexcept>
 #include <string>
 
+#include "format_number.hpp"
 #include "joint_constraint.hpp"
 #include "joint_kinematics.hpp"
 #include "mechanism_graph.hpp"
 
 namespace dynamics {
 namespace {
+
+// Beyond it a double keeps an angle to less than 1e-7 rad (its spacing there):
+// set_joint_positions refuses such angles rather than read them coarsely.
+constexpr double kMaxJointAngle = 1e9;
 
 using detail::JointAxes;
 using detail::JointEvaluation;
@@ -225,6 +230,15 @@ void set_joint_positions(const Model& model, State& state, const Eigen::VectorXd
   check_vector(model, positions, "set_joint_positions");
   const Eigen::VectorXd all = with_followers(model, positions, false);
   const Topology topology = compute_topology(model);
+  for (int j : topology.tree_joints) {
+    const Joint& joint = model.joint(j);
+    if (joint.freedom.rotational != 1) continue;
+    const double angle = all(model.coordinate_offset(j) + joint.freedom.translational);
+    if (!(std::abs(angle) <= kMaxJointAngle))
+      throw std::invalid_argument("dynamics::set_joint_positions: joint '" + joint.name + "' at " +
+                                  detail::format_number(angle) + " rad lies beyond +-1e9 rad (about 160 million " +
+                                  "turns), where the angle keeps less than 1e-7 rad of precision beside its turns");
+  }
   for (int j : topology.tree_joints) {
     const Joint& joint = model.joint(j);
     place_child(joint, detail::joint_axes(joint), state, all.data() + model.coordinate_offset(j));

@@ -22,8 +22,8 @@ Eigen::VectorXd joint_velocities(const Model& model, const State& state);
 // Entries of coupled followers are replaced by ratio * leader + offset (rates:
 // ratio * leader rate), so that the couplings hold as far as the tree allows.
 // A tree joint's angle is kept as given, whole turns included, in
-// State::joint_angles; a loop closure's is read within half a turn of its
-// old one.
+// State::joint_angles (up to +-1e9 rad: beyond, std::invalid_argument); a
+// loop closure's is read within half a turn of its old one.
 void set_joint_positions(const Model& model, State& state, const Eigen::VectorXd& positions);
 // Set body velocities from joint rates, walking the tree the same way.
 void set_joint_velocities(const Model& model, State& state, const Eigen::VectorXd& velocities);
