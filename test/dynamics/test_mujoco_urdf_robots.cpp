@@ -26,6 +26,7 @@ namespace {
 
 using dynamics::test::expect_first_order_approach;
 using dynamics::test::largest;
+using dynamics::test::load_mujoco_text;
 using dynamics::test::MujocoData;
 using dynamics::test::MujocoModel;
 
@@ -160,20 +161,8 @@ RandomRobot random_robot(unsigned seed, int links, bool floating) {
 // contacts off (our model has none: UrdfOptions::collision_contacts off and
 // no <collision> elements), from the same initial rates and inputs.
 std::vector<double> mujoco_coordinates(const RandomRobot& robot, double dt, double duration) {
-  // The file goes through MuJoCo's virtual file system (2 MB of fixed
-  // arrays, hence the heap), not the disk.
-  const auto vfs = std::make_unique<mjVFS>();
-  mj_defaultVFS(vfs.get());
-  const int size = static_cast<int>(robot.urdf.size());
-  if (mj_makeEmptyFileVFS(vfs.get(), "robot.urdf", size) != 0) {
-    ADD_FAILURE() << "MuJoCo's virtual file system refused the file";
-    return {};
-  }
-  char* file = static_cast<char*>(vfs->filedata[mj_findFileVFS(vfs.get(), "robot.urdf")]);
-  std::copy(robot.urdf.begin(), robot.urdf.end(), file);
-  char error[1000] = "";
-  MujocoModel model(mj_loadXML("robot.urdf", vfs.get(), error, sizeof error));
-  mj_deleteVFS(vfs.get());
+  std::string error;
+  MujocoModel model = load_mujoco_text("robot.urdf", robot.urdf, error);
   if (!model) {
     ADD_FAILURE() << "MuJoCo cannot load the robot: " << error;
     return {};

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -24,6 +25,26 @@ struct MujocoDataDeleter {
 
 using MujocoModel = std::unique_ptr<mjModel, MujocoModelDeleter>;
 using MujocoData = std::unique_ptr<mjData, MujocoDataDeleter>;
+
+// A model from XML text (MJCF, or URDF through MuJoCo's own importer), read
+// through MuJoCo's virtual file system (2 MB of fixed arrays, hence the
+// heap) under `file_name`, whose extension says which; null with `error`
+// set when MuJoCo refuses it.
+inline MujocoModel load_mujoco_text(const std::string& file_name, const std::string& text, std::string& error) {
+  const auto vfs = std::make_unique<mjVFS>();
+  mj_defaultVFS(vfs.get());
+  if (mj_makeEmptyFileVFS(vfs.get(), file_name.c_str(), static_cast<int>(text.size())) != 0) {
+    error = "MuJoCo's virtual file system refused the file";
+    return nullptr;
+  }
+  char* file = static_cast<char*>(vfs->filedata[mj_findFileVFS(vfs.get(), file_name.c_str())]);
+  std::copy(text.begin(), text.end(), file);
+  char message[1000] = "";
+  MujocoModel model(mj_loadXML(file_name.c_str(), vfs.get(), message, sizeof message));
+  mj_deleteVFS(vfs.get());
+  if (!model) error = message;
+  return model;
+}
 
 inline double largest(const std::vector<double>& values) {
   double most = 0.0;
