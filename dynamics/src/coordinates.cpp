@@ -12,10 +12,6 @@
 namespace dynamics {
 namespace {
 
-// Beyond it a double keeps an angle to less than 1e-7 rad (its spacing there):
-// set_joint_positions refuses such angles rather than read them coarsely.
-constexpr double kMaxJointAngle = 1e9;
-
 using detail::JointAxes;
 using detail::JointEvaluation;
 using detail::Pose;
@@ -234,7 +230,7 @@ void set_joint_positions(const Model& model, State& state, const Eigen::VectorXd
     const Joint& joint = model.joint(j);
     if (joint.freedom.rotational != 1) continue;
     const double angle = all(model.coordinate_offset(j) + joint.freedom.translational);
-    if (!(std::abs(angle) <= kMaxJointAngle))
+    if (!(std::abs(angle) <= detail::kMaxJointAngle))
       throw std::invalid_argument("dynamics::set_joint_positions: joint '" + joint.name + "' at " +
                                   detail::format_number(angle) + " rad lies beyond +-1e9 rad (about 160 million " +
                                   "turns), where the angle keeps less than 1e-7 rad of precision beside its turns");

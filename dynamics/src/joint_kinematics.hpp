@@ -20,6 +20,9 @@ inline double unwrap_angle(double angle, double reference) {
   const double turns = std::nearbyint((angle - reference) * (0.5 / kPi));
   return angle - 2.0 * kPi * turns;
 }
+// Beyond it a double keeps an angle to less than 1e-7 rad (its spacing
+// there): such angles are refused rather than read coarsely.
+constexpr double kMaxJointAngle = 1e9;
 // The angle about the axis of a joint with one free rotation, modulo 2 pi.
 double relative_angle(const Joint& joint, const Quaternion& relative);
 

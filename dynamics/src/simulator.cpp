@@ -324,6 +324,13 @@ StepResult Simulator::step(State& state) {
     r.status = StepStatus::InvalidInput;
     return r;
   }
+  for (int j = 0; j < impl_->nj; ++j)
+    if (!(std::abs(state.joint_angles[j]) <= detail::kMaxJointAngle)) {  // NaN too
+      StepResult r;
+      r.status = StepStatus::InvalidInput;
+      r.failed_joint = j;
+      return r;
+    }
   return impl_->advance(state);
 }
 

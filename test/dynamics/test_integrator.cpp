@@ -635,6 +635,21 @@ TEST(StepFailure, NonFiniteJointInputIsReported) {
   }
 }
 
+// A joint angle that is not a number, or beyond +-1e9 rad where its turns
+// swamp its precision (State::joint_angles set by hand), names its joint.
+TEST(StepFailure, JointAnglesOutOfRangeAreInvalidInput) {
+  const Model model = double_pendulum();
+  Simulator sim(model);
+  for (const double bad : {std::nan(""), 2e9, -std::numeric_limits<double>::infinity()}) {
+    State s = make_state(model);
+    s.joint_angles[1] = bad;
+    const StepResult r = sim.step(s);
+    EXPECT_EQ(r.status, StepStatus::InvalidInput) << bad;
+    EXPECT_EQ(r.failed_joint, 1) << bad;
+    EXPECT_EQ(s.steps, 0);
+  }
+}
+
 // Every model the CLI lists loads by name with its defaults and takes ten
 // steps that keep its joints closed.
 TEST(BuiltinModels, EveryListedModelLoadsAndSteps) {

@@ -28,7 +28,8 @@ struct State {
   // poses give it only modulo 2 pi. Steps, set_joint_positions and
   // project_positions keep it; a pose changed by hand is read within half a
   // turn of it. Springs, limits, couplings and joint_positions() use it, as
-  // MuJoCo's hinge coordinates do. 0 for other joints.
+  // MuJoCo's hinge coordinates do. 0 for other joints. A step refuses an
+  // entry that is NaN or beyond +-1e9 rad (StepStatus::InvalidInput).
   std::vector<double> joint_angles;
 
   // Inputs held constant over the next step.
