@@ -59,8 +59,9 @@ double spring_energy_at(const Model& model, const State& s, PoseOf pose_of) {
     const detail::JointAxes axes = detail::joint_axes(joint);
     detail::read_coordinates(joint, axes, pose_of(joint.parent), pose_of(joint.child), coordinates,
                              s.joint_angles[j]);
-    double stretch[6];
-    detail::spring_stretches(joint, axes, coordinates, stretch);
+    double stretch[6], twist = 0.0;
+    detail::spring_stretches(joint, axes, coordinates, stretch, &twist);
+    e += 0.5 * joint.stiffness * twist * twist;
     for (int i = 0; i < joint.num_coordinates(); ++i) e += 0.5 * joint.stiffness * stretch[i] * stretch[i];
   }
   return e;

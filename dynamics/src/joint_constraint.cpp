@@ -65,23 +65,26 @@ JointAxes joint_axes(const Joint& joint) {
   return axes;
 }
 
-void spring_stretches(const Joint& joint, const JointAxes& axes, const double* coordinates, double* out) {
+void spring_stretches(const Joint& joint, const JointAxes& axes, const double* coordinates, double* out,
+                      double* twist) {
   const auto rest = [&](int i) { return joint.rest.empty() ? 0.0 : joint.rest[i]; };
   const int t = axes.t_free;
+  if (twist) *twist = 0.0;
   if (axes.r_free <= 1) {
     for (int i = 0; i < t + axes.r_free; ++i) out[i] = coordinates[i] - rest(i);
-  } else {
-    for (int i = 0; i < t; ++i) out[i] = coordinates[i] - rest(i);
-    Vector3 turn = Vector3::Zero(), rest_turn = Vector3::Zero();  // rotation vectors, joint frame
-    for (int i = 0; i < axes.r_free; ++i) {
-      turn += coordinates[t + i] * axes.rotational_free.row(i).transpose();
-      rest_turn += rest(t + i) * axes.rotational_free.row(i).transpose();
-    }
-    Vector3 stretch = turn;
-    if (!rest_turn.isZero(0.0))
-      stretch = rotation_vector(rotation_from_vector(rest_turn).conjugate() * rotation_from_vector(turn));
-    for (int i = 0; i < axes.r_free; ++i) out[t + i] = axes.rotational_free.row(i).dot(stretch);
+    return;
   }
+  for (int i = 0; i < t; ++i) out[i] = coordinates[i] - rest(i);
+  Vector3 turn = Vector3::Zero(), rest_turn = Vector3::Zero();  // rotation vectors, joint frame
+  for (int i = 0; i < axes.r_free; ++i) {
+    turn += coordinates[t + i] * axes.rotational_free.row(i).transpose();
+    rest_turn += rest(t + i) * axes.rotational_free.row(i).transpose();
+  }
+  Vector3 stretch = turn;
+  if (!rest_turn.isZero(0.0))
+    stretch = rotation_vector(rotation_from_vector(rest_turn).conjugate() * rotation_from_vector(turn));
+  for (int i = 0; i < axes.r_free; ++i) out[t + i] = axes.rotational_free.row(i).dot(stretch);
+  if (twist && axes.r_free == 2) *twist = joint.axis.dot(stretch);
 }
 
 void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child, bool jacobian,

@@ -47,12 +47,16 @@ JointAxes joint_axes(const Joint& joint);
 // is the coordinate minus its rest value. Two or three free rotations
 // stretch by the rotation vector of the turn from the rest orientation (the
 // rest's rotation vector) to the joint's: the shortest turn back, whose
-// torque -k stretch is the gradient of the potential k |stretch|^2 / 2 (with
-// two free rotations, less the turn's twist; for a rest of zero, the
-// coordinates themselves). That potential is continuous, with a cusp half a
-// turn from the rest, where a plain difference of rotation vectors jumped as
-// they wrapped.
-void spring_stretches(const Joint& joint, const JointAxes& axes, const double* coordinates, double* out);
+// torque -k stretch is the gradient of the potential k |stretch|^2 / 2 (for
+// a rest of zero, the coordinates themselves). That potential is
+// continuous, with a cusp half a turn from the rest, where a plain
+// difference of rotation vectors jumped as they wrapped. With two free
+// rotations the turn back from a rest other than zero also twists about the
+// joint axis: `twist` (if given; 0 otherwise) receives that component,
+// which the spring's torque and potential include, or the torque on the
+// free axes alone would do work (a tumbling body lost 60% of its energy).
+void spring_stretches(const Joint& joint, const JointAxes& axes, const double* coordinates, double* out,
+                      double* twist = nullptr);
 
 using Jacobian6 = Eigen::Matrix<double, 6, 6>;
 

@@ -68,12 +68,13 @@ void Simulator::Impl::add_joint_forces(const State& state) {
     if (joint.stiffness == 0.0 && state.joint_input.segment(o, n).isZero(0.0)) continue;
     const detail::JointAxes& axes = mg.axes[j];
     const Pose p = pose(now, joint.parent), c = pose(now, joint.child);
-    double stretch[6];
+    double stretch[6], twist = 0.0;
     if (joint.stiffness != 0.0) {
       detail::read_coordinates(joint, axes, p, c, coordinates.data() + o, angles_now[j]);
-      detail::spring_stretches(joint, axes, coordinates.data() + o, stretch);
+      detail::spring_stretches(joint, axes, coordinates.data() + o, stretch, &twist);
     }
-    Vector3 force_local = Vector3::Zero(), torque_local = Vector3::Zero();
+    Vector3 force_local = Vector3::Zero();
+    Vector3 torque_local = -joint.stiffness * twist * joint.axis;  // see spring_stretches
     for (int i = 0; i < n; ++i) {
       double f = state.joint_input(o + i);
       if (joint.stiffness != 0.0) f -= joint.stiffness * stretch[i];
