@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <functional>
+#include <random>
 #include <string>
 
 #include "dynamics/dynamics.hpp"
@@ -242,6 +243,50 @@ TEST(StepEnergy, UniversalJointSpringWithARestKeepsItsEnergy) {
     worst = std::max(worst, std::abs(total_energy(model, s, dt) - start));
   }
   EXPECT_LT(worst, 1e-4 * start);
+}
+
+// Springs with rests on every combination of free translations and
+// rotations, the joint frames off the body's centre and turned, the body
+// started at random rates in zero gravity: each spring force is the
+// gradient of the potential that spring_energy reports, so the energy of
+// the step's midpoint swings with no trend (the largest swing over the last
+// quarter of 80 s within 25% of the one over the first: the tumbling's
+// envelope varies; over 160 s they agreed within 5%) and stays within 0.3%.
+// The two-rotation springs that left out their twist failed it.
+TEST(StepEnergy, SpringsOnEveryJointCombinationKeepTheirEnergy) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> draw(-1.0, 1.0);
+  const auto vector = [&] { return Vector3(draw(rng), draw(rng), draw(rng)); };
+  for (int t = 0; t <= 3; ++t)
+    for (int r = 0; r <= 3; ++r) {
+      if (t + r == 0) continue;
+      SCOPED_TRACE("t" + std::to_string(t) + "r" + std::to_string(r));
+      Joint joint = Joint::make(JointType::Fixed, "j", kWorld, 0, vector().normalized());
+      joint.freedom = {t, r};
+      joint.stiffness = 0.3;
+      joint.parent_frame.position = 0.3 * vector();
+      joint.child_frame.position = 0.3 * vector();
+      joint.child_frame.orientation = rotation_from_vector(vector());
+      for (int i = 0; i < t + r; ++i) joint.rest.push_back(0.6 * draw(rng));
+      const Model model = test::zero_gravity_rotor(joint);
+      State s = make_state(model);
+      Eigen::VectorXd rates(t + r);
+      for (int i = 0; i < t + r; ++i) rates(i) = 2.0 * draw(rng);
+      set_joint_velocities(model, s, rates);
+      const double dt = 0.0025;
+      Simulator sim(model, with_dt(dt));
+      const double start = total_energy(model, s);
+      double first = 0.0, last = 0.0;
+      const int steps = 32000;
+      for (int k = 0; k < steps; ++k) {
+        ASSERT_TRUE(sim.step(s).ok()) << k;
+        const double error = std::abs(total_energy(model, s, dt) - start);
+        if (k < steps / 4) first = std::max(first, error);
+        if (k >= 3 * steps / 4) last = std::max(last, error);
+      }
+      EXPECT_LT(first, 3e-3 * start);
+      EXPECT_LT(last, 1.25 * first + 1e-9 * start);
+    }
 }
 
 }  // namespace
