@@ -6,13 +6,13 @@
 #include <cmath>
 #include <utility>
 #include <random>
-#include <string>
 
 #include "dynamics/dynamics.hpp"
 #include "gravity.hpp"
 #include "joint_limits.hpp"
 #include "contact_run.hpp"
 #include "pose_perturbation.hpp"
+#include "random_joint.hpp"
 #include "rotor.hpp"
 #include "step_options.hpp"
 
@@ -264,37 +264,32 @@ TEST(JointLimits, ViolationsAreFoundAndAStartBeyondALimitIsThrownBack) {
 TEST(JointLimits, HoldOnEveryJointCombinationWithoutAddingEnergy) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> draw(-1.0, 1.0);
-  const auto vector = [&] { return Vector3(draw(rng), draw(rng), draw(rng)); };
-  for (int t = 0; t <= 3; ++t)
-    for (int r = 0; r <= 3; ++r) {
-      if (t + r == 0) continue;
-      SCOPED_TRACE("t" + std::to_string(t) + "r" + std::to_string(r));
-      Joint joint = Joint::make(JointType::Fixed, "j", kWorld, 0, vector().normalized());
-      joint.freedom = {t, r};
-      joint.parent_frame = Frame{0.3 * vector(), rotation_from_vector(vector())};
-      joint.child_frame = Frame{0.3 * vector(), rotation_from_vector(vector())};
-      for (int i = 0; i < t + r; ++i) {
-        joint.lower.push_back(-0.3 - 0.2 * std::abs(draw(rng)));
-        joint.upper.push_back(0.3 + 0.2 * std::abs(draw(rng)));
-      }
-      const Model model = test::zero_gravity_rotor(joint);
-      State s = make_state(model);
-      Eigen::VectorXd rates(t + r);
-      for (int i = 0; i < t + r; ++i) rates(i) = 2.0 * draw(rng);
-      set_joint_velocities(model, s, rates);
-      const double dt = 0.005;
-      Simulator sim(model, with_dt(dt));
-      const double start = total_energy(model, s);
-      double beyond = 0.0, rise = 0.0;
-      for (int k = 0; k < 2000; ++k) {
-        ASSERT_TRUE(sim.step(s).ok()) << k;
-        for (const LimitViolation& v : limit_violations(model, s)) beyond = std::max(beyond, std::abs(v.value - v.bound));
-        rise = std::max(rise, total_energy(model, s, dt) - start);
-      }
-      EXPECT_LT(beyond, 1e-10);
-      EXPECT_LT(rise, 1e-4 * start);
-      EXPECT_LT(total_energy(model, s, dt), 0.5 * start);  // the stops took energy
+  for (const JointFreedom& freedom : test::moving_freedoms()) {
+    SCOPED_TRACE(test::freedom_name(freedom));
+    Joint joint = test::random_joint(rng, freedom, kWorld, 0);
+    const int n = joint.num_coordinates();
+    for (int i = 0; i < n; ++i) {
+      joint.lower.push_back(-0.3 - 0.2 * std::abs(draw(rng)));
+      joint.upper.push_back(0.3 + 0.2 * std::abs(draw(rng)));
     }
+    const Model model = test::zero_gravity_rotor(joint);
+    State s = make_state(model);
+    Eigen::VectorXd rates(n);
+    for (int i = 0; i < n; ++i) rates(i) = 2.0 * draw(rng);
+    set_joint_velocities(model, s, rates);
+    const double dt = 0.005;
+    Simulator sim(model, with_dt(dt));
+    const double start = total_energy(model, s);
+    double beyond = 0.0, rise = 0.0;
+    for (int k = 0; k < 2000; ++k) {
+      ASSERT_TRUE(sim.step(s).ok()) << k;
+      for (const LimitViolation& v : limit_violations(model, s)) beyond = std::max(beyond, std::abs(v.value - v.bound));
+      rise = std::max(rise, total_energy(model, s, dt) - start);
+    }
+    EXPECT_LT(beyond, 1e-10);
+    EXPECT_LT(rise, 1e-4 * start);
+    EXPECT_LT(total_energy(model, s, dt), 0.5 * start);  // the stops took energy
+  }
 }
 
 TEST(JointLimits, PrismaticLimitsHoldBothSides) {
