@@ -66,13 +66,13 @@ void coordinates_of(const Joint& joint, const JointAxes& axes, const JointEvalua
 }
 
 void track_joint_angles(const Model& model, State& state) {
+  double values[6];
   for (int j = 0; j < model.num_joints(); ++j) {
     const Joint& joint = model.joint(j);
     if (joint.freedom.rotational != 1) continue;
-    const Quaternion relative =
-        (body_pose(state, joint.parent).orientation * joint.parent_frame.orientation).conjugate() *
-        (body_pose(state, joint.child).orientation * joint.child_frame.orientation);
-    state.joint_angles[j] = unwrap_angle(relative_angle(joint, relative), state.joint_angles[j]);
+    read_coordinates(joint, joint_axes(joint), body_pose(state, joint.parent), body_pose(state, joint.child), values,
+                     state.joint_angles[j]);
+    state.joint_angles[j] = values[joint.freedom.translational];
   }
 }
 
