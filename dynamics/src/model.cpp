@@ -183,9 +183,35 @@ int Model::add_coupling(JointCoupling coupling) {
     fail(who + ": joint '" + joints_[coupling.leader].name + "' is both leader and follower");
   if (!std::isfinite(coupling.ratio)) fail(who + ": ratio is not finite");
   if (!std::isfinite(coupling.offset)) fail(who + ": offset is not finite");
+  const std::vector<int> cycle = coupling_path(coupling.follower, coupling.leader);
+  if (!cycle.empty()) {
+    std::string joints;
+    for (int j : cycle) joints += "'" + joints_[j].name + "' -> ";
+    fail(who + " closes a cycle of couplings (" + joints + "'" + joints_[coupling.follower].name +
+         "', leader to follower): each joint in it would follow another and none could be set; "
+         "lead them all from one joint instead");
+  }
   coupling_names_.insert(coupling.name);
   couplings_.push_back(std::move(coupling));
   return num_couplings() - 1;
+}
+
+// The joints from `from` along couplings, leader to follower, to `to`
+// (both ends included; empty if no chain of couplings leads there).
+std::vector<int> Model::coupling_path(int from, int to) const {
+  std::vector<int> previous(joints_.size(), -2);  // -2: not reached
+  std::vector<int> queue{from};
+  previous[from] = -1;
+  for (size_t i = 0; i < queue.size() && previous[to] == -2; ++i)
+    for (const JointCoupling& c : couplings_)
+      if (c.leader == queue[i] && previous[c.follower] == -2) {
+        previous[c.follower] = queue[i];
+        queue.push_back(c.follower);
+      }
+  std::vector<int> path;
+  if (previous[to] == -2) return path;
+  for (int j = to; j != -1; j = previous[j]) path.insert(path.begin(), j);
+  return path;
 }
 
 void Model::index_error(const char* what, int index) {

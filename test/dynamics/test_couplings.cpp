@@ -317,6 +317,23 @@ TEST(CouplingErrors, BadCouplingsAreNamed) {
   expect_model_error(model, JointCoupling{"c", j1, other, 2.0, 0.0}, "duplicate coupling name 'c'");
   EXPECT_THROW(model.coupling(1), std::invalid_argument);
 
+  // Cycles of couplings: each joint would follow another, none could be set
+  // (two gears on each other's shafts moved a joint set at 0.3 rad to 4 pi / 3
+  // before couplings were refused on a cycle).
+  const int far = add_pendulum(model, "e", Vector3(4.0, 0.0, 0.0), 1.0, 1.0);
+  expect_model_error(model, JointCoupling{"back", j1, slide, 0.5, 0.0},
+                     "coupling 'back' closes a cycle of couplings ('slide' -> 'a_hinge' -> 'slide', leader to "
+                     "follower): each joint in it would follow another and none could be set");
+  model.add_coupling(JointCoupling{"on", j1, other, 1.0, 0.0});
+  model.add_coupling(JointCoupling{"further", other, far, 1.0, 0.0});
+  expect_model_error(model, JointCoupling{"round", far, slide, 1.0, 0.0},
+                     "coupling 'round' closes a cycle of couplings ('slide' -> 'a_hinge' -> 'd_hinge' -> 'e_hinge' "
+                     "-> 'slide', leader to follower)");
+  // Two paths from one leader to one follower close no cycle (a follower of
+  // two leaders whose couplings agree).
+  EXPECT_NO_THROW(model.add_coupling(JointCoupling{"across", j1, far, 1.0, 0.0}));
+  EXPECT_EQ(model.num_couplings(), 4);
+
   // The follower's coordinates follow from its leader.
   State s = make_state(model);
   try {
@@ -329,6 +346,7 @@ TEST(CouplingErrors, BadCouplingsAreNamed) {
   }
   set_joint_position(model, s, slide, Eigen::VectorXd::Constant(1, 0.1));
   EXPECT_NEAR(joint_positions(model, s)(model.coordinate_offset(j1)), 0.2, 1e-12);
+  EXPECT_NEAR(joint_positions(model, s)(model.coordinate_offset(far)), 0.2, 1e-12);
 }
 
 }  // namespace

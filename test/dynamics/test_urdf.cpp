@@ -722,6 +722,13 @@ TEST(UrdfErrors, BadMimicJoints) {
                    "<joint name='weld' type='fixed'><parent link='a'/><child link='tool'/>"
                    "<mimic joint='j1'/></joint></robot>",
                     "joint 'weld' <mimic joint=\"j1\">: a fixed joint inside one body cannot follow");
+  // Two joints mimicking each other: neither could be set.
+  expect_urdf_error("<robot name='r'><link name='world'/>" + rod("a") + rod("b") +
+                        "<joint name='j1' type='continuous'><parent link='world'/><child link='a'/>"
+                        "<axis xyz='0 1 0'/><mimic joint='j2' multiplier='2'/></joint>"
+                        "<joint name='j2' type='continuous'><parent link='a'/><child link='b'/>"
+                        "<origin xyz='0 0 -1'/><axis xyz='0 1 0'/><mimic joint='j1' multiplier='0.5'/></joint></robot>",
+                    "closes a cycle of couplings (");
 }
 
 // The loader borrows console_bridge's process-wide handler and log level while

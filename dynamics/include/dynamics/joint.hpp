@@ -115,7 +115,8 @@ struct Joint {
 // works on a joint that turns without limits (a pinion driving a rack, a
 // 2:1 reduction). When the follower is an angle the equation holds modulo
 // 2 pi: a follower a whole turn from where the equation puts it stands in the
-// same place.
+// same place. Couplings chain (a follower may lead others) but do not close
+// cycles (Model::add_coupling refuses one).
 struct JointCoupling {
   std::string name;
   int leader = -1;    // joint indices

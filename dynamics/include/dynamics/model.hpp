@@ -39,7 +39,9 @@ class Model {
   int add_body(Body body);
   int add_joint(Joint joint);
   int add_contact(Contact contact);
-  // Couples two joints added before it (see JointCoupling).
+  // Couples two joints added before it (see JointCoupling). A coupling that
+  // would close a cycle of couplings (a follower leading, through others,
+  // its own leader) is refused: no joint of the cycle could be set.
   int add_coupling(JointCoupling coupling);
   // Every contact's ground, or friction coefficient (validated like
   // add_contact; the coefficient also goes to the collision options).
@@ -102,6 +104,7 @@ class Model {
 
  private:
   [[noreturn]] static void index_error(const char* what, int index);
+  std::vector<int> coupling_path(int from, int to) const;
   std::vector<Body> bodies_;
   std::vector<Joint> joints_;
   std::vector<Contact> contacts_;
