@@ -175,10 +175,14 @@ int check_settable(const Model& model, int joint, const Eigen::VectorXd& values,
     throw std::invalid_argument(std::string("dynamics::") + what + ": joint '" + j.name +
                                 "' closes a loop; its coordinates follow from the other joints");
   const int coupling = model.coupling_of_follower(joint);
-  if (coupling >= 0)
+  if (coupling >= 0) {
+    const int leader = model.coupling(coupling).leader, root = model.coupling_root(joint);
     throw std::invalid_argument(std::string("dynamics::") + what + ": joint '" + j.name + "' follows joint '" +
-                                model.joint(model.coupling(coupling).leader).name + "' (coupling '" +
-                                model.coupling(coupling).name + "'); set the leader");
+                                model.joint(leader).name + "' (coupling '" + model.coupling(coupling).name +
+                                "'); set " +
+                                (root == leader ? std::string("the leader")
+                                                : "the chain's leader, '" + model.joint(root).name + "'"));
+  }
   return model.coordinate_offset(joint);
 }
 

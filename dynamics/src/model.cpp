@@ -229,6 +229,13 @@ int Model::coupling_of_follower(int joint) const {
   return -1;
 }
 
+int Model::coupling_root(int joint) const {
+  if (joint < 0 || joint >= num_joints()) index_error("joint", joint);
+  // No cycles (add_coupling refuses them), so the walk ends within a step per coupling.
+  for (int c = coupling_of_follower(joint); c >= 0; c = coupling_of_follower(joint)) joint = couplings_[c].leader;
+  return joint;
+}
+
 void Model::set_ground(const HalfSpace& ground) {
   const double n = ground.normal.norm();
   if (!std::isfinite(n) || n < 1e-12) fail("ground normal is zero or not finite");

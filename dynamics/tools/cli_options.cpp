@@ -119,10 +119,14 @@ void apply(const Model& model, const Topology& topology, const std::map<std::str
       throw std::invalid_argument(std::string(option) + ": joint '" + name +
                                   "' closes a loop; its coordinates follow from the other joints");
     const int coupling = model.coupling_of_follower(j);
-    if (coupling >= 0)
+    if (coupling >= 0) {
+      const int leader = model.coupling(coupling).leader, root = model.coupling_root(j);
       throw std::invalid_argument(std::string(option) + ": joint '" + name + "' follows joint '" +
-                                  model.joint(model.coupling(coupling).leader).name +
-                                  "' (coupling '" + model.coupling(coupling).name + "'); give the leader's value");
+                                  model.joint(leader).name + "' (coupling '" + model.coupling(coupling).name +
+                                  "'); give " +
+                                  (root == leader ? std::string("the leader's value")
+                                                  : "the value of the chain's leader, '" + model.joint(root).name + "'"));
+    }
     for (std::size_t i = 0; i < values.size(); ++i) all(model.coordinate_offset(j) + static_cast<int>(i)) = values[i];
   }
 }

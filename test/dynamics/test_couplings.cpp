@@ -344,6 +344,19 @@ TEST(CouplingErrors, BadCouplingsAreNamed) {
               std::string::npos)
         << e.what();
   }
+  // Down a chain of couplings the message names the head of the chain.
+  EXPECT_EQ(model.coupling_root(far), slide);
+  EXPECT_EQ(model.coupling_root(slide), slide);
+  EXPECT_THROW(model.coupling_root(model.num_joints()), std::invalid_argument);
+  try {
+    set_joint_position(model, s, other, Eigen::VectorXd::Constant(1, 0.1));
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("joint 'd_hinge' follows joint 'a_hinge' (coupling 'on'); set the "
+                                         "chain's leader, 'slide'"),
+              std::string::npos)
+        << e.what();
+  }
   set_joint_position(model, s, slide, Eigen::VectorXd::Constant(1, 0.1));
   EXPECT_NEAR(joint_positions(model, s)(model.coordinate_offset(j1)), 0.2, 1e-12);
   EXPECT_NEAR(joint_positions(model, s)(model.coordinate_offset(far)), 0.2, 1e-12);

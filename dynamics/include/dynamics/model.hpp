@@ -82,6 +82,10 @@ class Model {
   const std::vector<JointCoupling>& couplings() const { return couplings_; }
   // The coupling whose follower is `joint`, or -1 (the first, if several).
   int coupling_of_follower(int joint) const;
+  // The joint at the head of `joint`'s chain of couplings (leader of its
+  // leader, ..., through the first coupling of each): `joint` itself if it
+  // follows none. The one joint of the chain whose coordinate can be set.
+  int coupling_root(int joint) const;
   int num_colliders() const { return static_cast<int>(colliders_.size()); }
   const Collider& collider(int index) const;
   const std::vector<Collider>& colliders() const { return colliders_; }
