@@ -359,13 +359,14 @@ TEST_F(DynamicsCli, BuiltinGripperHoldsItsCube) {
 TEST_F(DynamicsCli, UrdfMimicJointsFollowTheirLeader) {
   const std::string finger =
       "<inertial><mass value='0.1'/><inertia ixx='1e-4' iyy='1e-4' izz='1e-4' ixy='0' ixz='0' iyz='0'/></inertial>";
-  write("gripper.urdf",
-        "<robot name='g'><link name='world'/><link name='f1'>" + finger + "</link><link name='f2'>" + finger +
-            "</link><joint name='s1' type='prismatic'><parent link='world'/><child link='f1'/><axis xyz='0 0 1'/>"
-            "<limit lower='-1' upper='1' effort='1' velocity='1'/></joint>"
-            "<joint name='s2' type='prismatic'><parent link='world'/><child link='f2'/><origin xyz='0.1 0 0'/>"
-            "<axis xyz='0 0 1'/><limit lower='-1' upper='1' effort='1' velocity='1'/>"
-            "<mimic joint='s1' multiplier='-1'/></joint></robot>");
+  const std::string fingers =
+      "<robot name='g'><link name='world'/><link name='f1'>" + finger + "</link><link name='f2'>" + finger +
+      "</link><joint name='s1' type='prismatic'><parent link='world'/><child link='f1'/><axis xyz='0 0 1'/>"
+      "<limit lower='-1' upper='1' effort='1' velocity='1'/></joint>"
+      "<joint name='s2' type='prismatic'><parent link='world'/><child link='f2'/><origin xyz='0.1 0 0'/>"
+      "<axis xyz='0 0 1'/><limit lower='-1' upper='1' effort='1' velocity='1'/>"
+      "<mimic joint='s1' multiplier='-1'/></joint>";
+  write("gripper.urdf", fingers + "</robot>");
   CliResult r = run("simulate gripper.urdf --steps 20 --q0 s1=0.2 --json --out t.csv");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto s = nlohmann::json::parse(r.out);
@@ -382,17 +383,11 @@ TEST_F(DynamicsCli, UrdfMimicJointsFollowTheirLeader) {
             std::string::npos)
       << r.err;
   // A third finger mimics the second: the message names the head of the chain.
-  write("chain.urdf",
-        "<robot name='g'><link name='world'/><link name='f1'>" + finger + "</link><link name='f2'>" + finger +
-            "</link><link name='f3'>" + finger +
-            "</link><joint name='s1' type='prismatic'><parent link='world'/><child link='f1'/><axis xyz='0 0 1'/>"
-            "<limit lower='-1' upper='1' effort='1' velocity='1'/></joint>"
-            "<joint name='s2' type='prismatic'><parent link='world'/><child link='f2'/><origin xyz='0.1 0 0'/>"
-            "<axis xyz='0 0 1'/><limit lower='-1' upper='1' effort='1' velocity='1'/>"
-            "<mimic joint='s1' multiplier='-1'/></joint>"
-            "<joint name='s3' type='prismatic'><parent link='world'/><child link='f3'/><origin xyz='0.2 0 0'/>"
-            "<axis xyz='0 0 1'/><limit lower='-1' upper='1' effort='1' velocity='1'/>"
-            "<mimic joint='s2' multiplier='0.5'/></joint></robot>");
+  write("chain.urdf", fingers + "<link name='f3'>" + finger +
+                          "</link><joint name='s3' type='prismatic'><parent link='world'/><child link='f3'/>"
+                          "<origin xyz='0.2 0 0'/><axis xyz='0 0 1'/>"
+                          "<limit lower='-1' upper='1' effort='1' velocity='1'/>"
+                          "<mimic joint='s2' multiplier='0.5'/></joint></robot>");
   r = run("simulate chain.urdf --steps 2 --q0 s3=0.1");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("--q0: joint 's3' follows joint 's2' (coupling 's3'); give the value of the chain's "
