@@ -118,7 +118,7 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
     slot.row = pattern.offset[slot.node];
     slot.aux = aux_size_;
     slot.model = site.friction;
-    slot.mu_f = site.friction_coefficient;
+    slot.mu_f = slot.mu_model = site.friction_coefficient;
     const double mass = contact_mass(model, site);
     slot.compliance = regularization.normal / mass;
     slot.friction_compliance = regularization.friction / mass;
@@ -139,6 +139,7 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
     } else {
       aux_size_ += 1;
     }
+    has_friction_ = has_friction_ || (slot.friction_rows > 0 && slot.mu_model > 0.0);
     contacts_.push_back(slot);
   }
   scaling_.resize(cones_.size());
@@ -383,6 +384,13 @@ void Inequalities::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
     r.segment<6>(6 * s.child) -= limit_child_now_[l].transpose() * gamma;
     if (s.parent != kWorld) r.segment<6>(6 * s.parent) -= limit_parent_now_[l].transpose() * gamma;
     point.eq(s.aux) = limit_gap(s, next, *angles_, point.limit_parent[l], point.limit_child[l]) / dt_ - aux(s.aux);
+  }
+}
+
+void Inequalities::set_friction_scale(double scale) {
+  for (size_t c = 0; c < contacts_.size(); ++c) {
+    contacts_[c].mu_f = scale * contacts_[c].mu_model;
+    if (cone_index_[c] >= 0) cones_[cone_index_[c]].mu_f = contacts_[c].mu_f;
   }
 }
 

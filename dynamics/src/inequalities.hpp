@@ -64,6 +64,11 @@ class Inequalities {
                double mass_scale);
 
   bool empty() const { return pairs_.empty() && cones_.empty(); }
+  // Whether some contact has friction (rows and a coefficient above zero).
+  bool has_friction() const { return has_friction_; }
+  // Scales every contact's friction coefficient (1: the model's, the
+  // default): the low-friction solves of the friction continuation.
+  void set_friction_scale(double scale);
   int aux_size() const { return aux_size_; }
   // The step size of the equations (a simulator's sub-steps change it).
   void set_dt(double dt) { dt_ = dt; }
@@ -136,7 +141,8 @@ class Inequalities {
     int node, row, aux, friction_rows;  // friction_rows: n_f (linearized), 2 (cone), 0
     int direction_row;                  // first row in directions_ / friction_now_
     FrictionModel model;
-    double mu_f;
+    double mu_f;        // the friction coefficient of the step: mu_model times the friction scale
+    double mu_model;    // the site's own
     double compliance;  // c in phi/dt + c gamma = s: the regularization over the contact's mass
     double friction_compliance;  // k in B u + k beta: the friction regularization over that mass
   };
@@ -189,6 +195,7 @@ class Inequalities {
   std::vector<NesterovTodd> scaling_;  // per cone, at the last assembled point
   std::vector<int> cone_index_;        // per contact: its cone, or -1
   std::vector<RimPoints> rim_points_;
+  bool has_friction_ = false;
   std::vector<char> active_;  // per contact, for the step: 0 while a rim point stands down
   Eigen::VectorXd eq_scale_;  // per eq row: 1, or 1 / mass scale for friction budgets (impulses)
   // Per side: d(tangential velocity)/d(v, w) at z_k, friction directions' rows per contact.

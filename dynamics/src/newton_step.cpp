@@ -193,6 +193,11 @@ bool Simulator::Impl::warm_start(const State& state, bool interior) {
   // impulses lets the components along redundant joint rows, which no
   // residual sees, pile up over the steps.
   zero_joint_impulses(s);
+  if (start_velocities != nullptr) {  // the friction continuation's start (see solve())
+    s.head(6 * nb) = start_velocities->head(6 * nb);
+    extrapolated = false;
+    return predict(s, next);
+  }
   const Eigen::VectorXd& last = state.multipliers;
   bool continues = !interior && last.size() == dim;
   for (int b = 0; b < nb && continues; ++b)
@@ -248,7 +253,7 @@ bool Simulator::Impl::extrapolate(const State& state) {
   return true;
 }
 
-StepResult Simulator::Impl::solve(State& state) {
+StepResult Simulator::Impl::newton(State& state) {
   StepResult result;
   const bool interior = !ineq.empty();
   const double tol = interior ? options.interior_tolerance : options.tolerance;

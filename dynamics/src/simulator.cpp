@@ -155,7 +155,7 @@ void Simulator::Impl::update_contacts(const State& state) {
 // while it fails, never as fewer than `fewest`; `before` holds the
 // iterations of failed attempts before this. Every sub-step is a step of the
 // same integrator at dt / k (the warm start extrapolates only within one
-// size: see solve()). The copy of the start reuses its storage from the last
+// size: see extrapolate()). The copy of the start reuses its storage from the last
 // sub-stepped step: a run of held sub-steps does not allocate.
 StepResult Simulator::Impl::substep(State& state, const StepResult& before, int first_pieces, int fewest) {
   retry_start = state;

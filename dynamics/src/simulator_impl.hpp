@@ -130,7 +130,7 @@ struct Simulator::Impl {
   void solve_refined();
   void solve_in_place(Eigen::VectorXd& x);  // with the last factorization, equilibrated
   static constexpr double kDegenerateShift = 1e-10;
-  static constexpr double kFallbackCentring = 0.1;  // of mu: see solve()
+  static constexpr double kFallbackCentring = 0.1;  // of mu: see newton()
   bool factorize(bool interior, const graphsolve::FactorOptions& factor_options);
   bool grow_regularization(bool interior, graphsolve::FactorOptions& factor_options) const;
   void zero_joint_impulses(Eigen::VectorXd& u) const;
@@ -153,7 +153,15 @@ struct Simulator::Impl {
   bool warm_start(const State& state, bool interior);
   bool extrapolated = false;  // this step starts from an extrapolation (at least one Newton iteration)
   bool extrapolate(const State& state);
+  // Solves the prepared step: Newton's method (newton) from the state's warm
+  // start, and if it stalls with friction, the friction continuation.
   StepResult solve(State& state);
+  StepResult newton(State& state);
+  // The continuation's start: velocities that replace the warm start's
+  // (null: none), and the scratch state of its low-friction solves.
+  const Eigen::VectorXd* start_velocities = nullptr;
+  Eigen::VectorXd continuation_start;
+  State continuation_state;
   State retry_start;  // where a sub-stepped step started (see substep())
   StepResult substep(State& state, const StepResult& before, int first_pieces, int fewest = 1);
   StepResult advance(State& state);
