@@ -193,7 +193,7 @@ int run_simulate(const SimulateOptions& o) {
 
   const double e0 = total_energy(model, state, first_dt);
   double max_violation = constraint_violation(model, state), max_energy_error = 0.0;
-  long total_iterations = 0, substepped = 0;
+  long total_iterations = 0, substepped = 0, continued = 0;
   int max_iterations = 0, most_substeps = 1;
   double last_dt = o.dt;  // of the last step: a sub-stepped one ends with a sub-step
   // dt against the joints' loads (see load_check_due): warn once if they
@@ -252,6 +252,7 @@ int run_simulate(const SimulateOptions& o) {
     total_iterations += r.iterations;
     max_iterations = std::max(max_iterations, r.iterations);
     substepped += r.substeps > 1;
+    continued += r.friction_continuation;
     most_substeps = std::max(most_substeps, r.substeps);
     last_dt = o.dt / r.substeps;
     max_violation = std::max(max_violation, constraint_violation(model, state));
@@ -286,6 +287,7 @@ int run_simulate(const SimulateOptions& o) {
                         {"newton_iterations_max", max_iterations},
                         {"substepped_steps", substepped},
                         {"substeps_max", most_substeps},
+                        {"friction_continued_steps", continued},
                         {"max_constraint_violation", max_violation},
                         {"energy_initial", e0},
                         {"energy_final", e1},
@@ -309,6 +311,7 @@ int run_simulate(const SimulateOptions& o) {
     std::printf("  Newton iterations per step: mean %.2f, max %d\n", mean_iterations, max_iterations);
     if (substepped > 0)
       std::printf("  steps retried as sub-steps: %ld (up to %d sub-steps)\n", substepped, most_substeps);
+    if (continued > 0) std::printf("  steps solved from a low-friction start: %ld\n", continued);
     std::printf("  max constraint violation: %.3g\n", max_violation);
     if (touches) {
       std::printf("  %d ground contacts", model.num_contacts());

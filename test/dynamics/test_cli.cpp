@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_fixture.hpp"
+#include "quadruped.hpp"
 #include "urdf_text.hpp"
 
 namespace fs = std::filesystem;
@@ -171,6 +172,30 @@ TEST_F(DynamicsCli, StepsThatFailAreRetriedAsSubsteps) {
     EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-10);
     EXPECT_TRUE(fs::exists(dir_ / "t.csv"));
   }
+}
+
+// The quadruped's hard landing of test_friction_continuation.cpp, from the
+// command line: the step whose iteration stalls is solved from a
+// low-friction start, and the summaries count it.
+TEST_F(DynamicsCli, StallsWithFrictionContinueFromLowFriction) {
+  write("quadruped.urdf", dynamics::test::quadruped_urdf());
+  const std::string landing =
+      "simulate quadruped.urdf --steps 45 --q0 torso=0:0:0.456:0.972:0.573:0.667,fl_abd=-0.536,fl_hip_j=1.337,"
+      "fl_knee=-1.832,fr_abd=-0.447,fr_hip_j=-1.148,fr_knee=-0.889,hl_abd=-0.65,hl_hip_j=-0.21,hl_knee=-1.043,"
+      "hr_abd=-0.132,hr_hip_j=0.58,hr_knee=-1.13 --v0 torso=-2.56:-2.11:1.47:2.49:-2.32:-2.46,fl_hip_j=-2.14,"
+      "fl_knee=-4.24,fr_hip_j=3.04,fr_knee=4.33,hl_hip_j=-3.96,hl_knee=-4.31,hr_hip_j=4.62,hr_knee=3.11";
+  const CliResult r = run(landing + " --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto s = nlohmann::json::parse(r.out);
+  EXPECT_GE(s["friction_continued_steps"].get<int>(), 1);
+  EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-7);
+  const CliResult text = run(landing);
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("steps solved from a low-friction start: "), std::string::npos) << text.out;
+  // A run that never stalls reports none.
+  const CliResult calm = run("simulate pendulum --steps 5 --json");
+  ASSERT_EQ(calm.code, 0) << calm.err;
+  EXPECT_EQ(nlohmann::json::parse(calm.out)["friction_continued_steps"], 0);
 }
 
 // A 100-link chain at three times its load limit fails most plain steps.
