@@ -168,6 +168,7 @@ int run_simulate(const SimulateOptions& o) {
   step_options.max_iterations = o.max_iterations;
   step_options.max_substeps = o.max_substeps;
   step_options.substep_hold = o.substep_hold;
+  step_options.friction_continuation = !o.no_friction_continuation;
   step_options.contact_regularization = o.contact_regularization;
   step_options.friction_regularization = o.friction_regularization;
   step_options.joint_friction_velocity = o.joint_friction_velocity;

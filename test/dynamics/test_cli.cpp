@@ -192,6 +192,10 @@ TEST_F(DynamicsCli, StallsWithFrictionContinueFromLowFriction) {
   const CliResult text = run(landing);
   ASSERT_EQ(text.code, 0) << text.err;
   EXPECT_NE(text.out.find("steps solved from a low-friction start: "), std::string::npos) << text.out;
+  // Without it the landing fails at the stalled step, which the message names.
+  const CliResult off = run(landing + " --no-friction-continuation --max-substeps 1");
+  EXPECT_EQ(off.code, 1);
+  EXPECT_NE(off.err.find("failed: not converged"), std::string::npos) << off.err;
   // A run that never stalls reports none.
   const CliResult calm = run("simulate pendulum --steps 5 --json");
   ASSERT_EQ(calm.code, 0) << calm.err;
