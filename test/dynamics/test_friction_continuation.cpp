@@ -92,6 +92,31 @@ TEST(FrictionContinuation, CarriesHardLandingsOfTheQuadruped) {
   EXPECT_GE(continued, 3) << "the continuation carried too few steps to test";
 }
 
+// A step taken as sub-steps reports the continuation of any of them: the
+// first of two half steps of 0.02 s is the stalled step of 0.01 s itself.
+TEST(FrictionContinuation, AnySubstepThatContinuedIsReported) {
+  const Model model = parse_urdf(test::quadruped_urdf());
+  Simulator sim(model);
+  State s = make_state(model);
+  test::place(model, s, kHardLandings[0]);
+  for (int k = 0; k < kSteps; ++k) {
+    State before = s;
+    const StepResult r = sim.step(s);
+    ASSERT_TRUE(r.ok()) << "step " << k;
+    if (!r.friction_continuation || r.substeps > 1) continue;
+    StepOptions twice;
+    twice.dt = 2.0 * twice.dt;
+    before.substep_memory = {2, 0, 1000};  // two sub-steps of 0.01 s, held
+    Simulator halves(model, twice);
+    const StepResult h = halves.step(before);
+    ASSERT_TRUE(h.ok()) << to_string(h.status);
+    ASSERT_EQ(h.substeps, 2);
+    EXPECT_TRUE(h.friction_continuation);
+    return;
+  }
+  FAIL() << "no plain step continued: pick another landing";
+}
+
 // Only stalled steps with friction continue: frictionless contacts and
 // converging steps never do, nor any step with the option off.
 TEST(FrictionContinuation, OnlyStalledStepsWithFrictionContinue) {
