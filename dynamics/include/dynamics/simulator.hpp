@@ -143,7 +143,8 @@ struct StepOptions {
   // ground (Painleve's configuration) stalls the iteration from its usual
   // start, not from the frictionless answer: on random quadruped drops this
   // carried two thirds of the steps that failed (docs/contacts.md).
-  // Costs nothing on steps that converge; false: fail (and sub-step) as before.
+  // Costs nothing on steps that converge; its first use allocates the
+  // simulator's copy of the state. false: fail (and sub-step) as before.
   bool friction_continuation = true;
 };
 
