@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <iterator>
 #include <utility>
+#include <vector>
 
 #include "dynamics/dynamics.hpp"
 #include "quadruped.hpp"
@@ -90,6 +91,51 @@ TEST(FrictionContinuation, CarriesHardLandingsOfTheQuadruped) {
   // Round-off decides which of these steps stall; each stalled in the sweep.
   EXPECT_GE(failed_without, 3) << "these drops no longer fail without the continuation: pick harder ones";
   EXPECT_GE(continued, 3) << "the continuation carried too few steps to test";
+}
+
+// Boxes (0.5 x 0.3 x 0.2 m, 1 kg) tossed spinning onto the ground with the
+// exact cone, plain steps: the continuation scales the cones' coefficient
+// too. Tosses of a random sweep whose plain steps stalled without it.
+TEST(FrictionContinuation, CarriesTossedBoxesOnTheCone) {
+  struct Toss {
+    double mu;
+    std::vector<double> position, velocity;
+  };
+  const Toss tosses[] = {
+      {0.312, {0, 0, 0.817, -2.8212, 2.2988, 0.2447}, {-0.3121, 2.3528, -1.8672, 1.1527, 4.569, -4.1622}},
+      {0.95, {0, 0, 0.8666, 1.6918, 0.698, -2.784}, {0.9259, -2.2214, -2.1169, -4.1756, -6.7606, -12.7809}},
+      {0.717, {0, 0, 0.8685, -1.7972, 2.2791, -0.2052}, {1.3499, -1.1828, -1.533, -8.8898, -12.3415, -10.0293}},
+      {0.345, {0, 0, 0.7803, 1.6994, -0.3586, 1.9539}, {-0.6527, 2.5711, -2.8473, -0.2913, 11.1952, 10.6138}},
+      {0.276, {0, 0, 0.6541, -1.3703, -1.5592, 2.8197}, {-0.4564, -1.1256, -1.9086, 3.8905, 1.7442, -9.8334}},
+      {0.432, {0, 0, 0.7457, 0.1466, -2.561, 2.3198}, {2.1639, 1.9515, -2.5298, 14.5251, 5.8891, 1.8194}},
+  };
+  StepOptions on = test::plain_steps(), off = on;
+  off.friction_continuation = false;
+  int failed_without = 0, continued = 0;
+  for (size_t t = 0; t < std::size(tosses); ++t) {
+    Model model;
+    const int box = model.add_body(Body::solid("box", 1.0, Shape::box(Vector3(0.5, 0.3, 0.2))));
+    Joint free = Joint::make(JointType::Floating, "box", kWorld, box);
+    free.initial_position = tosses[t].position;
+    free.initial_velocity = tosses[t].velocity;
+    model.add_joint(free);
+    ContactOptions contacts;
+    contacts.friction = FrictionModel::Cone;
+    contacts.friction_coefficient = tosses[t].mu;
+    model.add_shape_contacts(box, contacts);
+    Simulator without(model, off), with(model, on);
+    const State start = make_state(model);
+    failed_without += test::fails_within(without, start, 60);
+    State s = start;
+    for (int k = 0; k < 60; ++k) {
+      const StepResult r = with.step(s);
+      ASSERT_TRUE(r.ok()) << "toss " << t << ", step " << k << ": " << to_string(r.status);
+      continued += r.friction_continuation;
+      EXPECT_GE(r.min_signed_distance, -1e-6) << "toss " << t << ", step " << k;
+    }
+  }
+  EXPECT_GE(failed_without, 3) << "these tosses no longer stall without the continuation: pick harder ones";
+  EXPECT_GE(continued, 3);
 }
 
 // A step taken as sub-steps reports the continuation of any of them: the
