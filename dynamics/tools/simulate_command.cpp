@@ -134,6 +134,15 @@ class TrajectoryCsv {
   std::ofstream out_;
 };
 
+// Whether some contact of the model (ground or between colliders) has friction.
+bool has_friction(const Model& model) {
+  for (const Contact& c : model.contacts())
+    if (c.friction != FrictionModel::None && c.friction_coefficient > 0.0) return true;
+  const CollisionOptions& collisions = model.collision_options();
+  return model.num_colliders() > 1 && collisions.friction != FrictionModel::None &&
+         collisions.friction_coefficient > 0.0;
+}
+
 }  // namespace
 
 int run_models(bool json) {
@@ -247,7 +256,15 @@ int run_simulate(const SimulateOptions& o) {
         return 1;
       }
       std::cerr << "); try a smaller --dt" << (o.max_substeps < 2 ? ", --max-substeps 8" : "")
-                << " or a larger --tol\n";
+                << " or a larger --tol";
+      // Stalls that friction causes (docs/contacts.md, "Friction
+      // continuation") do not yield to smaller steps, only to less friction.
+      if (r.status == StepStatus::NotConverged && has_friction(model))
+        std::cerr << (o.no_friction_continuation ? "; with friction, drop --no-friction-continuation"
+                                                 : "; the friction continuation did not carry it either")
+                  << " (a stall that friction causes goes away with lower friction coefficients, not with "
+                     "smaller steps)";
+      std::cerr << '\n';
       return 1;
     }
     total_iterations += r.iterations;

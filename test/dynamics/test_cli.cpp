@@ -196,6 +196,17 @@ TEST_F(DynamicsCli, StallsWithFrictionContinueFromLowFriction) {
   const CliResult off = run(landing + " --no-friction-continuation --max-substeps 1");
   EXPECT_EQ(off.code, 1);
   EXPECT_NE(off.err.find("failed: not converged"), std::string::npos) << off.err;
+  EXPECT_NE(off.err.find("with friction, drop --no-friction-continuation"), std::string::npos) << off.err;
+  // A step it does not carry either says so (one iteration is too few for
+  // any of the solves); without friction there is nothing to say.
+  const CliResult short_of = run("simulate sliding-box --max-iterations 1 --max-substeps 1 --steps 3");
+  EXPECT_EQ(short_of.code, 1);
+  EXPECT_NE(short_of.err.find("not converged after 3 Newton iterations"), std::string::npos) << short_of.err;
+  EXPECT_NE(short_of.err.find("the friction continuation did not carry it either"), std::string::npos)
+      << short_of.err;
+  const CliResult frictionless = run("simulate sliding-box --param friction=none --max-iterations 1 --max-substeps 1");
+  EXPECT_EQ(frictionless.code, 1);
+  EXPECT_EQ(frictionless.err.find("friction continuation"), std::string::npos) << frictionless.err;
   // A run that never stalls reports none.
   const CliResult calm = run("simulate pendulum --steps 5 --json");
   ASSERT_EQ(calm.code, 0) << calm.err;
