@@ -67,7 +67,7 @@ class Inequalities {
   // Whether some contact has friction (rows and a coefficient above zero).
   bool has_friction() const { return has_friction_; }
   // Scales every contact's friction coefficient (1: the model's, the
-  // default): the low-friction solves of the friction continuation.
+  // default): the low-friction solves of the friction restarts.
   void set_friction_scale(double scale);
   int aux_size() const { return aux_size_; }
   // The step size of the equations (a simulator's sub-steps change it).

@@ -193,7 +193,7 @@ bool Simulator::Impl::warm_start(const State& state, bool interior) {
   // impulses lets the components along redundant joint rows, which no
   // residual sees, pile up over the steps.
   zero_joint_impulses(s);
-  if (start_velocities != nullptr) {  // the friction continuation's start (see solve())
+  if (start_velocities != nullptr) {  // a restart's start (see solve())
     s.head(6 * nb) = start_velocities->head(6 * nb);
     extrapolated = false;
     return predict(s, next);

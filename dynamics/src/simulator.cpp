@@ -176,11 +176,11 @@ StepResult Simulator::Impl::substep(State& state, const StepResult& before, int 
       prepare(state);
       const StepResult r = solve(state);
       const int iterations = total.iterations + r.iterations, factorizations = total.factorizations + r.factorizations;
-      const bool continued = total.friction_continuation || r.friction_continuation;
+      const bool restarted = total.friction_restart || r.friction_restart;
       total = r;
       total.iterations = iterations;
       total.factorizations = factorizations;
-      total.friction_continuation = continued;  // by any sub-step
+      total.friction_restart = restarted;  // by any sub-step
       ok = r.ok();
     }
     total.substeps = pieces;

@@ -154,14 +154,14 @@ struct Simulator::Impl {
   bool extrapolated = false;  // this step starts from an extrapolation (at least one Newton iteration)
   bool extrapolate(const State& state);
   // Solves the prepared step: Newton's method (newton) from the state's warm
-  // start, and if it stalls with friction, the friction continuation.
+  // start, and if it stalls with friction, the friction restarts.
   StepResult solve(State& state);
   StepResult newton(State& state);
-  // The continuation's start: velocities that replace the warm start's
-  // (null: none), and the scratch state of its low-friction solves.
+  // A restart's start: velocities that replace the warm start's (null:
+  // none), and the scratch state of its low-friction solves.
   const Eigen::VectorXd* start_velocities = nullptr;
-  Eigen::VectorXd continuation_start;
-  State continuation_state;
+  Eigen::VectorXd restart_start;
+  State restart_state;
   State retry_start;  // where a sub-stepped step started (see substep())
   StepResult substep(State& state, const StepResult& before, int first_pieces, int fewest = 1);
   StepResult advance(State& state);

@@ -64,9 +64,9 @@ int main(int argc, char** argv) {
                   "joint Coulomb friction acts in full above about this rate and as a damper below it: a joint "
                   "held by friction creeps at it times atanh(load / friction) (m/s or rad/s, default 1e-3)")
       ->check(positive_number(false));
-  sim->add_flag("--no-friction-continuation", o.no_friction_continuation,
-                "a step with friction that stalls fails (or sub-steps) at once (default: it is solved again from a "
-                "frictionless, then a half-friction solution's velocities)");
+  sim->add_flag("--no-friction-restarts", o.no_friction_restarts,
+                "a step with friction that stalls fails (or sub-steps) at once (default: it is solved again from "
+                "other starts: a frictionless, then a half-friction solution's velocities, then rest)");
   sim->add_option("--gravity", o.gravity, "gravity vector x,y,z (default: the model's, 0,0,-9.81)");
   sim->add_option("--ground", o.ground, "ground half-space of every contact nx,ny,nz[,offset] (default 0,0,1,0)");
   sim->add_option("--friction", o.friction,

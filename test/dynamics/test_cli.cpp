@@ -174,10 +174,10 @@ TEST_F(DynamicsCli, StepsThatFailAreRetriedAsSubsteps) {
   }
 }
 
-// The quadruped's hard landing of test_friction_continuation.cpp, from the
-// command line: the step whose iteration stalls is solved from a
-// low-friction start, and the summaries count it.
-TEST_F(DynamicsCli, StallsWithFrictionContinueFromLowFriction) {
+// The quadruped's hard landing of test_friction_restarts.cpp, from the
+// command line: the step whose iteration stalls is solved by a restart, and
+// the summaries count it.
+TEST_F(DynamicsCli, StallsWithFrictionRestart) {
   write("quadruped.urdf", dynamics::test::quadruped_urdf());
   const std::string landing =
       "simulate quadruped.urdf --steps 45 --q0 torso=0:0:0.456:0.972:0.573:0.667,fl_abd=-0.536,fl_hip_j=1.337,"
@@ -187,30 +187,30 @@ TEST_F(DynamicsCli, StallsWithFrictionContinueFromLowFriction) {
   const CliResult r = run(landing + " --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto s = nlohmann::json::parse(r.out);
-  EXPECT_GE(s["friction_continued_steps"].get<int>(), 1);
+  EXPECT_GE(s["friction_restarted_steps"].get<int>(), 1);
   EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-7);
   const CliResult text = run(landing);
   ASSERT_EQ(text.code, 0) << text.err;
-  EXPECT_NE(text.out.find("steps solved from a low-friction start: "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("steps solved by a friction restart: "), std::string::npos) << text.out;
   // Without it the landing fails at the stalled step, which the message names.
-  const CliResult off = run(landing + " --no-friction-continuation --max-substeps 1");
+  const CliResult off = run(landing + " --no-friction-restarts --max-substeps 1");
   EXPECT_EQ(off.code, 1);
   EXPECT_NE(off.err.find("failed: not converged"), std::string::npos) << off.err;
-  EXPECT_NE(off.err.find("with friction, drop --no-friction-continuation"), std::string::npos) << off.err;
+  EXPECT_NE(off.err.find("with friction, drop --no-friction-restarts"), std::string::npos) << off.err;
   // A step it does not carry either says so (one iteration is too few for
   // any of the solves); without friction there is nothing to say.
   const CliResult short_of = run("simulate sliding-box --max-iterations 1 --max-substeps 1 --steps 3");
   EXPECT_EQ(short_of.code, 1);
-  EXPECT_NE(short_of.err.find("not converged after 3 Newton iterations"), std::string::npos) << short_of.err;
-  EXPECT_NE(short_of.err.find("the friction continuation did not carry it either"), std::string::npos)
+  EXPECT_NE(short_of.err.find("not converged after 4 Newton iterations"), std::string::npos) << short_of.err;
+  EXPECT_NE(short_of.err.find("the friction restarts did not carry it either"), std::string::npos)
       << short_of.err;
   const CliResult frictionless = run("simulate sliding-box --param friction=none --max-iterations 1 --max-substeps 1");
   EXPECT_EQ(frictionless.code, 1);
-  EXPECT_EQ(frictionless.err.find("friction continuation"), std::string::npos) << frictionless.err;
+  EXPECT_EQ(frictionless.err.find("friction restart"), std::string::npos) << frictionless.err;
   // A run that never stalls reports none.
   const CliResult calm = run("simulate pendulum --steps 5 --json");
   ASSERT_EQ(calm.code, 0) << calm.err;
-  EXPECT_EQ(nlohmann::json::parse(calm.out)["friction_continued_steps"], 0);
+  EXPECT_EQ(nlohmann::json::parse(calm.out)["friction_restarted_steps"], 0);
 }
 
 // A 100-link chain at three times its load limit fails most plain steps.

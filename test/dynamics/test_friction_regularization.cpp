@@ -127,10 +127,10 @@ TEST(FrictionRegularization, QuadrupedDropsThatStalledConvergeWithPlainSteps) {
        {0.324, -0.08, -2.006, 0.659, -0.522, -1.992, 0.38, -0.321, -0.992, -0.028, -0.402, -2.457},
        {-0.59, -3.61, 2.82, 3.85, 2.29, -4.46, 0, -0.38}}
   };
-  // Without the friction continuation, which carries these stalls too (see
-  // test_friction_continuation.cpp): here the regularization alone does.
+  // Without the friction restarts, which carry these stalls too (see
+  // test_friction_restarts.cpp): here the regularization alone does.
   StepOptions plain = test::plain_steps();
-  plain.friction_continuation = false;
+  plain.friction_restarts = false;
   StepOptions rigid = plain;
   rigid.friction_regularization = 0.0;
   Simulator regularized(model, plain), exact(model, rigid);

@@ -421,7 +421,7 @@ TEST(Substeps, EachFailedTryDoublesTheWaitForTheNext) {
 // steps 34 of 200 such drops failed a step within 200 (these three at 0.31,
 // 0.32 and 0.15 s: one after 21 iterations just above the tolerances, two
 // crawling to the iteration limit); at the default options (before the
-// friction continuation) 189 of the 200
+// friction restarts) 189 of the 200
 // go through, retrying the failed steps as sub-steps (the other 11 crawl at
 // every level).
 TEST(Substeps, QuadrupedDropsGoThroughAtTheDefaults) {
@@ -438,10 +438,10 @@ TEST(Substeps, QuadrupedDropsGoThroughAtTheDefaults) {
        {-0.453, 0.703, -1.878, -0.568, 0.244, -2.331, 0.366, -0.874, -1.382, -0.585, 0.287, -1.957},
        {-2.72, 1.10, -1.76, -0.10, -0.37, 4.64, 2.85, -2.03}},
   };
-  // Sub-steps alone: the friction continuation, which comes first and
-  // carries some of these steps itself, is off in all three.
+  // Sub-steps alone: the friction restarts, which come first and carry
+  // some of these steps themselves, are off in all three.
   StepOptions defaults, plain_options = test::plain_steps();
-  defaults.friction_continuation = plain_options.friction_continuation = false;
+  defaults.friction_restarts = plain_options.friction_restarts = false;
   StepOptions only_failures = defaults;
   only_failures.substep_hold = 0;
   Simulator plain(model, plain_options), retrying(model, only_failures), by_default(model, defaults);

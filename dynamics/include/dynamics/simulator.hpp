@@ -133,19 +133,20 @@ struct StepOptions {
   // Newton iteration.
   double joint_friction_velocity = 1e-3;
   // A step with friction whose interior-point iteration stalls (NotConverged)
-  // is solved again, before any sub-steps, through a step with less friction:
-  // frictionless, then (if that does not carry it) at half the friction
-  // coefficients. Each low-friction solution is only the start (its
-  // velocities) of a new solve with the model's friction, which must meet
-  // every tolerance as any step does; the answer is a solution of the same
-  // step equations, found from a start the iteration can reach it from.
-  // A sliding foot that lands with enough friction to tip its leg into the
-  // ground (Painleve's configuration) stalls the iteration from its usual
-  // start, not from the frictionless answer: on random quadruped drops this
-  // carried two thirds of the steps that failed (docs/contacts.md).
-  // Costs nothing on steps that converge; its first use allocates the
-  // simulator's copy of the state. false: fail (and sub-step) as before.
-  bool friction_continuation = true;
+  // is solved again, before any sub-steps, from other starts: the velocities
+  // of the same step solved without friction, then with half the friction
+  // coefficients, then rest (every contact starting as sticking), until one
+  // converges. Each restart is a solve with the model's friction that must
+  // meet every tolerance as any step does: the answer solves the same step
+  // equations, found from a start the iteration can reach it from. Friction
+  // makes a step's complementarity problem non-monotone, and the usual start
+  // (the last velocities: a sliding foot starts sliding) can stall where a
+  // sliding foot lands with enough friction to tip its leg into the ground
+  // (Painleve's configuration); on random quadruped drops the restarts
+  // carried 33 of the 39 that failed (docs/contacts.md). Costs nothing on
+  // steps that converge; the first use allocates the simulator's copy of the
+  // state. false: fail (and sub-step) as before.
+  bool friction_restarts = true;
 };
 
 enum class StepStatus {
@@ -188,9 +189,9 @@ struct StepResult {
   double complementarity = 0.0;      // largest complementarity product
   double min_signed_distance = 0.0;  // smallest contact distance at the new configuration (+inf: no contacts)
   int collider_contacts = 0;         // contacts between colliders the broad phase kept for this step
-  // The step (or a sub-step of it) was solved from a low-friction solution
-  // (StepOptions::friction_continuation); its iterations are counted above.
-  bool friction_continuation = false;
+  // The step (or a sub-step of it) was solved by a restart
+  // (StepOptions::friction_restarts); its iterations are counted above.
+  bool friction_restart = false;
   bool ok() const { return status == StepStatus::Success; }
 };
 
