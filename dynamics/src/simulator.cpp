@@ -151,20 +151,23 @@ void Simulator::Impl::update_contacts(const State& state) {
 }
 
 // A step as `first_pieces` equal sub-steps, retried as more of them
-// (next_substeps, up to options.max_substeps) from the state it started from
-// while it fails, never as fewer than `fewest`; `before` holds the
+// (next_substeps, up to options.max_substeps, or while below `below` if that
+// is positive) from the state it started from while it fails, never as fewer
+// than `fewest`; `before` holds the
 // iterations of failed attempts before this. Every sub-step is a step of the
 // same integrator at dt / k (the warm start extrapolates only within one
 // size: see extrapolate()). The copy of the start reuses its storage from the last
 // sub-stepped step: a run of held sub-steps does not allocate.
-StepResult Simulator::Impl::substep(State& state, const StepResult& before, int first_pieces, int fewest) {
+StepResult Simulator::Impl::substep(State& state, const StepResult& before, int first_pieces, int fewest,
+                                    int below) {
   retry_start = state;
   const State& start = retry_start;
   StepResult result = before;
   const auto next_level = [&](int pieces) {
-    const int more = next_substeps(pieces, options.max_substeps);
-    return more > 0 ? std::max(more, fewest) : 0;
+    const int more = std::max(next_substeps(pieces, options.max_substeps), fewest);
+    return more > pieces && (below <= 0 || more < below) ? more : 0;
   };
+  if (below > 0 && std::max(first_pieces, fewest) >= below) return result;
   for (int pieces = std::max(first_pieces, fewest); pieces > 0; pieces = next_level(pieces)) {
     state = start;
     set_step_size(options.dt / pieces);
@@ -226,24 +229,36 @@ StepResult Simulator::Impl::advance(State& state) {
     within = substeps_within_load_limit(state);
     if (within > start.held_count) start = detail::raise_count(state.substep_memory, within, options);
   }
+  // Sub-steps can carry what one step cannot: a transient too fast for dt,
+  // a spin past a quarter turn per step, a Newton system that does not
+  // factorize at this dt.
+  const auto retry = [](const StepResult& r) {
+    return r.status == StepStatus::NotConverged || r.status == StepStatus::Diverged ||
+           r.status == StepStatus::SolverFailure;
+  };
   StepResult result;
   if (start.first > 1) {
     result = substep(state, result, start.first);
+    // Fewer sub-steps than the count a step started from are tried last:
+    // a stall depends on where the iteration starts as much as on the step's
+    // size, and a held count can stall on a step that one plain step solves
+    // (the end of a quadruped's landing: 12 iterations as one step, a
+    // friction pair swinging between its bounds at 2, 4 and 8 sub-steps). Not
+    // below the load limit's count, for the reason below.
+    if (retry(result)) {
+      if (within == 0) within = substeps_within_load_limit(state);
+      result = substep(state, result, within, 1, start.first);
+    }
   } else {
     prepare(state);
     result = solve(state);
-    // Sub-steps can carry what one step cannot: a transient too fast for dt,
-    // a spin past a quarter turn per step, a Newton system that does not
-    // factorize at this dt.
-    const bool retry = result.status == StepStatus::NotConverged || result.status == StepStatus::Diverged ||
-                       result.status == StepStatus::SolverFailure;
     // The retry skips the counts past the joints' load limit (with its
     // margin): their sub-steps may converge, but the loads' swing grows
     // until they fail too. A held count that fails climbs without an
     // estimate: its tries were checked, and the failures of a count held
     // near the limit would otherwise each cost one. A try that failed here
     // was estimated already, at the same state.
-    if (retry && options.max_substeps >= 2) {
+    if (retry(result) && options.max_substeps >= 2) {
       if (within == 0) within = substeps_within_load_limit(state);
       result = substep(state, result, next_substeps(1, options.max_substeps), within);
     }

@@ -163,7 +163,9 @@ struct Simulator::Impl {
   Eigen::VectorXd restart_start;
   State restart_state;
   State retry_start;  // where a sub-stepped step started (see substep())
-  StepResult substep(State& state, const StepResult& before, int first_pieces, int fewest = 1);
+  // Counts from first_pieces (at least fewest) up the retry sequence, below
+  // `below` (0: up to max_substeps).
+  StepResult substep(State& state, const StepResult& before, int first_pieces, int fewest = 1, int below = 0);
   StepResult advance(State& state);
   bool holds_impulses(const State& state) const {
     return state.multipliers.size() == dim && state.multipliers_dt > 0.0;

@@ -475,6 +475,71 @@ TEST(Substeps, QuadrupedDropsGoThroughAtTheDefaults) {
   EXPECT_GE(plain_failures, 2) << "plain steps no longer fail here: pick harder drops";
 }
 
+// Quadruped drops of random sweeps (fresh simulators, default options) in
+// which a step that started at a count held from the steps before stalled
+// at that count and every count above it, friction restarts included (a
+// friction pair swinging between its bounds, or a crawl to the iteration
+// limit). One plain step from the same state converges: the step tries the
+// counts below the held one last. Each drop runs to the step after its last
+// such step.
+TEST(Substeps, AHeldCountThatStallsTriesFewerLast) {
+  const Model model = parse_urdf(test::quadruped_urdf());
+  struct Landing {
+    test::Drop drop;
+    int steps;
+  };
+  const Landing landings[] = {
+      {{{0, 0, 0.596, 0.598, 0.998, 2.701}, {2.25, -0.66, 2, 1.54, -2.72, 2.79},
+        {-0.06, 0.047, -1.927, -0.142, 0.655, -1.293, -0.474, 0.742, -2.374, 0.099, -0.485, -0.871},
+        {2.15, 0.59, 1.34, 4.81, 0.82, -4.42, -0.09, -2.56}},
+       124},
+      {{{0, 0, 0.582, 0.756, 0.687, 1.911}, {1.33, 2.58, -2.58, -2.59, 0.1, 1.91},
+        {0.647, 0.044, -1.975, 0.368, -1.271, -2.449, -0.678, 0.466, -1.845, -0.641, -0.35, -1.539},
+        {2.57, -3.97, 3.62, -0.73, 3.44, -4.18, 4.57, 1.58}},
+       149},
+      {{{0, 0, 0.414, -0.169, -0.519, 1.471}, {-0.01, -0.04, 0.12, 0.74, -0.29, -0.88},
+        {0.132, 0.315, -1.644, 0.305, 1.129, -2.13, 0.215, -0.841, -1.786, 0.566, -1.298, -1.591},
+        {-0.88, 1.78, 1.85, -1.66, 0.66, 2.96, 4.64, 0.69}},
+       59},
+  };
+  const StepOptions defaults;
+  int fell_back = 0;
+  for (size_t d = 0; d < std::size(landings); ++d) {
+    Simulator sim(model, defaults);
+    State s = make_state(model);
+    test::place(model, s, landings[d].drop);
+    for (int k = 0; k < landings[d].steps; ++k) {
+      const State before = s;
+      const State::SubstepMemory memory = s.substep_memory;
+      const bool tries_fewer = memory.count > 1 && memory.held >= memory.probe_after;
+      const StepResult r = sim.step(s);
+      ASSERT_TRUE(r.ok()) << "landing " << d << ", step " << k << ": " << to_string(r.status);
+      if (memory.count == 1 || tries_fewer || r.substeps >= memory.count) continue;
+      ++fell_back;
+      // The held count stalled: its plain sub-steps from the same state
+      // (and its warm start, at that size) fail.
+      StepOptions piece = test::plain_steps();
+      piece.dt = defaults.dt / memory.count;
+      Simulator pieces(model, piece);
+      State held = before;
+      bool held_fails = false;
+      for (int i = 0; i < memory.count && !held_fails; ++i) held_fails = !pieces.step(held).ok();
+      EXPECT_TRUE(held_fails) << "landing " << d << ", step " << k << ": " << memory.count << " sub-steps";
+      // What carried it is one plain step, from the state the step started at.
+      EXPECT_EQ(r.substeps, 1) << "landing " << d << ", step " << k;
+      Simulator plain(model, test::plain_steps());
+      State one = before;
+      ASSERT_TRUE(plain.step(one).ok()) << "landing " << d << ", step " << k;
+      for (int b = 0; b < model.num_bodies(); ++b)
+        EXPECT_LT((one.velocity[b] - s.velocity[b]).norm(), 1e-9) << "landing " << d << ", step " << k;
+      EXPECT_EQ(s.substep_memory.count, 1) << "the plain count holds from then on";
+    }
+    EXPECT_LT(constraint_violation(model, s), 1e-7) << "landing " << d;
+  }
+  // Round-off decides which steps stall; each of these did in the sweep.
+  EXPECT_GE(fell_back, 2) << "these held counts no longer stall: pick other landings";
+}
+
 TEST(Substeps, TheLastRetryIsMaxSubsteps) {
   // The sequence: doubling from 1, capped at max_substeps, then 0 (no more).
   const auto sequence = [](int max_substeps) {

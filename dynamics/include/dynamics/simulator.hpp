@@ -59,7 +59,9 @@ struct StepOptions {
   int max_substeps = 8;
   // After a step that needed k sub-steps, the next steps start as k of them
   // (State::substep_memory), skipping the attempts that just failed (up to
-  // max_iterations iterations each) and keeping their warm start; after this
+  // max_iterations iterations each) and keeping their warm start (a step
+  // that then fails at every count up to max_substeps tries the counts below
+  // k last, fewest first: a stall depends on the start too); after this
   // many, one step tries the next lower count of the retry sequence. A try
   // that fails doubles the wait (up to 1024 steps, or this if larger): an
   // isolated failure costs a few sub-stepped steps, a lasting need eight
@@ -173,7 +175,9 @@ struct StepResult {
   // most as many), summed over a step's sub-steps and the attempts before them.
   int iterations = 0;
   int factorizations = 0;
-  int substeps = 1;               // equal sub-steps the step took (see StepOptions::max_substeps)
+  // Equal sub-steps the step took (see StepOptions::max_substeps); a failed
+  // step's last try, whose residuals the fields below give.
+  int substeps = 1;
   double residual = 0.0;          // final max-norm of the dynamics residual
   double constraint_residual = 0.0;  // final max |g(z_k+1)|
   int failed_body = -1;           // body or joint whose pivot failed (SolverFailure); the body
