@@ -583,6 +583,27 @@ double Inequalities::max_step(const Eigen::VectorXd& u, const Eigen::VectorXd& a
   return std::min(1.0, step);
 }
 
+double Inequalities::centred_step(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const Eigen::VectorXd& du,
+                                  const Eigen::VectorXd& daux, double alpha, double centrality) const {
+  constexpr int kHalvings = 40;
+  // The smallest product over the mean, at a step of `a` (1 without pairs).
+  const auto spread = [&](double a) {
+    double sum = 0.0, smallest = std::numeric_limits<double>::infinity();
+    int count = 0;
+    for (const Pair& p : pairs_) {
+      if (stands_down(p)) continue;
+      const double product = (u(p.kept) + a * du(p.kept)) * (aux(p.eliminated) + a * daux(p.eliminated));
+      sum += product;
+      smallest = std::min(smallest, product);
+      ++count;
+    }
+    return count > 0 && sum > 0.0 ? smallest * count / sum : 1.0;
+  };
+  const double needed = std::min(centrality, spread(0.0));
+  for (int k = 0; k < kHalvings && spread(alpha) < needed; ++k) alpha *= 0.5;
+  return alpha;
+}
+
 double Inequalities::min_signed_distance(const InequalityPoint& point) const {
   double d = std::numeric_limits<double>::infinity();
   for (double phi : point.distance) d = std::min(d, phi);

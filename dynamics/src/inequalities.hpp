@@ -110,6 +110,11 @@ class Inequalities {
   void recover(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point, double target,
                const Eigen::VectorXd& corr_u, const Eigen::VectorXd& corr_aux, const Eigen::VectorXd& du,
                Eigen::VectorXd& daux) const;
+  // `alpha` halved until the step keeps the pairs near the central path: the
+  // smallest product u[kept] aux[eliminated] at least `centrality` times their
+  // mean (or, from a point already further off, no further off than there).
+  double centred_step(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const Eigen::VectorXd& du,
+                      const Eigen::VectorXd& daux, double alpha, double centrality) const;
   // Largest step in (0, 1] keeping every pair and cone a fraction tau inside
   // (a sliding contact's cone at most 0.999: see kSlidingConeFraction).
   double max_step(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const Eigen::VectorXd& du,

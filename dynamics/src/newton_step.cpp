@@ -66,6 +66,11 @@ double Simulator::Impl::boundary_fraction(const detail::Complementarity& comp) c
   return std::max(options.fraction_to_boundary, 1.0 - comp.mean);
 }
 
+double Simulator::Impl::step_to_boundary(const detail::Complementarity& comp) const {
+  const double alpha = ineq.max_step(s, aux, step, daux, boundary_fraction(comp));
+  return centrality > 0.0 ? ineq.centred_step(s, aux, step, daux, alpha, centrality) : alpha;
+}
+
 // Near a degenerate contact (touching without force: multipliers and slacks
 // both tend to zero) the condensed rows can span more than the double range
 // and a pivot breaks down exactly. The interior-point method then retries
@@ -368,7 +373,7 @@ StepResult Simulator::Impl::newton(State& state) {
     double target = 0.0, alpha = 1.0;
     if (interior) {
       target = interior_point_direction(comp);
-      alpha = ineq.max_step(s, aux, step, daux, boundary_fraction(comp));
+      alpha = step_to_boundary(comp);
     }
     double trial_squares = squares, taken = 0.0;
     bool accepted = line_search(alpha, target, squares, trial_squares, trial_errors, taken, interior);
@@ -390,7 +395,7 @@ StepResult Simulator::Impl::newton(State& state) {
       const bool corrected = accepted;
       target = kFallbackCentring * comp.mean;
       centring_direction(target);
-      alpha = ineq.max_step(s, aux, step, daux, boundary_fraction(comp));
+      alpha = step_to_boundary(comp);
       accepted = line_search(alpha, target, squares, trial_squares, trial_errors, taken, true);
       if (!accepted && corrected) {
         step.swap(saved_step);

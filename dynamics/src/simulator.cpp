@@ -179,11 +179,13 @@ StepResult Simulator::Impl::substep(State& state, const StepResult& before, int 
       prepare(state);
       const StepResult r = solve(state);
       const int iterations = total.iterations + r.iterations, factorizations = total.factorizations + r.factorizations;
+      const bool centred = total.centred_restart || r.centred_restart;
       const bool restarted = total.friction_restart || r.friction_restart;
       total = r;
       total.iterations = iterations;
       total.factorizations = factorizations;
-      total.friction_restart = restarted;  // by any sub-step
+      total.centred_restart = centred;  // by any sub-step
+      total.friction_restart = restarted;
       ok = r.ok();
     }
     total.substeps = pieces;

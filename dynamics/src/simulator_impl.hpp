@@ -143,6 +143,10 @@ struct Simulator::Impl {
   static constexpr double kInfinity = std::numeric_limits<double>::infinity();
   void centring_direction(double target);
   double boundary_fraction(const detail::Complementarity& comp) const;
+  // The step along (step, daux) that the line search starts from: to the
+  // boundary's fraction, kept centred during a centred restart.
+  double step_to_boundary(const detail::Complementarity& comp) const;
+  double centrality = 0.0;  // > 0: a centred restart's (see solve())
   bool line_search(double alpha, double target, double squares, double& trial_squares, Errors& trial_errors,
                    double& taken, bool jacobians);
   // Tolerances a trial point may meet to be accepted whatever its merit
@@ -154,7 +158,8 @@ struct Simulator::Impl {
   bool extrapolated = false;  // this step starts from an extrapolation (at least one Newton iteration)
   bool extrapolate(const State& state);
   // Solves the prepared step: Newton's method (newton) from the state's warm
-  // start, and if it stalls with friction, the friction restarts.
+  // start, and if it stalls with inequalities, the centred restart, then
+  // with friction the friction restarts.
   StepResult solve(State& state);
   StepResult newton(State& state);
   // A restart's start: velocities that replace the warm start's (null:

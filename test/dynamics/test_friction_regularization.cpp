@@ -127,19 +127,25 @@ TEST(FrictionRegularization, QuadrupedDropsThatStalledConvergeWithPlainSteps) {
        {0.324, -0.08, -2.006, 0.659, -0.522, -1.992, 0.38, -0.321, -0.992, -0.028, -0.402, -2.457},
        {-0.59, -3.61, 2.82, 3.85, 2.29, -4.46, 0, -0.38}}
   };
-  // Without the friction restarts, which carry these stalls too (see
-  // test_friction_restarts.cpp): here the regularization alone does.
+  // Without the centred restart and the friction restarts, which carry these
+  // stalls too, even with friction held exactly (see test_centred_restart.cpp
+  // and test_friction_restarts.cpp): here the regularization alone does.
   StepOptions plain = test::plain_steps();
-  plain.friction_restarts = false;
+  plain.centred_restart = plain.friction_restarts = false;
   StepOptions rigid = plain;
   rigid.friction_regularization = 0.0;
-  Simulator regularized(model, plain), exact(model, rigid);
+  StepOptions rigid_centred = rigid;
+  rigid_centred.centred_restart = true;
+  Simulator regularized(model, plain), exact(model, rigid), exact_centred(model, rigid_centred);
   int exact_failures = 0;
   for (size_t d = 0; d < std::size(drops); ++d) {
     State start = make_state(model);
     test::place(model, start, drops[d]);
     State b = start;
     exact_failures += test::fails_within(exact, start, 50);
+    // Friction held exactly stalls no step once a stall is solved again
+    // with its steps kept centred.
+    EXPECT_FALSE(test::fails_within(exact_centred, start, 50)) << "drop " << d << ", the centred restart";
     for (int k = 0; k < 50; ++k) {
       const StepResult r = regularized.step(b);
       ASSERT_TRUE(r.ok()) << "drop " << d << ", step " << k << ": " << to_string(r.status);

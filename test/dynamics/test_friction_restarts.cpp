@@ -86,9 +86,12 @@ void expect_restarts_carry(const test::Drop (&drops)[N], int steps) {
   const Model model = parse_urdf(test::quadruped_urdf());
   Model frictionless = model;
   frictionless.set_friction_coefficient(0.0);
-  StepOptions without;
+  // The friction restarts alone: the centred restart, which comes first and
+  // carries some of these stalls itself, is off both ways.
+  StepOptions with;
+  with.centred_restart = false;
+  StepOptions without = with;
   without.friction_restarts = false;
-  const StepOptions with;
   ASSERT_TRUE(with.friction_restarts) << "on by default";
   int failed_without = 0, restarted = 0;
   for (size_t d = 0; d < N; ++d) {
@@ -140,7 +143,9 @@ TEST(FrictionRestarts, CarriesTossedBoxesOnTheCone) {
       {0.276, {0, 0, 0.6541, -1.3703, -1.5592, 2.8197}, {-0.4564, -1.1256, -1.9086, 3.8905, 1.7442, -9.8334}},
       {0.432, {0, 0, 0.7457, 0.1466, -2.561, 2.3198}, {2.1639, 1.9515, -2.5298, 14.5251, 5.8891, 1.8194}},
   };
-  StepOptions on = test::plain_steps(), off = on;
+  StepOptions on = test::plain_steps();
+  on.centred_restart = false;
+  StepOptions off = on;
   off.friction_restarts = false;
   int failed_without = 0, restarted = 0;
   for (size_t t = 0; t < std::size(tosses); ++t) {
@@ -173,7 +178,9 @@ TEST(FrictionRestarts, CarriesTossedBoxesOnTheCone) {
 // first of two half steps of 0.02 s is the stalled step of 0.01 s itself.
 TEST(FrictionRestarts, AnySubstepThatRestartedIsReported) {
   const Model model = parse_urdf(test::quadruped_urdf());
-  Simulator sim(model);
+  StepOptions options;
+  options.centred_restart = false;
+  Simulator sim(model, options);
   State s = make_state(model);
   test::place(model, s, kHardLandings[0]);
   for (int k = 0; k < kSteps; ++k) {
@@ -181,7 +188,7 @@ TEST(FrictionRestarts, AnySubstepThatRestartedIsReported) {
     const StepResult r = sim.step(s);
     ASSERT_TRUE(r.ok()) << "step " << k;
     if (!r.friction_restart || r.substeps > 1) continue;
-    StepOptions twice;
+    StepOptions twice = options;
     twice.dt = 2.0 * twice.dt;
     before.substep_memory = {2, 0, 1000};  // two sub-steps of 0.01 s, held
     Simulator halves(model, twice);

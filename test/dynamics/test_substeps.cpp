@@ -438,9 +438,10 @@ TEST(Substeps, QuadrupedDropsGoThroughAtTheDefaults) {
        {-0.453, 0.703, -1.878, -0.568, 0.244, -2.331, 0.366, -0.874, -1.382, -0.585, 0.287, -1.957},
        {-2.72, 1.10, -1.76, -0.10, -0.37, 4.64, 2.85, -2.03}},
   };
-  // Sub-steps alone: the friction restarts, which come first and carry
-  // some of these steps themselves, are off in all three.
+  // Sub-steps alone: the centred restart and the friction restarts, which
+  // come first and carry some of these steps themselves, are off in all three.
   StepOptions defaults, plain_options = test::plain_steps();
+  defaults.centred_restart = plain_options.centred_restart = false;
   defaults.friction_restarts = plain_options.friction_restarts = false;
   StepOptions only_failures = defaults;
   only_failures.substep_hold = 0;
@@ -502,7 +503,10 @@ TEST(Substeps, AHeldCountThatStallsTriesFewerLast) {
         {-0.88, 1.78, 1.85, -1.66, 0.66, 2.96, 4.64, 0.69}},
        59},
   };
-  const StepOptions defaults;
+  // Sub-steps alone: the centred restart, which comes first and carries
+  // these steps itself, is off.
+  StepOptions defaults;
+  defaults.centred_restart = false;
   int fell_back = 0;
   for (size_t d = 0; d < std::size(landings); ++d) {
     Simulator sim(model, defaults);
@@ -518,7 +522,8 @@ TEST(Substeps, AHeldCountThatStallsTriesFewerLast) {
       ++fell_back;
       // The held count stalled: its plain sub-steps from the same state
       // (and its warm start, at that size) fail.
-      StepOptions piece = test::plain_steps();
+      StepOptions piece = defaults;
+      piece.max_substeps = 1;
       piece.dt = defaults.dt / memory.count;
       Simulator pieces(model, piece);
       State held = before;
@@ -527,7 +532,9 @@ TEST(Substeps, AHeldCountThatStallsTriesFewerLast) {
       EXPECT_TRUE(held_fails) << "landing " << d << ", step " << k << ": " << memory.count << " sub-steps";
       // What carried it is one plain step, from the state the step started at.
       EXPECT_EQ(r.substeps, 1) << "landing " << d << ", step " << k;
-      Simulator plain(model, test::plain_steps());
+      StepOptions plain_options = defaults;
+      plain_options.max_substeps = 1;
+      Simulator plain(model, plain_options);
       State one = before;
       ASSERT_TRUE(plain.step(one).ok()) << "landing " << d << ", step " << k;
       for (int b = 0; b < model.num_bodies(); ++b)

@@ -1,0 +1,77 @@
+// What a step whose interior-point iteration stalls (NotConverged) tries
+// before it fails: the centred restart (StepOptions::centred_restart), then
+// with friction the friction restarts (StepOptions::friction_restarts).
+
+#include "simulator_impl.hpp"
+
+namespace dynamics {
+
+namespace {
+
+// The centred restart's bound on the pairs' spread: no product of a pair
+// below this fraction of their mean. On random quadruped drops 1e-2 and 1e-1
+// carried the same stalls, 1e-3 fewer and 1e-4 fewer still
+// (docs/contacts.md).
+constexpr double kCentrality = 1e-2;
+
+// The friction restarts' starts, in order: the velocities of the same step
+// solved with every friction coefficient scaled to zero, then to half, then
+// rest (zero velocities, so that every contact starts sticking). On random
+// quadruped drops (docs/contacts.md) each carried steps the others did not.
+constexpr double kRest = -1.0;
+constexpr double kRestarts[] = {0.0, 0.5, kRest};
+
+}  // namespace
+
+StepResult Simulator::Impl::solve(State& state) {
+  StepResult result = newton(state);
+  if (result.status != StepStatus::NotConverged || ineq.empty()) return result;
+  // A failed step leaves the state as it was: every solve starts from it.
+  int iterations = result.iterations, factorizations = result.factorizations;
+  const auto carried = [&](StepResult& r) {
+    iterations += r.iterations;
+    factorizations += r.factorizations;
+    if (!r.ok()) return false;
+    r.iterations = iterations;
+    r.factorizations = factorizations;
+    return true;
+  };
+  if (options.centred_restart) {
+    centrality = kCentrality;
+    StepResult centred = newton(state);
+    centrality = 0.0;
+    if (carried(centred)) {
+      centred.centred_restart = true;
+      return centred;
+    }
+  }
+  if (options.friction_restarts && ineq.has_friction()) {
+    for (double scale : kRestarts) {
+      if (scale == kRest) {
+        restart_start.setZero(dim);
+      } else {
+        restart_state = state;
+        ineq.set_friction_scale(scale);
+        const StepResult low = newton(restart_state);
+        ineq.set_friction_scale(1.0);
+        iterations += low.iterations;
+        factorizations += low.factorizations;
+        if (!low.ok()) continue;
+        restart_start = restart_state.multipliers;  // its velocities lead
+      }
+      start_velocities = &restart_start;
+      StepResult full = newton(state);
+      start_velocities = nullptr;
+      if (carried(full)) {
+        full.friction_restart = true;
+        return full;
+      }
+    }
+  }
+  // None carried it: the first attempt's measures tell why.
+  result.iterations = iterations;
+  result.factorizations = factorizations;
+  return result;
+}
+
+}  // namespace dynamics
