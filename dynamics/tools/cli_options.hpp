@@ -25,6 +25,7 @@ struct SimulateOptions {
   double contact_regularization = 1e-6;  // StepOptions::contact_regularization
   double friction_regularization = 1e-9;  // StepOptions::friction_regularization
   double joint_friction_velocity = 1e-3;  // StepOptions::joint_friction_velocity
+  bool no_centred_restart = false;    // !StepOptions::centred_restart
   bool no_friction_restarts = false;  // !StepOptions::friction_restarts
   std::string gravity;                // "x,y,z"; empty keeps the model's
   std::string ground;                 // "nx,ny,nz[,offset]"; empty keeps the model's

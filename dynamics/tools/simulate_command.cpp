@@ -177,6 +177,7 @@ int run_simulate(const SimulateOptions& o) {
   step_options.max_iterations = o.max_iterations;
   step_options.max_substeps = o.max_substeps;
   step_options.substep_hold = o.substep_hold;
+  step_options.centred_restart = !o.no_centred_restart;
   step_options.friction_restarts = !o.no_friction_restarts;
   step_options.contact_regularization = o.contact_regularization;
   step_options.friction_regularization = o.friction_regularization;
@@ -203,7 +204,7 @@ int run_simulate(const SimulateOptions& o) {
 
   const double e0 = total_energy(model, state, first_dt);
   double max_violation = constraint_violation(model, state), max_energy_error = 0.0;
-  long total_iterations = 0, substepped = 0, restarted = 0;
+  long total_iterations = 0, substepped = 0, centred = 0, restarted = 0;
   int max_iterations = 0, most_substeps = 1;
   double last_dt = o.dt;  // of the last step: a sub-stepped one ends with a sub-step
   // dt against the joints' loads (see load_check_due): warn once if they
@@ -257,11 +258,16 @@ int run_simulate(const SimulateOptions& o) {
       }
       std::cerr << "); try a smaller --dt" << (o.max_substeps < 2 ? ", --max-substeps 8" : "")
                 << " or a larger --tol";
-      // Stalls that friction causes (docs/contacts.md, "Friction restarts")
-      // do not yield to smaller steps.
-      if (r.status == StepStatus::NotConverged && has_friction(model))
+      // Interior-point stalls (docs/contacts.md, "Centred restart" and
+      // "Friction restarts") often do not yield to smaller steps.
+      const bool stalled = r.status == StepStatus::NotConverged && model.has_inequalities();
+      if (stalled && o.no_centred_restart)
+        std::cerr << "; drop --no-centred-restart (a pair of the interior-point method driven to its bound "
+                     "yields to steps kept near the central path)";
+      if (stalled && has_friction(model))
         std::cerr << (o.no_friction_restarts ? "; with friction, drop --no-friction-restarts"
-                                             : "; the friction restarts did not carry it either")
+                      : o.no_centred_restart ? "; the friction restarts did not carry it either"
+                                             : "; the centred and friction restarts did not carry it either")
                   << " (a stall that friction causes yields to other starts or lower friction coefficients, not "
                      "to smaller steps)";
       std::cerr << '\n';
@@ -270,6 +276,7 @@ int run_simulate(const SimulateOptions& o) {
     total_iterations += r.iterations;
     max_iterations = std::max(max_iterations, r.iterations);
     substepped += r.substeps > 1;
+    centred += r.centred_restart;
     restarted += r.friction_restart;
     most_substeps = std::max(most_substeps, r.substeps);
     last_dt = o.dt / r.substeps;
@@ -305,6 +312,7 @@ int run_simulate(const SimulateOptions& o) {
                         {"newton_iterations_max", max_iterations},
                         {"substepped_steps", substepped},
                         {"substeps_max", most_substeps},
+                        {"centred_restarted_steps", centred},
                         {"friction_restarted_steps", restarted},
                         {"max_constraint_violation", max_violation},
                         {"energy_initial", e0},
@@ -329,6 +337,7 @@ int run_simulate(const SimulateOptions& o) {
     std::printf("  Newton iterations per step: mean %.2f, max %d\n", mean_iterations, max_iterations);
     if (substepped > 0)
       std::printf("  steps retried as sub-steps: %ld (up to %d sub-steps)\n", substepped, most_substeps);
+    if (centred > 0) std::printf("  steps solved by the centred restart: %ld\n", centred);
     if (restarted > 0) std::printf("  steps solved by a friction restart: %ld\n", restarted);
     std::printf("  max constraint violation: %.3g\n", max_violation);
     if (touches) {
