@@ -111,29 +111,17 @@ TEST(CentredRestart, OnlyStalledStepsRestart) {
   }
 }
 
-// A step taken as sub-steps reports the centred restart of any of them.
+// A step taken as sub-steps reports the centred restart of any of them:
+// the first of two held sub-steps is the restarted step itself.
 TEST(CentredRestart, AnySubstepThatRestartedIsReported) {
   const Model model = parse_urdf(test::quadruped_urdf());
-  Simulator sim(model);
-  State s = make_state(model);
-  test::place(model, s, kStalledLandings[0].drop);
-  for (int k = 0; k <= kStalledLandings[0].failed_step; ++k) {
-    State before = s;
-    const StepResult r = sim.step(s);
-    ASSERT_TRUE(r.ok()) << "step " << k;
-    if (!r.centred_restart || r.substeps > 1) continue;
-    // The same step as the first of two held sub-steps of a step twice as long.
-    StepOptions twice;
-    twice.dt = 2.0 * twice.dt;
-    before.substep_memory = {2, 0, 1000};
-    Simulator halves(model, twice);
-    const StepResult h = halves.step(before);
-    ASSERT_TRUE(h.ok()) << to_string(h.status);
-    ASSERT_EQ(h.substeps, 2);
-    EXPECT_TRUE(h.centred_restart);
-    return;
-  }
-  FAIL() << "no plain step restarted: pick another landing";
+  const Landing& landing = kStalledLandings[0];
+  const auto h = test::restart_as_first_substep(model, StepOptions{}, landing.drop, landing.failed_step + 1,
+                                                [](const StepResult& r) { return r.centred_restart; });
+  ASSERT_TRUE(h.has_value()) << "no plain step restarted: pick another landing";
+  ASSERT_TRUE(h->ok()) << to_string(h->status);
+  ASSERT_EQ(h->substeps, 2);
+  EXPECT_TRUE(h->centred_restart);
 }
 
 }  // namespace

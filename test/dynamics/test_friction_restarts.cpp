@@ -180,25 +180,12 @@ TEST(FrictionRestarts, AnySubstepThatRestartedIsReported) {
   const Model model = parse_urdf(test::quadruped_urdf());
   StepOptions options;
   options.centred_restart = false;
-  Simulator sim(model, options);
-  State s = make_state(model);
-  test::place(model, s, kHardLandings[0]);
-  for (int k = 0; k < kSteps; ++k) {
-    State before = s;
-    const StepResult r = sim.step(s);
-    ASSERT_TRUE(r.ok()) << "step " << k;
-    if (!r.friction_restart || r.substeps > 1) continue;
-    StepOptions twice = options;
-    twice.dt = 2.0 * twice.dt;
-    before.substep_memory = {2, 0, 1000};  // two sub-steps of 0.01 s, held
-    Simulator halves(model, twice);
-    const StepResult h = halves.step(before);
-    ASSERT_TRUE(h.ok()) << to_string(h.status);
-    ASSERT_EQ(h.substeps, 2);
-    EXPECT_TRUE(h.friction_restart);
-    return;
-  }
-  FAIL() << "no plain step restarted: pick another landing";
+  const auto h = test::restart_as_first_substep(model, options, kHardLandings[0], kSteps,
+                                                [](const StepResult& r) { return r.friction_restart; });
+  ASSERT_TRUE(h.has_value()) << "no plain step restarted: pick another landing";
+  ASSERT_TRUE(h->ok()) << to_string(h->status);
+  ASSERT_EQ(h->substeps, 2);
+  EXPECT_TRUE(h->friction_restart);
 }
 
 // Only stalled steps with friction restart: frictionless contacts and

@@ -5,6 +5,7 @@
 // ground, and drops of it: a pose and rates of the torso and the legs.
 // fails_within tells whether a simulator fails a drop's first steps.
 #include <array>
+#include <optional>
 #include <string>
 
 #include <Eigen/Core>
@@ -73,6 +74,31 @@ inline bool fails_within(Simulator& sim, State state, int steps) {
   for (int k = 0; k < steps; ++k)
     if (!sim.step(state).ok()) return true;
   return false;
+}
+
+// Steps `drop` (a fresh simulator with `options`) until a plain step
+// reports a restart (`restarted(result)`), then takes that same step again
+// as the first of two held sub-steps of a step twice as long, and returns
+// that step's result; none if a step fails first or no plain step within
+// `steps` restarted.
+template <class Restarted>
+std::optional<StepResult> restart_as_first_substep(const Model& model, const StepOptions& options, const Drop& drop,
+                                                   int steps, Restarted restarted) {
+  Simulator sim(model, options);
+  State s = make_state(model);
+  place(model, s, drop);
+  for (int k = 0; k < steps; ++k) {
+    State before = s;
+    const StepResult r = sim.step(s);
+    if (!r.ok()) return std::nullopt;
+    if (!restarted(r) || r.substeps > 1) continue;
+    StepOptions twice = options;
+    twice.dt = 2.0 * options.dt;
+    before.substep_memory = {2, 0, 1000};  // two sub-steps of dt, held
+    Simulator halves(model, twice);
+    return halves.step(before);
+  }
+  return std::nullopt;
 }
 
 }  // namespace dynamics::test
