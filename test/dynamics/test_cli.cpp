@@ -35,6 +35,18 @@ class DynamicsCli : public CliFixture {
     while (std::getline(csv, line)) last = line;
     return last;
   }
+  // A run that goes through with a restart: the JSON summary counts it under
+  // `key` and the text summary prints `line`, and the constraints hold.
+  void expect_restart_counted(const std::string& run_args, const char* key, const std::string& line) {
+    const CliResult r = run(run_args + " --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto s = nlohmann::json::parse(r.out);
+    EXPECT_GE(s[key].get<int>(), 1);
+    EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-7);
+    const CliResult text = run(run_args);
+    ASSERT_EQ(text.code, 0) << text.err;
+    EXPECT_NE(text.out.find(line), std::string::npos) << text.out;
+  }
 };
 
 // The numbers of one CSV row.
@@ -184,14 +196,7 @@ TEST_F(DynamicsCli, StallsWithFrictionRestart) {
       "fl_knee=-1.832,fr_abd=-0.447,fr_hip_j=-1.148,fr_knee=-0.889,hl_abd=-0.65,hl_hip_j=-0.21,hl_knee=-1.043,"
       "hr_abd=-0.132,hr_hip_j=0.58,hr_knee=-1.13 --v0 torso=-2.56:-2.11:1.47:2.49:-2.32:-2.46,fl_hip_j=-2.14,"
       "fl_knee=-4.24,fr_hip_j=3.04,fr_knee=4.33,hl_hip_j=-3.96,hl_knee=-4.31,hr_hip_j=4.62,hr_knee=3.11";
-  const CliResult r = run(landing + " --json");
-  ASSERT_EQ(r.code, 0) << r.err;
-  const auto s = nlohmann::json::parse(r.out);
-  EXPECT_GE(s["friction_restarted_steps"].get<int>(), 1);
-  EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-7);
-  const CliResult text = run(landing);
-  ASSERT_EQ(text.code, 0) << text.err;
-  EXPECT_NE(text.out.find("steps solved by a friction restart: "), std::string::npos) << text.out;
+  expect_restart_counted(landing, "friction_restarted_steps", "steps solved by a friction restart: ");
   // Without it the landing fails at the stalled step, which the message names.
   const CliResult off = run(landing + " --no-friction-restarts --max-substeps 1");
   EXPECT_EQ(off.code, 1);
@@ -224,14 +229,7 @@ TEST_F(DynamicsCli, StallsWithCentredRestart) {
       "fl_knee=-1.224,fr_abd=0.534,fr_hip_j=-1.093,fr_knee=-2.465,hl_abd=-0.335,hl_hip_j=0.779,hl_knee=-1.962,"
       "hr_abd=0.026,hr_hip_j=1.144,hr_knee=-1.039 --v0 torso=0.08:-0.36:-1.03:-2.48:2.74:-1.69,fl_hip_j=3.93,"
       "fl_knee=-3.29,fr_hip_j=1.09,fr_knee=-1.63,hl_hip_j=-1.77,hl_knee=-4.99,hr_hip_j=-4.34,hr_knee=-1.31";
-  const CliResult r = run(landing + " --json");
-  ASSERT_EQ(r.code, 0) << r.err;
-  const auto s = nlohmann::json::parse(r.out);
-  EXPECT_GE(s["centred_restarted_steps"].get<int>(), 1);
-  EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-7);
-  const CliResult text = run(landing);
-  ASSERT_EQ(text.code, 0) << text.err;
-  EXPECT_NE(text.out.find("steps solved by the centred restart: "), std::string::npos) << text.out;
+  expect_restart_counted(landing, "centred_restarted_steps", "steps solved by the centred restart: ");
   const CliResult off = run(landing + " --no-centred-restart --no-friction-restarts --max-substeps 1");
   EXPECT_EQ(off.code, 1);
   EXPECT_NE(off.err.find("failed: not converged"), std::string::npos) << off.err;
