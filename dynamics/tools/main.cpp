@@ -65,8 +65,8 @@ int main(int argc, char** argv) {
                   "held by friction creeps at it times atanh(load / friction) (m/s or rad/s, default 1e-3)")
       ->check(positive_number(false));
   sim->add_flag("--no-centred-restart", o.no_centred_restart,
-                "a step with contacts or limits that stalls goes on to the friction restarts (or fails) at once "
-                "(default: it is first solved again with its steps kept near the central path)");
+                "a step with contacts or limits that stalls goes on at once to the friction restarts, sub-steps "
+                "or failure (default: it is first solved again with its steps kept near the central path)");
   sim->add_flag("--no-friction-restarts", o.no_friction_restarts,
                 "a step with friction that stalls fails (or sub-steps) at once (default: it is solved again from "
                 "other starts: a frictionless, then a half-friction solution's velocities, then rest)");
