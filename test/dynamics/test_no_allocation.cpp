@@ -3,6 +3,7 @@
 
 #include "allocation_counter.hpp"
 #include "dynamics/dynamics.hpp"
+#include "stalled_landings.hpp"
 
 namespace dynamics {
 namespace {
@@ -121,6 +122,23 @@ TEST(NoAllocation, ChangingTheStepSizeNeverAllocates) {
 
 // With colliders, a step allocates only when the broad phase changes the set
 // of contacts between them (a new graph); once a stack rests, it is stable.
+// A stalled step that the centred restart carries solves again in the
+// simulator's own storage.
+TEST(NoAllocation, CentredRestartsNeverAllocate) {
+  const Model model = parse_urdf(test::quadruped_urdf());
+  const test::Landing& landing = test::kStalledLandings[0];
+  Simulator sim(model);
+  State s = make_state(model);
+  test::place(model, s, landing.drop);
+  for (int k = 0; k < landing.failed_step; ++k) ASSERT_TRUE(sim.step(s).ok()) << "step " << k;
+  StepResult r;
+  const long count = allocations_during([&] { r = sim.step(s); });
+  ASSERT_TRUE(r.ok()) << to_string(r.status);
+  ASSERT_TRUE(r.centred_restart) << "this step no longer stalls: pick another landing";
+  EXPECT_EQ(r.substeps, 1);
+  EXPECT_EQ(count, 0);
+}
+
 TEST(NoAllocation, RestingCollidersNeverAllocate) {
   for (const Model& model : {box_stack(3), ball_on_table(0.01)}) {
     State s = make_state(model);
