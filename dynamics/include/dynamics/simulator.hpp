@@ -145,7 +145,8 @@ struct StepOptions {
   // iterations than usual; on random quadruped drops this carried most of the
   // stalls that the friction restarts did not (docs/contacts.md). The answer
   // meets every tolerance, as any step's. Costs nothing on steps that
-  // converge. false: go on to the friction restarts (or fail) at once.
+  // converge, and allocates nothing. false: go on at once to the friction
+  // restarts, sub-steps or failure.
   bool centred_restart = true;
   // A step with friction whose interior-point iteration stalls (NotConverged)
   // and that the centred restart does not carry is solved again, before any
