@@ -11,6 +11,7 @@
 
 #include "cli_fixture.hpp"
 #include "quadruped.hpp"
+#include "stalled_landings.hpp"
 #include "urdf_text.hpp"
 
 namespace fs = std::filesystem;
@@ -218,17 +219,15 @@ TEST_F(DynamicsCli, StallsWithFrictionRestart) {
   EXPECT_EQ(nlohmann::json::parse(calm.out)["friction_restarted_steps"], 0);
 }
 
-// A landing whose step 46 stalls (a friction pair swinging between its
-// bounds) goes through with the centred restart, which the summaries count;
-// without it, and without the steps and starts that could carry it, the
-// message says what would.
+// A landing of stalled_landings.hpp whose step 46 stalls (a friction pair
+// swinging between its bounds) goes through with the centred restart, which
+// the summaries count; without it, and without the steps and starts that
+// could carry it, the message says what would.
 TEST_F(DynamicsCli, StallsWithCentredRestart) {
   write("quadruped.urdf", dynamics::test::quadruped_urdf());
-  const std::string landing =
-      "simulate quadruped.urdf --steps 46 --q0 torso=0:0:0.645:0.455:0.046:1.519,fl_abd=-0.324,fl_hip_j=1.4,"
-      "fl_knee=-1.224,fr_abd=0.534,fr_hip_j=-1.093,fr_knee=-2.465,hl_abd=-0.335,hl_hip_j=0.779,hl_knee=-1.962,"
-      "hr_abd=0.026,hr_hip_j=1.144,hr_knee=-1.039 --v0 torso=0.08:-0.36:-1.03:-2.48:2.74:-1.69,fl_hip_j=3.93,"
-      "fl_knee=-3.29,fr_hip_j=1.09,fr_knee=-1.63,hl_hip_j=-1.77,hl_knee=-4.99,hr_hip_j=-4.34,hr_knee=-1.31";
+  const dynamics::test::Landing& stalled = dynamics::test::kStalledLandings[0];
+  const std::string landing = "simulate quadruped.urdf --steps " + std::to_string(stalled.failed_step + 1) + " " +
+                              dynamics::test::cli_arguments(stalled.drop);
   expect_restart_counted(landing, "centred_restarted_steps", "steps solved by the centred restart: ");
   const CliResult off = run(landing + " --no-centred-restart --no-friction-restarts --max-substeps 1");
   EXPECT_EQ(off.code, 1);

@@ -6,6 +6,7 @@
 // fails_within tells whether a simulator fails a drop's first steps.
 #include <array>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include <Eigen/Core>
@@ -67,6 +68,26 @@ inline void place(const Model& model, State& state, const Drop& drop) {
     set_joint_velocity(model, state, model.find_joint(n + "_hip_j"), vector(&drop.leg_rates[2 * i], 1));
     set_joint_velocity(model, state, model.find_joint(n + "_knee"), vector(&drop.leg_rates[2 * i + 1], 1));
   }
+}
+
+// The command line's --q0 and --v0 that place `drop` as place() does.
+inline std::string cli_arguments(const Drop& drop) {
+  std::ostringstream out;
+  out.precision(17);
+  const auto values = [&](const double* v, int n) {
+    for (int i = 0; i < n; ++i) out << (i ? ":" : "") << v[i];
+  };
+  const char* names[4] = {"fl", "fr", "hl", "hr"};
+  out << "--q0 torso=";
+  values(drop.torso_position.data(), 6);
+  for (int i = 0; i < 4; ++i)
+    out << "," << names[i] << "_abd=" << drop.legs[3 * i] << "," << names[i] << "_hip_j=" << drop.legs[3 * i + 1]
+        << "," << names[i] << "_knee=" << drop.legs[3 * i + 2];
+  out << " --v0 torso=";
+  values(drop.torso_velocity.data(), 6);
+  for (int i = 0; i < 4; ++i)
+    out << "," << names[i] << "_hip_j=" << drop.leg_rates[2 * i] << "," << names[i] << "_knee=" << drop.leg_rates[2 * i + 1];
+  return out.str();
 }
 
 // Whether `sim` fails a step within `steps` steps from `state` (a copy).
