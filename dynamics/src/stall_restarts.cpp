@@ -28,9 +28,13 @@ StepResult Simulator::Impl::solve(State& state) {
   if (result.status != StepStatus::NotConverged || ineq.empty()) return result;
   // A failed step leaves the state as it was: every solve starts from it.
   int iterations = result.iterations, factorizations = result.factorizations;
-  const auto carried = [&](StepResult& r) {
+  const auto count = [&](const StepResult& r) {
     iterations += r.iterations;
     factorizations += r.factorizations;
+  };
+  // Counts a restart's solve; a success then reports every solve's work.
+  const auto carried = [&](StepResult& r) {
+    count(r);
     if (!r.ok()) return false;
     r.iterations = iterations;
     r.factorizations = factorizations;
@@ -54,8 +58,7 @@ StepResult Simulator::Impl::solve(State& state) {
         ineq.set_friction_scale(scale);
         const StepResult low = newton(restart_state);
         ineq.set_friction_scale(1.0);
-        iterations += low.iterations;
-        factorizations += low.factorizations;
+        count(low);
         if (!low.ok()) continue;
         restart_start = restart_state.multipliers;  // its velocities lead
       }
