@@ -48,6 +48,13 @@ class DynamicsCli : public CliFixture {
     ASSERT_EQ(text.code, 0) << text.err;
     EXPECT_NE(text.out.find(line), std::string::npos) << text.out;
   }
+  // A run whose step stalls: exit code 1 and a message that says `advice`.
+  void expect_stall_says(const std::string& run_args, const std::string& advice) {
+    const CliResult r = run(run_args);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("failed: not converged"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(advice), std::string::npos) << r.err;
+  }
 };
 
 // The numbers of one CSV row.
@@ -199,10 +206,7 @@ TEST_F(DynamicsCli, StallsWithFrictionRestart) {
       "fl_knee=-4.24,fr_hip_j=3.04,fr_knee=4.33,hl_hip_j=-3.96,hl_knee=-4.31,hr_hip_j=4.62,hr_knee=3.11";
   expect_restart_counted(landing, "friction_restarted_steps", "steps solved by a friction restart: ");
   // Without it the landing fails at the stalled step, which the message names.
-  const CliResult off = run(landing + " --no-friction-restarts --max-substeps 1");
-  EXPECT_EQ(off.code, 1);
-  EXPECT_NE(off.err.find("failed: not converged"), std::string::npos) << off.err;
-  EXPECT_NE(off.err.find("with friction, drop --no-friction-restarts"), std::string::npos) << off.err;
+  expect_stall_says(landing + " --no-friction-restarts --max-substeps 1", "with friction, drop --no-friction-restarts");
   // A step it does not carry either says so (one iteration is too few for
   // any of the solves); without friction there is nothing to say.
   const CliResult short_of = run("simulate sliding-box --max-iterations 1 --max-substeps 1 --steps 3");
@@ -229,10 +233,8 @@ TEST_F(DynamicsCli, StallsWithCentredRestart) {
   const std::string landing = "simulate quadruped.urdf --steps " + std::to_string(stalled.failed_step + 1) + " " +
                               dynamics::test::cli_arguments(stalled.drop);
   expect_restart_counted(landing, "centred_restarted_steps", "steps solved by the centred restart: ");
-  const CliResult off = run(landing + " --no-centred-restart --no-friction-restarts --max-substeps 1");
-  EXPECT_EQ(off.code, 1);
-  EXPECT_NE(off.err.find("failed: not converged"), std::string::npos) << off.err;
-  EXPECT_NE(off.err.find("drop --no-centred-restart"), std::string::npos) << off.err;
+  expect_stall_says(landing + " --no-centred-restart --no-friction-restarts --max-substeps 1",
+                    "drop --no-centred-restart");
   // Without contacts or limits there is no interior point to restart.
   const CliResult calm = run("simulate pendulum --steps 5 --json");
   ASSERT_EQ(calm.code, 0) << calm.err;
