@@ -21,6 +21,20 @@ constexpr double kCentrality = 1e-2;
 constexpr double kRest = -1.0;
 constexpr double kRestarts[] = {0.0, 0.5, kRest};
 
+// Puts a setting that one solve changes back when the solve ends, thrown
+// out of included: a setting left behind would change every later step.
+template <class Undo>
+class OnExit {
+ public:
+  explicit OnExit(Undo undo) : undo_(undo) {}
+  OnExit(const OnExit&) = delete;
+  OnExit& operator=(const OnExit&) = delete;
+  ~OnExit() { undo_(); }
+
+ private:
+  Undo undo_;
+};
+
 }  // namespace
 
 StepResult Simulator::Impl::solve(State& state) {
@@ -41,9 +55,12 @@ StepResult Simulator::Impl::solve(State& state) {
     return true;
   };
   if (options.centred_restart) {
-    centrality = kCentrality;
-    StepResult centred = newton(state);
-    centrality = 0.0;
+    StepResult centred;
+    {
+      centrality = kCentrality;
+      const OnExit reset([this] { centrality = 0.0; });
+      centred = newton(state);
+    }
     if (carried(centred)) {
       centred.centred_restart = true;
       return centred;
@@ -55,16 +72,22 @@ StepResult Simulator::Impl::solve(State& state) {
         restart_start.setZero(dim);
       } else {
         restart_state = state;
-        ineq.set_friction_scale(scale);
-        const StepResult low = newton(restart_state);
-        ineq.set_friction_scale(1.0);
+        StepResult low;
+        {
+          ineq.set_friction_scale(scale);
+          const OnExit reset([this] { ineq.set_friction_scale(1.0); });
+          low = newton(restart_state);
+        }
         count(low);
         if (!low.ok()) continue;
         restart_start = restart_state.multipliers;  // its velocities lead
       }
-      start_velocities = &restart_start;
-      StepResult full = newton(state);
-      start_velocities = nullptr;
+      StepResult full;
+      {
+        start_velocities = &restart_start;
+        const OnExit reset([this] { start_velocities = nullptr; });
+        full = newton(state);
+      }
       if (carried(full)) {
         full.friction_restart = true;
         return full;
