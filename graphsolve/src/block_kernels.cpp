@@ -59,7 +59,7 @@ void negate_in_place(int n, const double* a, double* c) {
 
 // Rows [0, R) of C: the R x K strip is loaded once, then each new column is
 // a sum of K scaled old columns, as in fixed<Op::ABt, R, K> from zero.
-template <int R, int K>
+template <int R, int K, bool lower>
 void negate_strip_transposed(const double* p, double* c, int ldc, double* keep, int ldkeep) {
   using Column = Eigen::Matrix<double, R, 1>;
   Eigen::Matrix<double, R, K> old;
@@ -68,7 +68,7 @@ void negate_strip_transposed(const double* p, double* c, int ldc, double* keep, 
     for (int q = 0; q < K; ++q) Eigen::Map<Column>(keep + static_cast<long>(q) * ldkeep) = old.col(q);
   for (int j = 0; j < K; ++j) {
     Column sum = Column::Zero();
-    for (int q = 0; q < K; ++q) sum -= old.col(q) * p[j + q * K];
+    for (int q = 0; q < (lower ? j + 1 : K); ++q) sum -= old.col(q) * p[j + q * K];
     Eigen::Map<Column>(c + static_cast<long>(j) * ldc) = sum;
   }
 }
@@ -381,7 +381,8 @@ bool negate_product_in_place(int k, int n, const double* a, double* c) {
   return true;
 }
 
-bool negate_product_transposed_in_place(int m, int k, const double* p, double* c, int ldc, double* keep, int ldkeep) {
+bool negate_product_transposed_in_place(int m, int k, const double* p, double* c, int ldc, double* keep, int ldkeep,
+                                        bool lower_triangular) {
   if (k < 1 || k > kMaxFixed) return false;
   // Six rows per strip: each coefficient of P is broadcast once per six rows.
   // Two-row strips, which fit in SSE2 registers without spilling, measured
@@ -390,10 +391,16 @@ bool negate_product_transposed_in_place(int m, int k, const double* p, double* c
   with_height(k, [&](auto size) {
     if constexpr (is_fixed_height<decltype(size)>) {
       constexpr int K = decltype(size)::value;
-      int i = 0;
-      for (; i + kStrip <= m; i += kStrip)
-        negate_strip_transposed<kStrip, K>(p, c + i, ldc, keep ? keep + i : nullptr, ldkeep);
-      for (; i < m; ++i) negate_strip_transposed<1, K>(p, c + i, ldc, keep ? keep + i : nullptr, ldkeep);
+      const auto strips = [&](auto lower) {
+        int i = 0;
+        for (; i + kStrip <= m; i += kStrip)
+          negate_strip_transposed<kStrip, K, lower()>(p, c + i, ldc, keep ? keep + i : nullptr, ldkeep);
+        for (; i < m; ++i) negate_strip_transposed<1, K, lower()>(p, c + i, ldc, keep ? keep + i : nullptr, ldkeep);
+      };
+      if (lower_triangular)
+        strips(std::true_type{});
+      else
+        strips(std::false_type{});
     }
   });
   return true;

@@ -22,8 +22,12 @@ bool negate_product_in_place(int k, int n, const double* a, double* c);
 // in strips of rows held in registers: what a copy of C, a zeroing and
 // sub_abt compute, in the same order of operations, in one pass. When keep
 // is given the old C is also stored there (leading dimension ldkeep), for
-// LDLT, whose updates need it. False (C untouched) for k > kMaxFixed.
-bool negate_product_transposed_in_place(int m, int k, const double* p, double* c, int ldc, double* keep, int ldkeep);
+// LDLT, whose updates need it. A lower_triangular P (LLT's -C^{-1}) skips
+// the zeros above its diagonal: 21 of 36 column updates at k = 6, 5% off
+// LLT factorizations of 6x6 chains, trees and ladders. False (C untouched)
+// for k > kMaxFixed.
+bool negate_product_transposed_in_place(int m, int k, const double* p, double* c, int ldc, double* keep, int ldkeep,
+                                        bool lower_triangular);
 // C <- 0 (m x n block).
 void set_zero(int m, int n, double* c, int ldc);
 // C <- A (m x n blocks).

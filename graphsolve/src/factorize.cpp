@@ -280,7 +280,7 @@ void Factorization::Impl::eliminate_symmetric(int k) {
   // The right factor of the updates: A_jk (LDLT, kept in scratch) or L_jk (LLT).
   const bool cholesky = method == Method::LLT;
   double* keep = cholesky ? nullptr : scratch.data();
-  if (!kn::negate_product_transposed_in_place(rows, b, diag(k), panel, ldl, keep, ldl)) {
+  if (!kn::negate_product_transposed_in_place(rows, b, diag(k), panel, ldl, keep, ldl, cholesky)) {
     kn::copy(rows, b, panel, ldl, scratch.data(), ldl);
     kn::set_zero(rows, b, panel, ldl);
     kn::sub_abt(rows, b, b, scratch.data(), ldl, diag(k), b, panel, ldl);
