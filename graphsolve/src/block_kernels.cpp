@@ -1,5 +1,6 @@
 #include "block_kernels.hpp"
 #include "block_view.hpp"
+#include "wide_kernels.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,19 +15,6 @@
 namespace graphsolve::kernels {
 
 namespace {
-
-// The small pivot inverses are also built for x86-64-v3 (AVX2, FMA), picked
-// when the library loads on a CPU that has it, so the default build stays
-// portable. Three-operand instructions and fused multiply-adds take a third
-// of the instructions off a 6x6 Gauss-Jordan inverse (1014 -> 694), and
-// factorizations of 6x6 chains and trees are bound by instruction count:
-// 6-9% off their LDU refactor + solve. The block products measured the same
-// either way, so they have no such clone.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__gnu_linux__)
-#define GS_ALSO_AVX2 __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define GS_ALSO_AVX2
-#endif
 
 using Stride = Eigen::OuterStride<>;
 template <int R, int C>
@@ -101,6 +89,8 @@ void dynamic(int m, int k, int n, const double* a, int lda, const double* b, int
 
 template <Op op, int M>
 void on_k(int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
+  if constexpr (M >= 5 && op != Op::AtB)
+    if (k <= kMaxFixed && wide::enabled()) return wide::minus_product(op == Op::ABt, M, k, n, a, lda, b, ldb, c, ldc);
   switch (k) {
     case 1: return fixed<op, M, 1>(n, a, lda, b, ldb, c, ldc);
     case 2: return fixed<op, M, 2>(n, a, lda, b, ldb, c, ldc);
@@ -140,16 +130,6 @@ void product(int m, int k, int n, const double* a, int lda, const double* b, int
 // 65 ns), column-major (each column update one vector operation) at every
 // other size (2x at K = 6).
 // Both return the pivot ratio, 0 if a pivot is exactly zero or not finite.
-
-// False if the pivot is exactly zero or not finite; else widens the range of
-// pivot magnitudes seen so far.
-inline bool track_pivot(double pivot, double& smallest, double& largest) {
-  const double magnitude = std::abs(pivot);
-  if (!(magnitude > 0.0) || !(magnitude < 1e308)) return false;
-  smallest = std::min(smallest, magnitude);
-  largest = std::max(largest, magnitude);
-  return true;
-}
 
 // Row-major; the column swaps at the end undo the row interchanges.
 template <int K>
@@ -211,7 +191,7 @@ void with_row(int p, F&& f) {
 // instructions per 6x6 inverse, where a version that indexed them at run
 // time, and so kept them on the stack, took 1190.
 template <int K>
-GS_ALSO_AVX2 double gauss_jordan_columns(double* d, int ldd, double input_scale, double tolerance) {
+double gauss_jordan_columns(double* d, int ldd, double input_scale, double tolerance) {
   using Column = Eigen::Matrix<double, K, 1>;
   Column a[K];  // a[j]: column j
 #pragma GCC unroll 8
@@ -306,10 +286,10 @@ double cofactor_negated_inverse3(double* d, int ldd, double input_scale, double 
 // kernel for the size.
 template <int K>
 double lu_negated_inverse(double* d, int ldd, double input_scale, double tolerance) {
-  if constexpr (K == 3)
-    return cofactor_negated_inverse3(d, ldd, input_scale, tolerance);
-  else
-    return gauss_jordan_columns<K>(d, ldd, input_scale, tolerance);
+  if constexpr (K == 3) return cofactor_negated_inverse3(d, ldd, input_scale, tolerance);
+  if constexpr (K >= 5)
+    if (wide::enabled()) return wide::gauss_jordan(K, d, ldd, input_scale, tolerance);
+  return gauss_jordan_columns<K>(d, ldd, input_scale, tolerance);
 }
 
 // 1 below row j, 0 on and above it: multiplied in, it clears a column's
@@ -333,7 +313,7 @@ Eigen::Matrix<double, K, 1> below_diagonal(int j) {
 // instructions (about 3500 per node, run in 177 ns), not by this chain of
 // divisions; 16% off LLT refactor + solve of 6x6 chains, trees and ladders.
 template <int K>
-GS_ALSO_AVX2 double cholesky_negated_inverse(double* d, int ldd, double input_scale, double tolerance) {
+double cholesky_negated_inverse(double* d, int ldd, double input_scale, double tolerance) {
   using Column = Eigen::Matrix<double, K, 1>;
   Column a[K];  // a[j]: column j of D; only the part below the diagonal is read
 #pragma GCC unroll 8
@@ -372,6 +352,8 @@ GS_ALSO_AVX2 double cholesky_negated_inverse(double* d, int ldd, double input_sc
 template <int K>
 double invert(double* d, int ldd, const double* row_magnitudes, double tolerance, bool cholesky) {
   const double input_scale = Eigen::Map<const Eigen::Array<double, K, 1>>(row_magnitudes).maxCoeff();
+  if constexpr (K >= 5)
+    if (cholesky && wide::enabled()) return wide::cholesky(K, d, ldd, input_scale, tolerance);
   return cholesky ? cholesky_negated_inverse<K>(d, ldd, input_scale, tolerance)
                   : lu_negated_inverse<K>(d, ldd, input_scale, tolerance);
 }
@@ -435,6 +417,10 @@ void sub_atb(int m, int k, int n, const double* a, int lda, const double* b, int
 
 bool negate_product_in_place(int k, int n, const double* a, double* c) {
   if (k < 1 || k > kMaxFixed) return false;
+  if (k >= 5 && wide::enabled()) {
+    wide::negate_product_in_place(k, n, a, c);
+    return true;
+  }
   with_height(k, [&](auto size) {
     if constexpr (is_fixed_height<decltype(size)>) negate_in_place<decltype(size)::value>(n, a, c);
   });
@@ -453,6 +439,9 @@ bool negate_product_transposed_in_place(int m, int k, const double* p, double* c
       constexpr int K = decltype(size)::value;
       const auto strips = [&](auto lower) {
         int i = 0;
+        if (wide::enabled())
+          for (; i + kStrip <= m; i += kStrip)
+            wide::negate_strip_transposed(K, p, c + i, ldc, keep ? keep + i : nullptr, ldkeep, lower());
         for (; i + kStrip <= m; i += kStrip)
           negate_strip_transposed<kStrip, K, lower()>(p, c + i, ldc, keep ? keep + i : nullptr, ldkeep);
         for (; i < m; ++i) negate_strip_transposed<1, K, lower()>(p, c + i, ldc, keep ? keep + i : nullptr, ldkeep);

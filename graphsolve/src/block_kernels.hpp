@@ -1,5 +1,6 @@
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <type_traits>
 // Small dense kernels on column-major blocks inside the factor arena.
 // Sizes 1..6 (the blocks of rigid-body systems) run fully unrolled
@@ -96,6 +97,16 @@ double checked_columns(Height m, int n, const double* a, int lda, double* c, int
   double total = 0.0;
   for (const double s : sum) total += s;
   return total;
+}
+
+// False if the pivot is exactly zero or not finite; else widens the range of
+// pivot magnitudes seen so far (the pivot ratio's two ends).
+inline bool track_pivot(double pivot, double& smallest, double& largest) {
+  const double magnitude = std::abs(pivot);
+  if (!(magnitude > 0.0) || !(magnitude < 1e308)) return false;
+  smallest = std::min(smallest, magnitude);
+  largest = std::max(largest, magnitude);
+  return true;
 }
 
 // The same ratio for a pivot factorized elsewhere, from its diagonal.

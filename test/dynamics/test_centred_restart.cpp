@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "dynamics/dynamics.hpp"
+#include "portable_kernels.hpp"
 #include "quadruped.hpp"
 #include "stalled_landings.hpp"
 
@@ -15,6 +16,7 @@ namespace dynamics {
 namespace {
 
 TEST(CentredRestart, CarriesStalledLandingsOfTheQuadruped) {
+  const test::PortableKernels portable;  // the stalls were found with them
   const Model model = parse_urdf(test::quadruped_urdf());
   const StepOptions defaults;
   ASSERT_TRUE(defaults.centred_restart) << "on by default";
@@ -51,6 +53,7 @@ TEST(CentredRestart, CarriesStalledLandingsOfTheQuadruped) {
 // limits never restarts, and a run whose steps all converge is the same
 // with the option on or off, bit for bit.
 TEST(CentredRestart, OnlyStalledStepsRestart) {
+  const test::PortableKernels portable;  // the stalls were found with them
   const Model pendulum = double_pendulum();
   Simulator free_swing(pendulum);
   State p = make_state(pendulum);
@@ -80,6 +83,7 @@ TEST(CentredRestart, OnlyStalledStepsRestart) {
 // A step taken as sub-steps reports the centred restart of any of them:
 // the first of two held sub-steps is the restarted step itself.
 TEST(CentredRestart, AnySubstepThatRestartedIsReported) {
+  const test::PortableKernels portable;  // the stalls were found with them
   const Model model = parse_urdf(test::quadruped_urdf());
   const test::Landing& landing = test::kStalledLandings[0];
   const auto h = test::restart_as_first_substep(model, StepOptions{}, landing.drop, landing.failed_step + 1,

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_fixture.hpp"
+#include "portable_kernels.hpp"
 #include "quadruped.hpp"
 #include "stalled_landings.hpp"
 #include "urdf_text.hpp"
@@ -39,6 +40,7 @@ class DynamicsCli : public CliFixture {
   // A run that goes through with a restart: the JSON summary counts it under
   // `key` and the text summary prints `line`, and the constraints hold.
   void expect_restart_counted(const std::string& run_args, const char* key, const std::string& line) {
+    const dynamics::test::PortableKernels portable;  // the stalls were found with them
     const CliResult r = run(run_args + " --json");
     ASSERT_EQ(r.code, 0) << r.err;
     const auto s = nlohmann::json::parse(r.out);
@@ -50,6 +52,7 @@ class DynamicsCli : public CliFixture {
   }
   // A run whose step stalls: exit code 1 and a message that says `advice`.
   void expect_stall_says(const std::string& run_args, const std::string& advice) {
+    const dynamics::test::PortableKernels portable;  // the stalls were found with them
     const CliResult r = run(run_args);
     EXPECT_EQ(r.code, 1);
     EXPECT_NE(r.err.find("failed: not converged"), std::string::npos) << r.err;

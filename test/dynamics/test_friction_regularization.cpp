@@ -10,6 +10,7 @@
 
 #include "dynamics/dynamics.hpp"
 #include "gravity.hpp"
+#include "portable_kernels.hpp"
 #include "quadruped.hpp"
 #include "step_options.hpp"
 
@@ -91,6 +92,7 @@ TEST(FrictionRegularization, StickingBoxCreepsByRegularizationTimesFrictionImpul
 // stalls of the 11. With the default regularization every plain step
 // converges on every drop, in both builds.
 TEST(FrictionRegularization, QuadrupedDropsThatStalledConvergeWithPlainSteps) {
+  const test::PortableKernels portable;  // the stalls were found with them
   const Model model = parse_urdf(test::quadruped_urdf());
   const test::Drop drops[] = {
       {{0, 0, 0.679, -0.39, 0.14, 2.891}, {-2.61, 0.86, -1.76, -2.11, 2.29, -2.12},

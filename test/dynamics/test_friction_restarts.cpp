@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
+#include "portable_kernels.hpp"
 #include "quadruped.hpp"
 #include "step_options.hpp"
 
@@ -83,6 +84,7 @@ double velocity_difference(const State& a, const State& b) {
 // frictionless answer a restart may start from).
 template <size_t N>
 void expect_restarts_carry(const test::Drop (&drops)[N], int steps) {
+  const test::PortableKernels portable;  // the stalls were found with them
   const Model model = parse_urdf(test::quadruped_urdf());
   Model frictionless = model;
   frictionless.set_friction_coefficient(0.0);
@@ -131,6 +133,7 @@ TEST(FrictionRestarts, CarriesLandingsThatJamFromRest) { expect_restarts_carry(k
 // exact cone, plain steps: the restarts scale the cones' coefficient too.
 // Tosses of a random sweep whose plain steps stalled without them.
 TEST(FrictionRestarts, CarriesTossedBoxesOnTheCone) {
+  const test::PortableKernels portable;  // the stalls were found with them
   struct Toss {
     double mu;
     std::vector<double> position, velocity;
@@ -177,6 +180,7 @@ TEST(FrictionRestarts, CarriesTossedBoxesOnTheCone) {
 // A step taken as sub-steps reports the restart of any of them: the
 // first of two half steps of 0.02 s is the stalled step of 0.01 s itself.
 TEST(FrictionRestarts, AnySubstepThatRestartedIsReported) {
+  const test::PortableKernels portable;  // the stalls were found with them
   const Model model = parse_urdf(test::quadruped_urdf());
   StepOptions options;
   options.centred_restart = false;

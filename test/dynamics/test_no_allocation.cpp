@@ -3,6 +3,7 @@
 
 #include "allocation_counter.hpp"
 #include "dynamics/dynamics.hpp"
+#include "portable_kernels.hpp"
 #include "stalled_landings.hpp"
 
 namespace dynamics {
@@ -125,6 +126,7 @@ TEST(NoAllocation, ChangingTheStepSizeNeverAllocates) {
 // A stalled step that the centred restart carries solves again in the
 // simulator's own storage.
 TEST(NoAllocation, CentredRestartsNeverAllocate) {
+  const test::PortableKernels portable;  // the stalls were found with them
   const Model model = parse_urdf(test::quadruped_urdf());
   const test::Landing& landing = test::kStalledLandings[0];
   Simulator sim(model);

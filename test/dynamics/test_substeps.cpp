@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
+#include "portable_kernels.hpp"
 #include "quadruped.hpp"
 #include "spring_hinge.hpp"
 #include "step_options.hpp"
@@ -135,6 +136,7 @@ TEST(Substeps, RetriesThatAllFailLeaveTheStateAsItWas) {
 // steps next to it gain energy too. Sub-steps keep a run going; a smaller dt
 // makes it accurate.)
 TEST(Substeps, AWhippingChainGoesThroughWithSubsteps) {
+  const test::PortableKernels portable;  // the stalls were found with them
   Model model;
   int parent = kWorld;
   for (int i = 0; i < 6; ++i) {
@@ -425,6 +427,7 @@ TEST(Substeps, EachFailedTryDoublesTheWaitForTheNext) {
 // go through, retrying the failed steps as sub-steps (the other 11 crawl at
 // every level).
 TEST(Substeps, QuadrupedDropsGoThroughAtTheDefaults) {
+  const test::PortableKernels portable;  // the stalls were found with them
   const Model model = parse_urdf(test::quadruped_urdf());
   ASSERT_EQ(model.num_bodies(), 13);
   const test::Drop drops[] = {
@@ -484,6 +487,7 @@ TEST(Substeps, QuadrupedDropsGoThroughAtTheDefaults) {
 // counts below the held one last. Each drop runs to the step after its last
 // such step.
 TEST(Substeps, AHeldCountThatStallsTriesFewerLast) {
+  const test::PortableKernels portable;  // the stalls were found with them
   const Model model = parse_urdf(test::quadruped_urdf());
   struct Landing {
     test::Drop drop;

@@ -3,6 +3,7 @@
 #include "graphsolve/block_matrix.hpp"
 #include "graphsolve/factorization.hpp"
 #include "graphsolve/graph.hpp"
+#include "graphsolve/kernels.hpp"
 #include "graphsolve/matrix_market.hpp"
 #include "graphsolve/method.hpp"
 #include "graphsolve/ordering.hpp"

@@ -1,0 +1,317 @@
+#include "wide_kernels.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+#include <utility>
+
+#include "block_kernels.hpp"
+#include "graphsolve/kernels.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define GS_HAS_WIDE_KERNELS 1
+#endif
+
+namespace graphsolve {
+
+namespace {
+
+bool cpu_has_wide_kernels() {
+#ifdef GS_HAS_WIDE_KERNELS
+  __builtin_cpu_init();  // may run before the compiler's own initialization
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+  return false;
+#endif
+}
+
+bool portable_requested() {
+  const char* portable = std::getenv("GRAPHSOLVE_PORTABLE_KERNELS");
+  return portable && *portable && std::string_view(portable) != "0";
+}
+
+const bool kAvailable = cpu_has_wide_kernels();
+
+}  // namespace
+
+// False until the library's initializers run: code that factorizes before
+// then (another initializer) gets the portable kernels, which are correct.
+std::atomic<bool> kernels::wide::in_use{kAvailable && !portable_requested()};
+
+Kernels active_kernels() { return kernels::wide::enabled() ? Kernels::Wide : Kernels::Portable; }
+
+bool wide_kernels_available() { return kAvailable; }
+
+bool use_kernels(Kernels choice) {
+  if (choice == Kernels::Wide && !kAvailable) return false;
+  kernels::wide::in_use.store(choice == Kernels::Wide, std::memory_order_relaxed);
+  return true;
+}
+
+const char* to_string(Kernels choice) { return choice == Kernels::Wide ? "wide" : "portable"; }
+
+}  // namespace graphsolve
+
+namespace graphsolve::kernels::wide {
+
+#ifdef GS_HAS_WIDE_KERNELS
+
+namespace {
+
+#define GS_WIDE __attribute__((target("avx2,fma")))
+#define GS_WIDE_INLINE GS_WIDE inline __attribute__((always_inline))
+
+typedef double V4 __attribute__((vector_size(32)));
+
+// Rows 0-3 and 4-7 of a column of at most 8 rows; rows past the block are
+// zero, and stay zero through every update below.
+struct Column {
+  V4 lo, hi;
+};
+
+// M rows from p (5 <= M <= 8) and back; nothing past row M is read or written.
+template <int M>
+GS_WIDE_INLINE Column load(const double* p) {
+  static_assert(M > 4 && M <= 8, "two vectors of four");
+  Column c;
+  std::memcpy(&c.lo, p, sizeof(V4));
+  c.hi = V4{p[4], M > 5 ? p[5] : 0.0, M > 6 ? p[6] : 0.0, M > 7 ? p[7] : 0.0};
+  return c;
+}
+template <int M>
+GS_WIDE_INLINE void store(double* p, const Column& c) {
+  std::memcpy(p, &c.lo, sizeof(V4));
+  for (int i = 4; i < M; ++i) p[i] = c.hi[i - 4];
+}
+
+// Coefficient i of a column; i is a constant wherever the loops unroll.
+GS_WIDE_INLINE double at(const Column& c, int i) { return i < 4 ? c.lo[i] : c.hi[i - 4]; }
+GS_WIDE_INLINE void set(Column& c, int i, double v) {
+  if (i < 4)
+    c.lo[i] = v;
+  else
+    c.hi[i - 4] = v;
+}
+GS_WIDE_INLINE void subtract_scaled(Column& c, const Column& x, double s) {
+  c.lo -= x.lo * s;
+  c.hi -= x.hi * s;
+}
+GS_WIDE_INLINE Column scaled(const Column& x, double s) { return {x.lo * s, x.hi * s}; }
+
+// Every loop has compile-time bounds and unrolls, so that coefficient
+// indices are constants and the columns stay in registers; an early exit
+// would stop the unrolling, so failures are decided at the end.
+template <int K>
+GS_WIDE double gauss_jordan_sized(double* d, int ldd, double input_scale, double tolerance) {
+  Column a[K];  // a[j]: column j
+#pragma GCC unroll 8
+  for (int j = 0; j < K; ++j) a[j] = load<K>(d + static_cast<long>(j) * ldd);
+  int row_of[K];  // row j of the working copy is row row_of[j] of the input
+#pragma GCC unroll 8
+  for (int i = 0; i < K; ++i) row_of[i] = i;
+  double smallest = 1e308, largest = input_scale;
+  bool regular = true;
+#pragma GCC unroll 8
+  for (int j = 0; j < K; ++j) {
+    int p = j;
+    double best = std::abs(at(a[j], j));
+#pragma GCC unroll 8
+    for (int i = 0; i < K; ++i) {
+      const double v = std::abs(at(a[j], i));
+      if (i > j && v > best) best = v, p = i;
+    }
+    if (p != j) {  // a run-time row: through memory, off the usual path
+      double t[K][8];
+#pragma GCC unroll 8
+      for (int c = 0; c < K; ++c) {
+        std::memcpy(t[c], &a[c].lo, sizeof(V4));
+        std::memcpy(t[c] + 4, &a[c].hi, sizeof(V4));
+      }
+      for (int c = 0; c < K; ++c) std::swap(t[c][j], t[c][p]);
+#pragma GCC unroll 8
+      for (int c = 0; c < K; ++c) {
+        std::memcpy(&a[c].lo, t[c], sizeof(V4));
+        std::memcpy(&a[c].hi, t[c] + 4, sizeof(V4));
+      }
+      std::swap(row_of[j], row_of[p]);
+    }
+    const double pivot = at(a[j], j);
+    regular = track_pivot(pivot, smallest, largest) && regular;
+    const double inverse = 1.0 / pivot;
+    Column multiplier = scaled(a[j], inverse);  // of row j, for every other row
+    set(multiplier, j, 0.0);
+#pragma GCC unroll 8
+    for (int c = 0; c < K; ++c) {
+      if (c == j) continue;
+      const double r = at(a[c], j);
+      subtract_scaled(a[c], multiplier, r);
+      set(a[c], j, r * inverse);
+    }
+    a[j] = scaled(multiplier, -1.0);
+    set(a[j], j, inverse);
+  }
+  if (!regular) return 0.0;
+  const double ratio = smallest / largest;
+  if (!(ratio >= tolerance)) return ratio;  // D stays for the caller's retry
+  // a = (P A)^{-1} = A^{-1} P^T: its column j is column row_of[j] of A^{-1}.
+#pragma GCC unroll 8
+  for (int j = 0; j < K; ++j) store<K>(d + static_cast<long>(row_of[j]) * ldd, scaled(a[j], -1.0));
+  return ratio;
+}
+
+// As block_kernels.cpp's cholesky_negated_inverse: D = L diag(p) L^T, then
+// -C^{-1} = -diag(p)^(-1/2) L^{-1}, column by column.
+template <int K>
+GS_WIDE double cholesky_sized(double* d, int ldd, double input_scale, double tolerance) {
+  Column a[K];  // a[j]: column j of D; only the part below the diagonal is read
+#pragma GCC unroll 8
+  for (int j = 0; j < K; ++j) a[j] = load<K>(d + static_cast<long>(j) * ldd);
+  Column l[K];  // l[j]: column j of L below the diagonal, zeros above and on it
+  double inverse_pivot[K];
+  double smallest = 1e308, largest = input_scale;
+  bool definite = true;
+#pragma GCC unroll 8
+  for (int j = 0; j < K; ++j) {
+    const double pivot = at(a[j], j);
+    definite = definite && pivot > 0.0 && pivot < 1e308;
+    smallest = std::min(smallest, pivot);
+    largest = std::max(largest, pivot);
+    inverse_pivot[j] = 1.0 / pivot;
+    l[j] = scaled(a[j], inverse_pivot[j]);
+#pragma GCC unroll 8
+    for (int i = 0; i <= j; ++i) set(l[j], i, 0.0);
+#pragma GCC unroll 8
+    for (int c = j + 1; c < K; ++c) subtract_scaled(a[c], l[j], at(a[j], c));
+  }
+  if (!definite) return -1.0;
+  const double ratio = smallest / largest;
+  if (!(ratio >= tolerance)) return ratio;  // D stays for the caller's retry
+  Column scale{};
+#pragma GCC unroll 8
+  for (int i = 0; i < K; ++i) set(scale, i, -std::sqrt(inverse_pivot[i]));
+#pragma GCC unroll 8
+  for (int j = 0; j < K; ++j) {
+    Column x{};
+    set(x, j, 1.0);
+#pragma GCC unroll 8
+    for (int q = j; q + 1 < K; ++q) subtract_scaled(x, l[q], at(x, q));
+    store<K>(d + static_cast<long>(j) * ldd, {x.lo * scale.lo, x.hi * scale.hi});
+  }
+  return ratio;
+}
+
+// C -= A B (or A B^T): A's K columns stay in registers for every column of C.
+template <int M, int K>
+GS_WIDE void minus_product_sized(bool b_transposed, int n, const double* a, int lda, const double* b, int ldb,
+                                 double* c, int ldc) {
+  Column columns[K];
+#pragma GCC unroll 8
+  for (int q = 0; q < K; ++q) columns[q] = load<M>(a + static_cast<long>(q) * lda);
+  // Coefficient q of column j of B (A B), or of row j of B (A B^T).
+  const long step = b_transposed ? ldb : 1, next = b_transposed ? 1 : ldb;
+  for (int j = 0; j < n; ++j) {
+    double* cj = c + static_cast<long>(j) * ldc;
+    const double* bj = b + j * next;
+    Column sum = load<M>(cj);
+#pragma GCC unroll 8
+    for (int q = 0; q < K; ++q) subtract_scaled(sum, columns[q], bj[q * step]);
+    store<M>(cj, sum);
+  }
+}
+
+template <int K>
+GS_WIDE void negate_product_in_place_sized(int n, const double* a, double* c) {
+  Column columns[K];
+#pragma GCC unroll 8
+  for (int q = 0; q < K; ++q) columns[q] = load<K>(a + q * K);
+  for (int j = 0; j < n; ++j) {
+    double* cj = c + static_cast<long>(j) * K;
+    double x[K];
+    std::memcpy(x, cj, sizeof(x));
+    Column sum{};
+#pragma GCC unroll 8
+    for (int q = 0; q < K; ++q) subtract_scaled(sum, columns[q], x[q]);
+    store<K>(cj, sum);
+  }
+}
+
+template <int K>
+GS_WIDE void negate_strip_transposed_sized(const double* p, double* c, int ldc, double* keep, int ldkeep,
+                                           bool lower_triangular) {
+  Column old[K];
+#pragma GCC unroll 8
+  for (int q = 0; q < K; ++q) old[q] = load<6>(c + static_cast<long>(q) * ldc);
+  if (keep)
+#pragma GCC unroll 8
+    for (int q = 0; q < K; ++q) store<6>(keep + static_cast<long>(q) * ldkeep, old[q]);
+#pragma GCC unroll 8
+  for (int j = 0; j < K; ++j) {
+    Column sum{};
+#pragma GCC unroll 8
+    for (int q = 0; q < K; ++q)
+      if (!lower_triangular || q <= j) subtract_scaled(sum, old[q], p[j + q * K]);
+    store<6>(c + static_cast<long>(j) * ldc, sum);
+  }
+}
+
+// Calls f with k as a compile-time constant, 1 <= k <= 6.
+template <class F>
+inline void with_size(int k, F&& f) {
+  switch (k) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    case 6: return f(std::integral_constant<int, 6>{});
+    default: std::abort();  // callers check the sizes
+  }
+}
+
+}  // namespace
+
+double gauss_jordan(int k, double* d, int ldd, double input_scale, double tolerance) {
+  return k == 5 ? gauss_jordan_sized<5>(d, ldd, input_scale, tolerance)
+                : gauss_jordan_sized<6>(d, ldd, input_scale, tolerance);
+}
+
+double cholesky(int k, double* d, int ldd, double input_scale, double tolerance) {
+  return k == 5 ? cholesky_sized<5>(d, ldd, input_scale, tolerance) : cholesky_sized<6>(d, ldd, input_scale, tolerance);
+}
+
+void minus_product(bool b_transposed, int m, int k, int n, const double* a, int lda, const double* b, int ldb,
+                   double* c, int ldc) {
+  with_size(k, [&](auto inner) {
+    if (m == 5)
+      minus_product_sized<5, inner()>(b_transposed, n, a, lda, b, ldb, c, ldc);
+    else
+      minus_product_sized<6, inner()>(b_transposed, n, a, lda, b, ldb, c, ldc);
+  });
+}
+
+void negate_product_in_place(int k, int n, const double* a, double* c) {
+  if (k == 5)
+    negate_product_in_place_sized<5>(n, a, c);
+  else
+    negate_product_in_place_sized<6>(n, a, c);
+}
+
+void negate_strip_transposed(int k, const double* p, double* c, int ldc, double* keep, int ldkeep,
+                             bool lower_triangular) {
+  with_size(k, [&](auto size) { negate_strip_transposed_sized<size()>(p, c, ldc, keep, ldkeep, lower_triangular); });
+}
+
+#else  // no wide kernels in this build: enabled() is false, so none is called
+
+double gauss_jordan(int, double*, int, double, double) { std::abort(); }
+double cholesky(int, double*, int, double, double) { std::abort(); }
+void minus_product(bool, int, int, int, const double*, int, const double*, int, double*, int) { std::abort(); }
+void negate_product_in_place(int, int, const double*, double*) { std::abort(); }
+void negate_strip_transposed(int, const double*, double*, int, double*, int, bool) { std::abort(); }
+
+#endif
+
+}  // namespace graphsolve::kernels::wide

@@ -1,0 +1,43 @@
+#pragma once
+// AVX2 + FMA versions of the kernels that dominate factorizations with 5x5
+// and 6x6 blocks (block_kernels.cpp keeps the portable SSE2 ones and calls
+// these when enabled()). A column of 5 or 6 rows is two 4-wide vectors, so
+// a whole 6x6 block fits in 12 of the 16 vector registers, where SSE2 needs
+// 18 and spills; fused multiply-adds halve the arithmetic on top. Each
+// kernel computes what its portable twin does, in the same order of
+// operations up to the rounding of the fused multiply-adds.
+//
+// The library itself is built for any x86-64: these functions alone carry
+// AVX2 code, and run only on a CPU that reports AVX2 and FMA.
+#include <atomic>
+
+namespace graphsolve::kernels::wide {
+
+// Whether the kernels below run: graphsolve::active_kernels() == Kernels::Wide
+// (graphsolve/kernels.hpp). Never true where this build has no wide kernels
+// (not x86-64, or a compiler without GCC's target attribute) or the CPU
+// lacks AVX2 or FMA.
+extern std::atomic<bool> in_use;
+inline bool enabled() { return in_use.load(std::memory_order_relaxed); }
+
+// The pivot inverses of block_kernels.hpp for k = 5 or 6, with the same
+// contract: -D^{-1} (Gauss-Jordan with partial pivoting) or -C^{-1} (D = C
+// C^T), the pivot ratio returned, D untouched below the tolerance.
+double gauss_jordan(int k, double* d, int ldd, double input_scale, double tolerance);
+double cholesky(int k, double* d, int ldd, double input_scale, double tolerance);
+
+// C -= A B, or A B^T when b_transposed: A is m x k with m = 5 or 6 and
+// 1 <= k <= 6, C is m x n.
+void minus_product(bool b_transposed, int m, int k, int n, const double* a, int lda, const double* b, int ldb,
+                   double* c, int ldc);
+
+// C <- -A C for a square k x k A (k = 5 or 6) and a contiguous k x n C.
+void negate_product_in_place(int k, int n, const double* a, double* c);
+
+// Rows [0, 6) of an m x k C (leading dimension ldc, 1 <= k <= 6) become
+// -C P^T for a square k x k P; the old rows go to keep when it is given. A
+// lower_triangular P skips its upper zeros.
+void negate_strip_transposed(int k, const double* p, double* c, int ldc, double* keep, int ldkeep,
+                             bool lower_triangular);
+
+}  // namespace graphsolve::kernels::wide

@@ -1,0 +1,175 @@
+// The two builds of the small dense kernels (graphsolve/kernels.hpp): the
+// choice between them, and that the wide ones (AVX2 and FMA) solve what the
+// portable ones solve. The whole suite also runs with the portable kernels
+// (CTest's portable.* tests), so on a CPU with AVX2 both are tested.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "graphsolve/families.hpp"
+#include "graphsolve/graphsolve.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+namespace gs = graphsolve;
+namespace fam = graphsolve::families;
+
+// Puts back the kernels that were in use when the test began.
+class Kernels : public ::testing::Test {
+ protected:
+  ~Kernels() override { gs::use_kernels(before_); }
+  void require_wide() {
+    if (!gs::wide_kernels_available()) GTEST_SKIP() << "this CPU has no AVX2 and FMA: only the portable kernels run";
+  }
+
+ private:
+  gs::Kernels before_ = gs::active_kernels();
+};
+
+struct Solution {
+  gs::Status status;
+  Eigen::MatrixXd x;
+  double min_pivot_ratio;
+};
+
+Solution solve_with(gs::Kernels kernels, const gs::Symbolic& symbolic, const gs::BlockMatrix& a, gs::Method method,
+                    const Eigen::MatrixXd& b) {
+  EXPECT_TRUE(gs::use_kernels(kernels));
+  gs::Factorization f(symbolic, method);
+  Solution s{f.factorize(a), b, 0.0};
+  if (s.status == gs::Status::Success) {
+    EXPECT_EQ(f.solve_in_place(s.x), gs::Status::Success);
+  }
+  s.min_pivot_ratio = f.min_pivot_ratio();
+  return s;
+}
+
+// Both kernels on one system: the same status, solutions that each solve
+// the dense system and agree, and the same smallest pivot ratio (their
+// pivots differ in rounding only).
+void expect_same_solutions(const gs::Symbolic& symbolic, const gs::BlockMatrix& a, gs::Method method,
+                           const std::string& what) {
+  SCOPED_TRACE(what + " with " + gs::to_string(method));
+  const Eigen::MatrixXd b = gs_test::random_rhs(static_cast<int>(a.rows()), 2, 7);
+  const Solution portable = solve_with(gs::Kernels::Portable, symbolic, a, method, b);
+  const Solution wide = solve_with(gs::Kernels::Wide, symbolic, a, method, b);
+  ASSERT_EQ(portable.status, gs::Status::Success);
+  ASSERT_EQ(wide.status, gs::Status::Success);
+  Eigen::MatrixXd dense = a.to_dense();
+  if (method != gs::Method::LDU)  // the symmetric methods read the lower triangle
+    dense = dense.triangularView<Eigen::Lower>().toDenseMatrix().selfadjointView<Eigen::Lower>();
+  EXPECT_LT(gs_test::dense_backward_error(dense, portable.x, b), 1e-14);
+  EXPECT_LT(gs_test::dense_backward_error(dense, wide.x, b), 1e-14);
+  EXPECT_LT((wide.x - portable.x).norm(), 1e-10 * portable.x.norm());
+  EXPECT_NEAR(wide.min_pivot_ratio, portable.min_pivot_ratio, 1e-10 * portable.min_pivot_ratio);
+}
+
+TEST_F(Kernels, UseKernelsPicksWhatRuns) {
+  ASSERT_TRUE(gs::use_kernels(gs::Kernels::Portable));
+  EXPECT_EQ(gs::active_kernels(), gs::Kernels::Portable);
+  EXPECT_EQ(gs::use_kernels(gs::Kernels::Wide), gs::wide_kernels_available());
+  EXPECT_EQ(gs::active_kernels(), gs::wide_kernels_available() ? gs::Kernels::Wide : gs::Kernels::Portable);
+  EXPECT_STREQ(gs::to_string(gs::Kernels::Portable), "portable");
+  EXPECT_STREQ(gs::to_string(gs::Kernels::Wide), "wide");
+}
+
+// The families and values of the benchmark, with blocks of 5 and 6 (the
+// sizes the wide kernels take) and of 3 (which they leave to the portable
+// ones), so that their panels, strips and products of mixed sizes all run.
+TEST_F(Kernels, BothSolveTheFamiliesAlike) {
+  require_wide();
+  struct Family {
+    std::string name;
+    gs::Graph graph;
+  };
+  std::vector<Family> families;
+  for (int b : {5, 6}) {
+    const std::string size = " of " + std::to_string(b) + "x" + std::to_string(b);
+    families.push_back({"chain" + size, fam::chain(40, b)});
+    families.push_back({"tree" + size, fam::random_tree(40, b, 3)});
+    families.push_back({"ladder" + size, fam::ladder(15, b)});
+    families.push_back({"net" + size, fam::net(5, b)});
+    families.push_back({"crystal" + size, fam::crystal(3, b)});
+  }
+  for (const Family& family : families) {
+    const gs::Symbolic symbolic = gs::analyze(family.graph);
+    gs::BlockMatrix a(symbolic);
+    fam::fill_values(a, fam::Values::Unsymmetric, 11);
+    expect_same_solutions(symbolic, a, gs::Method::LDU, family.name);
+    fam::fill_values(a, fam::Values::SymmetricPositiveDefinite, 11);
+    expect_same_solutions(symbolic, a, gs::Method::LDLT, family.name);
+    expect_same_solutions(symbolic, a, gs::Method::LLT, family.name);
+  }
+  // 6x6 bodies and joints with zero diagonals, whose pivots must pivot: 5
+  // rows on a tree, 3 on a ladder (5 would overconstrain its loops), as in
+  // the benchmark.
+  const Family mechanisms[] = {{"saddle tree", fam::mechanism(fam::random_tree(20, 6, 4), 5, true)},
+                               {"saddle ladder", fam::mechanism(fam::ladder(10, 6), 3, true)}};
+  for (const Family& mechanism : mechanisms) {
+    const gs::Symbolic symbolic = gs::analyze(mechanism.graph);
+    gs::BlockMatrix a(symbolic);
+    fam::fill_values(a, fam::Values::SaddleUnsymmetric, 5);
+    expect_same_solutions(symbolic, a, gs::Method::LDU, mechanism.name);
+    fam::fill_values(a, fam::Values::Saddle, 5);
+    expect_same_solutions(symbolic, a, gs::Method::LDLT, mechanism.name);
+  }
+}
+
+// Diagonal blocks with no dominant diagonal, so that partial pivoting
+// interchanges rows in most pivots (the wide Gauss-Jordan's path through
+// memory), on a chain of alternating 5x5 and 6x6 nodes.
+TEST_F(Kernels, BothPivotAlike) {
+  require_wide();
+  gs::Graph graph;
+  for (int i = 0; i < 12; ++i) graph.add_node(i % 2 ? 5 : 6);
+  for (int i = 0; i + 1 < 12; ++i) graph.add_edge(i, i + 1);
+  const gs::Symbolic symbolic = gs::analyze(graph);
+  gs::BlockMatrix a(symbolic);
+  std::mt19937 rng(42);
+  std::normal_distribution<double> normal;
+  const auto fill = [&](auto block) {
+    for (Eigen::Index j = 0; j < block.cols(); ++j)
+      for (Eigen::Index i = 0; i < block.rows(); ++i) block(i, j) = normal(rng);
+  };
+  for (int i = 0; i < 12; ++i) {
+    fill(a.diag(i));
+    a.diag(i) *= 4.0;  // random, so rarely in pivoting order; larger than the couplings
+  }
+  for (int i = 0; i + 1 < 12; ++i) {
+    fill(a.block(i, i + 1));
+    fill(a.block(i + 1, i));
+  }
+  expect_same_solutions(symbolic, a, gs::Method::LDU, "random chain");
+}
+
+// A singular pivot and an indefinite one are refused alike, at the same node.
+TEST_F(Kernels, BothRefuseAlike) {
+  require_wide();
+  for (int b : {5, 6}) {
+    const gs::Symbolic symbolic = gs::analyze(fam::chain(6, b));
+    gs::BlockMatrix a(symbolic);
+    fam::fill_values(a, fam::Values::SymmetricPositiveDefinite, 2);
+    gs::BlockMatrix singular = a, indefinite = a;
+    singular.diag(3).row(b - 1).setZero();  // and the column: the lower triangle is read
+    singular.diag(3).col(b - 1).setZero();
+    singular.block(3, 2).row(b - 1).setZero();
+    singular.block(3, 4).row(b - 1).setZero();
+    singular.block(2, 3).col(b - 1).setZero();
+    singular.block(4, 3).col(b - 1).setZero();
+    indefinite.diag(2)(b - 1, b - 1) = -indefinite.diag(2)(b - 1, b - 1);
+    for (gs::Kernels kernels : {gs::Kernels::Portable, gs::Kernels::Wide}) {
+      SCOPED_TRACE(std::string(gs::to_string(kernels)) + " kernels, blocks of " + std::to_string(b));
+      ASSERT_TRUE(gs::use_kernels(kernels));
+      gs::Factorization ldu(symbolic, gs::Method::LDU), llt(symbolic, gs::Method::LLT);
+      EXPECT_EQ(ldu.factorize(singular), gs::Status::SingularPivot);
+      EXPECT_EQ(ldu.failed_node(), 3);
+      EXPECT_EQ(llt.factorize(indefinite), gs::Status::NotPositiveDefinite);
+      EXPECT_EQ(llt.failed_node(), 2);
+    }
+  }
+}
+
+}  // namespace
