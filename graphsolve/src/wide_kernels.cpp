@@ -257,20 +257,6 @@ GS_WIDE void negate_strip_transposed_sized(const double* p, double* c, int ldc, 
   }
 }
 
-// Calls f with k as a compile-time constant, 1 <= k <= 6.
-template <class F>
-inline void with_size(int k, F&& f) {
-  switch (k) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 3: return f(std::integral_constant<int, 3>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 5: return f(std::integral_constant<int, 5>{});
-    case 6: return f(std::integral_constant<int, 6>{});
-    default: std::abort();  // callers check the sizes
-  }
-}
-
 }  // namespace
 
 double gauss_jordan(int k, double* d, int ldd, double input_scale, double tolerance) {
@@ -284,11 +270,13 @@ double cholesky(int k, double* d, int ldd, double input_scale, double tolerance)
 
 void minus_product(bool b_transposed, int m, int k, int n, const double* a, int lda, const double* b, int ldb,
                    double* c, int ldc) {
-  with_size(k, [&](auto inner) {
-    if (m == 5)
-      minus_product_sized<5, inner()>(b_transposed, n, a, lda, b, ldb, c, ldc);
-    else
-      minus_product_sized<6, inner()>(b_transposed, n, a, lda, b, ldb, c, ldc);
+  with_height(k, [&](auto inner) {  // callers keep k within 1..6
+    if constexpr (is_fixed_height<decltype(inner)>) {
+      if (m == 5)
+        minus_product_sized<5, inner()>(b_transposed, n, a, lda, b, ldb, c, ldc);
+      else
+        minus_product_sized<6, inner()>(b_transposed, n, a, lda, b, ldb, c, ldc);
+    }
   });
 }
 
@@ -301,7 +289,10 @@ void negate_product_in_place(int k, int n, const double* a, double* c) {
 
 void negate_strip_transposed(int k, const double* p, double* c, int ldc, double* keep, int ldkeep,
                              bool lower_triangular) {
-  with_size(k, [&](auto size) { negate_strip_transposed_sized<size()>(p, c, ldc, keep, ldkeep, lower_triangular); });
+  with_height(k, [&](auto size) {  // callers keep k within 1..6
+    if constexpr (is_fixed_height<decltype(size)>)
+      negate_strip_transposed_sized<size()>(p, c, ldc, keep, ldkeep, lower_triangular);
+  });
 }
 
 #else  // no wide kernels in this build: enabled() is false, so none is called

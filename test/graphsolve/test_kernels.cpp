@@ -67,6 +67,24 @@ void expect_same_solutions(const gs::Symbolic& symbolic, const gs::BlockMatrix& 
   EXPECT_NEAR(wide.min_pivot_ratio, portable.min_pivot_ratio, 1e-10 * portable.min_pivot_ratio);
 }
 
+struct Family {
+  std::string name;
+  gs::Graph graph;
+};
+
+// LDU on `unsymmetric` values, then LDLT on `symmetric` ones, and LLT too
+// when those are positive definite.
+void expect_same_solutions(const Family& family, fam::Values unsymmetric, fam::Values symmetric) {
+  const gs::Symbolic symbolic = gs::analyze(family.graph);
+  gs::BlockMatrix a(symbolic);
+  fam::fill_values(a, unsymmetric, 11);
+  expect_same_solutions(symbolic, a, gs::Method::LDU, family.name);
+  fam::fill_values(a, symmetric, 11);
+  expect_same_solutions(symbolic, a, gs::Method::LDLT, family.name);
+  if (symmetric == fam::Values::SymmetricPositiveDefinite)
+    expect_same_solutions(symbolic, a, gs::Method::LLT, family.name);
+}
+
 TEST_F(Kernels, UseKernelsPicksWhatRuns) {
   ASSERT_TRUE(gs::use_kernels(gs::Kernels::Portable));
   EXPECT_EQ(gs::active_kernels(), gs::Kernels::Portable);
@@ -81,12 +99,8 @@ TEST_F(Kernels, UseKernelsPicksWhatRuns) {
 // ones), so that their panels, strips and products of mixed sizes all run.
 TEST_F(Kernels, BothSolveTheFamiliesAlike) {
   require_wide();
-  struct Family {
-    std::string name;
-    gs::Graph graph;
-  };
   std::vector<Family> families;
-  for (int b : {5, 6}) {
+  for (int b : {3, 5, 6}) {
     const std::string size = " of " + std::to_string(b) + "x" + std::to_string(b);
     families.push_back({"chain" + size, fam::chain(40, b)});
     families.push_back({"tree" + size, fam::random_tree(40, b, 3)});
@@ -94,28 +108,15 @@ TEST_F(Kernels, BothSolveTheFamiliesAlike) {
     families.push_back({"net" + size, fam::net(5, b)});
     families.push_back({"crystal" + size, fam::crystal(3, b)});
   }
-  for (const Family& family : families) {
-    const gs::Symbolic symbolic = gs::analyze(family.graph);
-    gs::BlockMatrix a(symbolic);
-    fam::fill_values(a, fam::Values::Unsymmetric, 11);
-    expect_same_solutions(symbolic, a, gs::Method::LDU, family.name);
-    fam::fill_values(a, fam::Values::SymmetricPositiveDefinite, 11);
-    expect_same_solutions(symbolic, a, gs::Method::LDLT, family.name);
-    expect_same_solutions(symbolic, a, gs::Method::LLT, family.name);
-  }
+  for (const Family& family : families)
+    expect_same_solutions(family, fam::Values::Unsymmetric, fam::Values::SymmetricPositiveDefinite);
   // 6x6 bodies and joints with zero diagonals, whose pivots must pivot: 5
   // rows on a tree, 3 on a ladder (5 would overconstrain its loops), as in
   // the benchmark.
-  const Family mechanisms[] = {{"saddle tree", fam::mechanism(fam::random_tree(20, 6, 4), 5, true)},
-                               {"saddle ladder", fam::mechanism(fam::ladder(10, 6), 3, true)}};
-  for (const Family& mechanism : mechanisms) {
-    const gs::Symbolic symbolic = gs::analyze(mechanism.graph);
-    gs::BlockMatrix a(symbolic);
-    fam::fill_values(a, fam::Values::SaddleUnsymmetric, 5);
-    expect_same_solutions(symbolic, a, gs::Method::LDU, mechanism.name);
-    fam::fill_values(a, fam::Values::Saddle, 5);
-    expect_same_solutions(symbolic, a, gs::Method::LDLT, mechanism.name);
-  }
+  expect_same_solutions({"saddle tree", fam::mechanism(fam::random_tree(20, 6, 4), 5, true)},
+                        fam::Values::SaddleUnsymmetric, fam::Values::Saddle);
+  expect_same_solutions({"saddle ladder", fam::mechanism(fam::ladder(10, 6), 3, true)},
+                        fam::Values::SaddleUnsymmetric, fam::Values::Saddle);
 }
 
 // Diagonal blocks with no dominant diagonal, so that partial pivoting
