@@ -168,28 +168,12 @@ double gauss_jordan_rows(double* d, int ldd, double input_scale, double toleranc
   return ratio;
 }
 
-// Calls f with p as a compile-time constant, 0 <= p < K.
-template <int K, class F>
-void with_row(int p, F&& f) {
-  static_assert(K <= 6, "one case per row");
-  switch (p) {
-    case 0: return f(std::integral_constant<int, 0>{});
-    case 1: if constexpr (K > 1) return f(std::integral_constant<int, 1>{}); break;
-    case 2: if constexpr (K > 2) return f(std::integral_constant<int, 2>{}); break;
-    case 3: if constexpr (K > 3) return f(std::integral_constant<int, 3>{}); break;
-    case 4: if constexpr (K > 4) return f(std::integral_constant<int, 4>{}); break;
-    case 5: if constexpr (K > 5) return f(std::integral_constant<int, 5>{}); break;
-    default: break;
-  }
-}
-
 // Column-major; the row interchanges are undone on the columns of the result
 // when it is written back. Every loop has compile-time bounds and unrolls,
-// and each interchange goes through a switch on the pivot row, so that
-// every coefficient's index is a constant and the columns stay in
-// registers as whole vectors (see cholesky_negated_inverse): 1014
-// instructions per 6x6 inverse, where a version that indexed them at run
-// time, and so kept them on the stack, took 1190.
+// so the columns are whole vectors (see cholesky_negated_inverse): 970
+// instructions per 6x6 inverse against 1190 with run-time bounds. A 6x6
+// block still needs more SSE2 registers than there are, so its columns
+// spill; wide_kernels.cpp holds them in AVX registers.
 template <int K>
 double gauss_jordan_columns(double* d, int ldd, double input_scale, double tolerance) {
   using Column = Eigen::Matrix<double, K, 1>;
@@ -211,10 +195,8 @@ double gauss_jordan_columns(double* d, int ldd, double input_scale, double toler
       if (i > j && v > best) best = v, p = i;
     }
     if (p != j) {
-      with_row<K>(p, [&](auto row) {
 #pragma GCC unroll 8
-        for (int c = 0; c < K; ++c) std::swap(a[c][j], a[c][row()]);
-      });
+      for (int c = 0; c < K; ++c) std::swap(a[c][j], a[c][p]);
       std::swap(row_of[j], row_of[p]);
     }
     const double pivot = a[j][j];
