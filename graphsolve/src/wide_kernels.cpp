@@ -1,59 +1,14 @@
+// The AVX2 + FMA kernels of wide_kernels.hpp; kernel_choice.cpp decides
+// whether they run.
 #include "wide_kernels.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <string_view>
 #include <utility>
 
 #include "block_kernels.hpp"
-#include "graphsolve/kernels.hpp"
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define GS_HAS_WIDE_KERNELS 1
-#endif
-
-namespace graphsolve {
-
-namespace {
-
-bool cpu_has_wide_kernels() {
-#ifdef GS_HAS_WIDE_KERNELS
-  __builtin_cpu_init();  // may run before the compiler's own initialization
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-  return false;
-#endif
-}
-
-bool portable_requested() {
-  const char* portable = std::getenv("GRAPHSOLVE_PORTABLE_KERNELS");
-  return portable && *portable && std::string_view(portable) != "0";
-}
-
-const bool kAvailable = cpu_has_wide_kernels();
-
-}  // namespace
-
-// False until the library's initializers run: code that factorizes before
-// then (another initializer) gets the portable kernels, which are correct.
-std::atomic<bool> kernels::wide::in_use{kAvailable && !portable_requested()};
-
-Kernels active_kernels() { return kernels::wide::enabled() ? Kernels::Wide : Kernels::Portable; }
-
-bool wide_kernels_available() { return kAvailable; }
-
-bool use_kernels(Kernels choice) {
-  if (choice == Kernels::Wide && !kAvailable) return false;
-  kernels::wide::in_use.store(choice == Kernels::Wide, std::memory_order_relaxed);
-  return true;
-}
-
-const char* to_string(Kernels choice) { return choice == Kernels::Wide ? "wide" : "portable"; }
-
-}  // namespace graphsolve
 
 namespace graphsolve::kernels::wide {
 

@@ -11,6 +11,11 @@
 // AVX2 code, and run only on a CPU that reports AVX2 and FMA.
 #include <atomic>
 
+// Where the wide kernels are built: x86-64 with GCC's target attribute.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define GS_HAS_WIDE_KERNELS 1
+#endif
+
 namespace graphsolve::kernels::wide {
 
 // Whether the kernels below run: graphsolve::active_kernels() == Kernels::Wide
