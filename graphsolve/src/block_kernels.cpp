@@ -268,10 +268,10 @@ double cofactor_negated_inverse3(double* d, int ldd, double input_scale, double 
 // kernel for the size.
 template <int K>
 double lu_negated_inverse(double* d, int ldd, double input_scale, double tolerance) {
-  if constexpr (K == 3) return cofactor_negated_inverse3(d, ldd, input_scale, tolerance);
-  if constexpr (K >= 5)
-    if (wide::enabled()) return wide::gauss_jordan(K, d, ldd, input_scale, tolerance);
-  return gauss_jordan_columns<K>(d, ldd, input_scale, tolerance);
+  if constexpr (K == 3)
+    return cofactor_negated_inverse3(d, ldd, input_scale, tolerance);
+  else
+    return gauss_jordan_columns<K>(d, ldd, input_scale, tolerance);
 }
 
 // 1 below row j, 0 on and above it: multiplied in, it clears a column's
@@ -335,7 +335,9 @@ template <int K>
 double invert(double* d, int ldd, const double* row_magnitudes, double tolerance, bool cholesky) {
   const double input_scale = Eigen::Map<const Eigen::Array<double, K, 1>>(row_magnitudes).maxCoeff();
   if constexpr (K >= 5)
-    if (cholesky && wide::enabled()) return wide::cholesky(K, d, ldd, input_scale, tolerance);
+    if (wide::enabled())
+      return cholesky ? wide::cholesky(K, d, ldd, input_scale, tolerance)
+                      : wide::gauss_jordan(K, d, ldd, input_scale, tolerance);
   return cholesky ? cholesky_negated_inverse<K>(d, ldd, input_scale, tolerance)
                   : lu_negated_inverse<K>(d, ldd, input_scale, tolerance);
 }
