@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <unistd.h>
 
 #include "comma_locale.hpp"
 #include "graphsolve/matrix_market.hpp"
@@ -18,7 +19,7 @@ namespace {
 class MatrixMarket : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("gs_mm_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+    dir_ = fs::temp_directory_path() / ("gs_mm_" + std::to_string(::getpid()) +
                                         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
   }

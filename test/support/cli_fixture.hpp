@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 struct CliResult {
   int code;
@@ -20,9 +21,13 @@ class CliFixture : public ::testing::Test {
  protected:
   CliFixture(std::string program, std::string prefix) : program_(std::move(program)), prefix_(std::move(prefix)) {}
 
+  // The process id keeps the directory apart from the same test run at the
+  // same time by another process (CTest runs the suite twice, once as
+  // portable.*).
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
-           (prefix_ + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           (prefix_ + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+            std::to_string(::getpid()));
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }
