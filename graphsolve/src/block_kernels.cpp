@@ -376,13 +376,21 @@ void edge_symmetric(const double* p, double* l, double* d, bool cholesky, double
 
 }  // namespace
 
+bool fuses_edge(int b, int c) {
+  const auto wide_size = [](int m) { return m == 5 || m == 6; };
+  if (b >= 1 && b <= kMaxFusedEdge && c >= 1 && c <= kMaxFusedEdge) return true;
+  return wide_size(b) && wide_size(c) && wide::enabled();
+}
+
 void eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows) {
+  if (b > kMaxFusedEdge) return wide::edge_ldu(b, c, p, u, l, d, rows);
   with_edge_size(b, [&](auto bs) {
     with_edge_size(c, [&](auto cs) { edge_ldu<bs(), cs()>(p, u, l, d, rows); });
   });
 }
 
 void eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky, double* rows) {
+  if (b > kMaxFusedEdge) return wide::edge_symmetric(b, c, p, l, d, cholesky, rows);
   with_edge_size(b, [&](auto bs) {
     with_edge_size(c, [&](auto cs) { edge_symmetric<bs(), cs()>(p, l, d, cholesky, rows); });
   });

@@ -46,12 +46,14 @@ void subtract(int m, int n, const double* a, int lda, double* c, int ldc);
 double invert_small_pivot(int k, double* d, int ldd, const double* row_magnitudes, double tolerance, bool cholesky);
 constexpr int kMaxFixed = 6;
 
-// Elimination by a pivot k (size b) whose only later neighbour is a (size c),
-// both at most kMaxFusedEdge: a forest edge, the whole work of chains and
+// Elimination by a pivot k (size b) whose only later neighbour is a (size c)
+// such that fuses_edge(b, c): a forest edge, the whole work of chains and
 // trees. One fixed-size call for what the general path does in five
-// dispatched ones: 8-25% off chains and trees of 3x3 blocks, while with 6x6
-// blocks, whose arithmetic hides the dispatch, it measured the same (LDU) or
-// a few percent slower (LDLT, LLT), so larger blocks keep the general path.
+// dispatched ones: 8-25% off chains and trees of 3x3 blocks. The portable
+// kernels fuse blocks of at most kMaxFusedEdge rows: with 6x6 blocks, whose
+// SSE2 arithmetic hides the dispatch, fusing measured the same (LDU) or a
+// few percent slower (LDLT, LLT). The wide kernels fuse 5x5 and 6x6 blocks
+// too (wide_kernels.hpp).
 // p = -D_k^{-1} (or -C_k^{-1}), as invert_small_pivot left it; blocks
 // contiguous. Widens rows[i] to the largest magnitude in row i of d after
 // the update, the magnitudes the caller tracks, as on the general path.
@@ -59,6 +61,7 @@ constexpr int kMaxFixed = 6;
 //   LDLT: l (c x b) <- -l p^T;            d -= l_new l_old^T.
 //   LLT : l <- -l p^T;                    d -= l_new l_new^T.
 constexpr int kMaxFusedEdge = 4;
+bool fuses_edge(int b, int c);
 void eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows);
 void eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky, double* rows);
 

@@ -219,10 +219,9 @@ double Factorization::Impl::load_first_touched_by(int k, const BlockMatrix& matr
 // the row magnitudes).
 int Factorization::Impl::single_small_neighbour(int k) const {
   const int e = d->struct_begin[k];
-  if (d->struct_begin[k + 1] != e + 1 || panel_end[k] >= 0 || size(k) > kn::kMaxFusedEdge || tracking_columns)
-    return -1;
+  if (d->struct_begin[k + 1] != e + 1 || panel_end[k] >= 0 || tracking_columns) return -1;
   const int a = d->struct_pos[e];
-  return size(a) <= kn::kMaxFusedEdge && size(a) > 0 && active[a] ? a : -1;
+  return active[a] && kn::fuses_edge(size(k), size(a)) ? a : -1;
 }
 
 void Factorization::Impl::eliminate_unsymmetric(int k) {

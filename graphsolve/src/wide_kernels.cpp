@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "block_kernels.hpp"
@@ -212,6 +213,82 @@ GS_WIDE void negate_strip_transposed_sized(const double* p, double* c, int ldc, 
   }
 }
 
+// rows[i] <- max(rows[i], |c_i|) over the C rows of c.
+template <int C>
+GS_WIDE_INLINE void widen(Column& rows, const Column& c) {
+  const V4 lo = c.lo < 0.0 ? -c.lo : c.lo, hi = c.hi < 0.0 ? -c.hi : c.hi;
+  rows.lo = lo > rows.lo ? lo : rows.lo;
+  rows.hi = hi > rows.hi ? hi : rows.hi;
+}
+
+// block_kernels.cpp's edge_ldu: u (B x C) <- -p u, then d (C x C) -= l u,
+// its row magnitudes widened on the way out.
+template <int B, int C>
+GS_WIDE void edge_ldu_sized(const double* p, double* u, const double* l, double* d, double* rows) {
+  negate_product_in_place_sized<B>(C, p, u);
+  Column left[B];
+#pragma GCC unroll 8
+  for (int q = 0; q < B; ++q) left[q] = load<C>(l + q * C);
+  Column widest = load<C>(rows);
+#pragma GCC unroll 8
+  for (int j = 0; j < C; ++j) {
+    Column sum = load<C>(d + j * C);
+#pragma GCC unroll 8
+    for (int q = 0; q < B; ++q) subtract_scaled(sum, left[q], u[q + j * B]);
+    store<C>(d + j * C, sum);
+    widen<C>(widest, sum);
+  }
+  store<C>(rows, widest);
+}
+
+// block_kernels.cpp's edge_symmetric: l (C x B) <- -l p^T, then d -= l_new
+// l_old^T (LDLT) or l_new l_new^T (LLT, whose p is lower triangular).
+template <int B, int C, bool cholesky>
+GS_WIDE void edge_symmetric_sized(const double* p, double* l, double* d, double* rows) {
+  // Column by column, so that every later load reads what one store wrote
+  // (a load across two stores cannot be forwarded and waits for both).
+  double original[C * B];
+  Column old[B];
+#pragma GCC unroll 8
+  for (int q = 0; q < B; ++q) {
+    old[q] = load<C>(l + q * C);
+    store<C>(original + q * C, old[q]);
+  }
+#pragma GCC unroll 8
+  for (int j = 0; j < B; ++j) {
+    Column sum{};
+#pragma GCC unroll 8
+    for (int q = 0; q < B; ++q)
+      if (!cholesky || q <= j) subtract_scaled(sum, old[q], p[j + q * B]);
+    store<C>(l + j * C, sum);
+  }
+  Column now[B];
+#pragma GCC unroll 8
+  for (int q = 0; q < B; ++q) now[q] = load<C>(l + q * C);
+  const double* right = cholesky ? l : original;
+  Column widest = load<C>(rows);
+#pragma GCC unroll 8
+  for (int j = 0; j < C; ++j) {
+    Column sum = load<C>(d + j * C);
+#pragma GCC unroll 8
+    for (int q = 0; q < B; ++q) subtract_scaled(sum, now[q], right[j + q * C]);
+    store<C>(d + j * C, sum);
+    widen<C>(widest, sum);
+  }
+  store<C>(rows, widest);
+}
+
+// Calls f with b and c as compile-time constants, both 5 or 6.
+template <class F>
+void with_edge_sizes(int b, int c, F&& f) {
+  using Five = std::integral_constant<int, 5>;
+  using Six = std::integral_constant<int, 6>;
+  if (b == 5)
+    c == 5 ? f(Five{}, Five{}) : f(Five{}, Six{});
+  else
+    c == 5 ? f(Six{}, Five{}) : f(Six{}, Six{});
+}
+
 }  // namespace
 
 double gauss_jordan(int k, double* d, int ldd, double input_scale, double tolerance) {
@@ -250,6 +327,19 @@ void negate_strip_transposed(int k, const double* p, double* c, int ldc, double*
   });
 }
 
+void edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows) {
+  with_edge_sizes(b, c, [&](auto bs, auto cs) { edge_ldu_sized<bs(), cs()>(p, u, l, d, rows); });
+}
+
+void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky, double* rows) {
+  with_edge_sizes(b, c, [&](auto bs, auto cs) {
+    if (cholesky)
+      edge_symmetric_sized<bs(), cs(), true>(p, l, d, rows);
+    else
+      edge_symmetric_sized<bs(), cs(), false>(p, l, d, rows);
+  });
+}
+
 #else  // no wide kernels in this build: enabled() is false, so none is called
 
 double gauss_jordan(int, double*, int, double, double) { std::abort(); }
@@ -257,6 +347,8 @@ double cholesky(int, double*, int, double, double) { std::abort(); }
 void minus_product(bool, int, int, int, const double*, int, const double*, int, double*, int) { std::abort(); }
 void negate_product_in_place(int, int, const double*, double*) { std::abort(); }
 void negate_strip_transposed(int, const double*, double*, int, double*, int, bool) { std::abort(); }
+void edge_ldu(int, int, const double*, double*, const double*, double*, double*) { std::abort(); }
+void edge_symmetric(int, int, const double*, double*, double*, bool, double*) { std::abort(); }
 
 #endif
 

@@ -45,4 +45,10 @@ void negate_product_in_place(int k, int n, const double* a, double* c);
 void negate_strip_transposed(int k, const double* p, double* c, int ldc, double* keep, int ldkeep,
                              bool lower_triangular);
 
+// block_kernels.hpp's eliminate_edge_ldu and eliminate_edge_symmetric (the
+// whole elimination of a pivot whose only later neighbour is one block) for
+// b and c both 5 or 6.
+void edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows);
+void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky, double* rows);
+
 }  // namespace graphsolve::kernels::wide
