@@ -7,6 +7,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "graphsolve/kernels.hpp"
+
 #include <cstring>
 #include <functional>
 #include <vector>
@@ -32,6 +34,7 @@ inline int run_benchmarks(int argc, char** argv, const std::function<void(bool q
   int n = static_cast<int>(args.size());
   register_all(quick);
   benchmark::Initialize(&n, args.data());
+  benchmark::AddCustomContext("graphsolve_kernels", graphsolve::to_string(graphsolve::active_kernels()));
   if (!quick) {
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
