@@ -258,9 +258,13 @@ double cofactor_negated_inverse3(double* d, int ldd, double input_scale, double 
     return 0.0;
   const double ratio = smallest / largest;
   if (!(ratio >= tolerance)) return ratio;  // D stays for the caller's retry
+  // Each column as a pair and a single, the pieces in which the wide
+  // kernels read it back (a load across two stores waits for both).
   const double negated_inverse_det = -1.0 / det;
-  for (int j = 0; j < 3; ++j)
-    for (int i = 0; i < 3; ++i) d[i + j * ldd] = c[j][i] * negated_inverse_det;
+  for (int j = 0; j < 3; ++j) {
+    Eigen::Map<Eigen::Vector2d>(d + j * ldd) = Eigen::Vector2d(c[j][0], c[j][1]) * negated_inverse_det;
+    d[2 + j * ldd] = c[j][2] * negated_inverse_det;
+  }
   return ratio;
 }
 
@@ -377,20 +381,19 @@ void edge_symmetric(const double* p, double* l, double* d, bool cholesky, double
 }  // namespace
 
 bool fuses_edge(int b, int c) {
-  const auto wide_size = [](int m) { return m == 5 || m == 6; };
-  if (b >= 1 && b <= kMaxFusedEdge && c >= 1 && c <= kMaxFusedEdge) return true;
-  return wide_size(b) && wide_size(c) && wide::enabled();
+  const int most = wide::enabled() ? kMaxFixed : kMaxFusedEdge;
+  return b >= 1 && b <= most && c >= 1 && c <= most;
 }
 
 void eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows) {
-  if (b > kMaxFusedEdge) return wide::edge_ldu(b, c, p, u, l, d, rows);
+  if (wide::enabled()) return wide::edge_ldu(b, c, p, u, l, d, rows);
   with_edge_size(b, [&](auto bs) {
     with_edge_size(c, [&](auto cs) { edge_ldu<bs(), cs()>(p, u, l, d, rows); });
   });
 }
 
 void eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky, double* rows) {
-  if (b > kMaxFusedEdge) return wide::edge_symmetric(b, c, p, l, d, cholesky, rows);
+  if (wide::enabled()) return wide::edge_symmetric(b, c, p, l, d, cholesky, rows);
   with_edge_size(b, [&](auto bs) {
     with_edge_size(c, [&](auto cs) { edge_symmetric<bs(), cs()>(p, l, d, cholesky, rows); });
   });

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <immintrin.h>
 #include <type_traits>
 #include <utility>
 
@@ -28,19 +29,31 @@ struct Column {
   V4 lo, hi;
 };
 
-// M rows from p (5 <= M <= 8) and back; nothing past row M is read or written.
+// M rows from p (1 <= M <= 8) and back; nothing past row M is read or written.
 template <int M>
 GS_WIDE_INLINE Column load(const double* p) {
-  static_assert(M > 4 && M <= 8, "two vectors of four");
-  Column c;
-  std::memcpy(&c.lo, p, sizeof(V4));
-  c.hi = V4{p[4], M > 5 ? p[5] : 0.0, M > 6 ? p[6] : 0.0, M > 7 ? p[7] : 0.0};
+  static_assert(M >= 1 && M <= 8, "at most two vectors of four");
+  Column c{};
+  if constexpr (M > 4) {
+    std::memcpy(&c.lo, p, sizeof(V4));
+    c.hi = V4{p[4], M > 5 ? p[5] : 0.0, M > 6 ? p[6] : 0.0, M > 7 ? p[7] : 0.0};
+  } else if constexpr (M == 4) {
+    // As two halves: the portable kernels write 4-row columns in 16-byte
+    // halves, and a load across two stores waits for both to retire.
+    c.lo = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p)), _mm_loadu_pd(p + 2), 1);
+  } else {
+    c.lo = V4{p[0], M > 1 ? p[1] : 0.0, M > 2 ? p[2] : 0.0, 0.0};
+  }
   return c;
 }
 template <int M>
 GS_WIDE_INLINE void store(double* p, const Column& c) {
-  std::memcpy(p, &c.lo, sizeof(V4));
-  for (int i = 4; i < M; ++i) p[i] = c.hi[i - 4];
+  if constexpr (M >= 4) {
+    std::memcpy(p, &c.lo, sizeof(V4));
+    for (int i = 4; i < M; ++i) p[i] = c.hi[i - 4];
+  } else {
+    for (int i = 0; i < M; ++i) p[i] = c.lo[i];
+  }
 }
 
 // Coefficient i of a column; i is a constant wherever the loops unroll.
@@ -54,6 +67,12 @@ GS_WIDE_INLINE void set(Column& c, int i, double v) {
 GS_WIDE_INLINE void subtract_scaled(Column& c, const Column& x, double s) {
   c.lo -= x.lo * s;
   c.hi -= x.hi * s;
+}
+// The same for columns of M rows: one vector when M <= 4.
+template <int M>
+GS_WIDE_INLINE void subtract_scaled(Column& c, const Column& x, double s) {
+  c.lo -= x.lo * s;
+  if constexpr (M > 4) c.hi -= x.hi * s;
 }
 GS_WIDE_INLINE Column scaled(const Column& x, double s) { return {x.lo * s, x.hi * s}; }
 
@@ -184,12 +203,13 @@ GS_WIDE void negate_product_in_place_sized(int n, const double* a, double* c) {
 #pragma GCC unroll 8
   for (int q = 0; q < K; ++q) columns[q] = load<K>(a + q * K);
   for (int j = 0; j < n; ++j) {
+    // Coefficient by coefficient: C was written in pieces of other sizes
+    // (a load across two stores waits for both), and each is read before
+    // the column is stored.
     double* cj = c + static_cast<long>(j) * K;
-    double x[K];
-    std::memcpy(x, cj, sizeof(x));
     Column sum{};
 #pragma GCC unroll 8
-    for (int q = 0; q < K; ++q) subtract_scaled(sum, columns[q], x[q]);
+    for (int q = 0; q < K; ++q) subtract_scaled<K>(sum, columns[q], cj[q]);
     store<K>(cj, sum);
   }
 }
@@ -216,9 +236,12 @@ GS_WIDE void negate_strip_transposed_sized(const double* p, double* c, int ldc, 
 // rows[i] <- max(rows[i], |c_i|) over the C rows of c.
 template <int C>
 GS_WIDE_INLINE void widen(Column& rows, const Column& c) {
-  const V4 lo = c.lo < 0.0 ? -c.lo : c.lo, hi = c.hi < 0.0 ? -c.hi : c.hi;
+  const V4 lo = c.lo < 0.0 ? -c.lo : c.lo;
   rows.lo = lo > rows.lo ? lo : rows.lo;
-  rows.hi = hi > rows.hi ? hi : rows.hi;
+  if constexpr (C > 4) {
+    const V4 hi = c.hi < 0.0 ? -c.hi : c.hi;
+    rows.hi = hi > rows.hi ? hi : rows.hi;
+  }
 }
 
 // block_kernels.cpp's edge_ldu: u (B x C) <- -p u, then d (C x C) -= l u,
@@ -234,7 +257,7 @@ GS_WIDE void edge_ldu_sized(const double* p, double* u, const double* l, double*
   for (int j = 0; j < C; ++j) {
     Column sum = load<C>(d + j * C);
 #pragma GCC unroll 8
-    for (int q = 0; q < B; ++q) subtract_scaled(sum, left[q], u[q + j * B]);
+    for (int q = 0; q < B; ++q) subtract_scaled<C>(sum, left[q], u[q + j * B]);
     store<C>(d + j * C, sum);
     widen<C>(widest, sum);
   }
@@ -259,7 +282,7 @@ GS_WIDE void edge_symmetric_sized(const double* p, double* l, double* d, double*
     Column sum{};
 #pragma GCC unroll 8
     for (int q = 0; q < B; ++q)
-      if (!cholesky || q <= j) subtract_scaled(sum, old[q], p[j + q * B]);
+      if (!cholesky || q <= j) subtract_scaled<C>(sum, old[q], p[j + q * B]);
     store<C>(l + j * C, sum);
   }
   Column now[B];
@@ -271,22 +294,22 @@ GS_WIDE void edge_symmetric_sized(const double* p, double* l, double* d, double*
   for (int j = 0; j < C; ++j) {
     Column sum = load<C>(d + j * C);
 #pragma GCC unroll 8
-    for (int q = 0; q < B; ++q) subtract_scaled(sum, now[q], right[j + q * C]);
+    for (int q = 0; q < B; ++q) subtract_scaled<C>(sum, now[q], right[j + q * C]);
     store<C>(d + j * C, sum);
     widen<C>(widest, sum);
   }
   store<C>(rows, widest);
 }
 
-// Calls f with b and c as compile-time constants, both 5 or 6.
+// Calls f with b and c as compile-time constants (callers keep both within 1..6).
 template <class F>
 void with_edge_sizes(int b, int c, F&& f) {
-  using Five = std::integral_constant<int, 5>;
-  using Six = std::integral_constant<int, 6>;
-  if (b == 5)
-    c == 5 ? f(Five{}, Five{}) : f(Five{}, Six{});
-  else
-    c == 5 ? f(Six{}, Five{}) : f(Six{}, Six{});
+  with_height(b, [&](auto bs) {
+    if constexpr (is_fixed_height<decltype(bs)>)
+      with_height(c, [&](auto cs) {
+        if constexpr (is_fixed_height<decltype(cs)>) f(bs, cs);
+      });
+  });
 }
 
 }  // namespace

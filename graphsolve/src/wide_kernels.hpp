@@ -5,7 +5,13 @@
 // a whole 6x6 block fits in 12 of the 16 vector registers, where SSE2 needs
 // 18 and spills; fused multiply-adds halve the arithmetic on top. Each
 // kernel computes what its portable twin does, in the same order of
-// operations up to the rounding of the fused multiply-adds.
+// operations up to the rounding of the fused multiply-adds. The fused
+// forest-edge kernels take blocks of every size up to 6.
+//
+// Stores and later loads of the same values come in pieces of the same
+// size wherever the loads could follow closely: a load that spans two
+// stores cannot take its value from them and waits until both retire (the
+// first wide edge kernels lost 5-6% on LDLT chains so).
 //
 // The library itself is built for any x86-64: these functions alone carry
 // AVX2 code, and run only on a CPU that reports AVX2 and FMA.
@@ -47,7 +53,7 @@ void negate_strip_transposed(int k, const double* p, double* c, int ldc, double*
 
 // block_kernels.hpp's eliminate_edge_ldu and eliminate_edge_symmetric (the
 // whole elimination of a pivot whose only later neighbour is one block) for
-// b and c both 5 or 6.
+// any b and c from 1 to 6: a column of at most four rows is one vector.
 void edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows);
 void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky, double* rows);
 

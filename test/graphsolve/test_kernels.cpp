@@ -72,10 +72,10 @@ struct Family {
   gs::Graph graph;
 };
 
-// A path whose blocks alternate between 5x5 and 6x6.
-gs::Graph alternating_chain(int n) {
+// A path of n nodes whose block sizes repeat `sizes`.
+gs::Graph chain_of_sizes(int n, const std::vector<int>& sizes) {
   gs::Graph graph;
-  for (int i = 0; i < n; ++i) graph.add_node(i % 2 ? 5 : 6);
+  for (int i = 0; i < n; ++i) graph.add_node(sizes[i % sizes.size()]);
   for (int i = 0; i + 1 < n; ++i) graph.add_edge(i, i + 1);
   return graph;
 }
@@ -116,8 +116,11 @@ TEST_F(Kernels, BothSolveTheFamiliesAlike) {
     families.push_back({"net" + size, fam::net(5, b)});
     families.push_back({"crystal" + size, fam::crystal(3, b)});
   }
-  // Forest edges between a 5x5 and a 6x6 block, both ways round.
-  families.push_back({"chain of 5x5 and 6x6 in turn", alternating_chain(31)});
+  // Forest edges between blocks of different sizes: every ordered pair of
+  // sizes from 1 to 6 is an edge of the second chain (a de Bruijn sequence).
+  families.push_back({"chain of 5x5 and 6x6 in turn", chain_of_sizes(31, {5, 6})});
+  families.push_back({"chain of sizes 1 to 6", chain_of_sizes(37, {1, 1, 2, 1, 3, 1, 4, 1, 5, 1, 6, 2, 2, 3, 2, 4, 2, 5, 2,
+                                                                   6, 3, 3, 4, 3, 5, 3, 6, 4, 4, 5, 4, 6, 5, 5, 6, 6, 1})});
   for (const Family& family : families)
     expect_same_solutions(family, fam::Values::Unsymmetric, fam::Values::SymmetricPositiveDefinite);
   // 6x6 bodies and joints with zero diagonals, whose pivots must pivot: 5
@@ -134,7 +137,7 @@ TEST_F(Kernels, BothSolveTheFamiliesAlike) {
 // memory), on a chain of alternating 5x5 and 6x6 nodes.
 TEST_F(Kernels, BothPivotAlike) {
   require_wide();
-  const gs::Symbolic symbolic = gs::analyze(alternating_chain(12));
+  const gs::Symbolic symbolic = gs::analyze(chain_of_sizes(12, {6, 5}));
   gs::BlockMatrix a(symbolic);
   std::mt19937 rng(42);
   std::normal_distribution<double> normal;
