@@ -301,6 +301,21 @@ GS_WIDE void edge_symmetric_sized(const double* p, double* l, double* d, double*
   store<C>(rows, widest);
 }
 
+// c <- a column by column (m rows), in the pieces load<M> reads back; the
+// sum of every value times zero, NaN if any is not finite.
+template <int M>
+GS_WIDE double checked_copy_sized(int n, const double* a, int lda, double* c, int ldc) {
+  Column poison{};
+  for (int j = 0; j < n; ++j) {
+    const Column v = load<M>(a + static_cast<long>(j) * lda);
+    store<M>(c + static_cast<long>(j) * ldc, v);
+    subtract_scaled<M>(poison, v, 0.0);
+  }
+  double total = 0.0;
+  for (int i = 0; i < 4; ++i) total += poison.lo[i] + (M > 4 ? poison.hi[i] : 0.0);
+  return total;
+}
+
 // Calls f with b and c as compile-time constants (callers keep both within 1..6).
 template <class F>
 void with_edge_sizes(int b, int c, F&& f) {
@@ -350,6 +365,15 @@ void negate_strip_transposed(int k, const double* p, double* c, int ldc, double*
   });
 }
 
+double checked_copy(int m, int n, const double* a, int lda, double* c, int ldc) {
+  return with_height(m, [&](auto rows) {
+    if constexpr (is_fixed_height<decltype(rows)>)
+      return checked_copy_sized<rows()>(n, a, lda, c, ldc);
+    else
+      return 0.0;  // callers keep m within 1..6
+  });
+}
+
 void edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows) {
   with_edge_sizes(b, c, [&](auto bs, auto cs) { edge_ldu_sized<bs(), cs()>(p, u, l, d, rows); });
 }
@@ -371,6 +395,7 @@ void minus_product(bool, int, int, int, const double*, int, const double*, int, 
 void negate_product_in_place(int, int, const double*, double*) { std::abort(); }
 void negate_strip_transposed(int, const double*, double*, int, double*, int, bool) { std::abort(); }
 void edge_ldu(int, int, const double*, double*, const double*, double*, double*) { std::abort(); }
+double checked_copy(int, int, const double*, int, double*, int) { std::abort(); }
 void edge_symmetric(int, int, const double*, double*, double*, bool, double*) { std::abort(); }
 
 #endif
