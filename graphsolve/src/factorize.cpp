@@ -22,7 +22,7 @@ namespace {
 // a time.
 template <bool copy_too, class Rows, class Columns>
 double checked_block(Rows m, Columns n, const double* a, int lda, double* c, int ldc) {
-  if constexpr (copy_too && kn::is_fixed_height<Rows>)
+  if constexpr (copy_too && kn::is_fixed_height<Rows> && kn::is_fixed_height<Columns>)
     if (m >= 5 && kn::wide::enabled()) return kn::wide::checked_copy(m, n, a, lda, c, ldc);
   if constexpr (kn::is_fixed_height<Rows> && kn::is_fixed_height<Columns>) {
     using Values = Eigen::Array<double, Rows::value * Columns::value, 1>;

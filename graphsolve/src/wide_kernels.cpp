@@ -303,10 +303,11 @@ GS_WIDE void edge_symmetric_sized(const double* p, double* l, double* d, double*
 
 // c <- a column by column (m rows), in the pieces load<M> reads back; the
 // sum of every value times zero, NaN if any is not finite.
-template <int M>
-GS_WIDE double checked_copy_sized(int n, const double* a, int lda, double* c, int ldc) {
+template <int M, int N>
+GS_WIDE double checked_copy_sized(const double* a, int lda, double* c, int ldc) {
   Column poison{};
-  for (int j = 0; j < n; ++j) {
+#pragma GCC unroll 8
+  for (int j = 0; j < N; ++j) {
     const Column v = load<M>(a + static_cast<long>(j) * lda);
     store<M>(c + static_cast<long>(j) * ldc, v);
     subtract_scaled<M>(poison, v, 0.0);
@@ -366,11 +367,17 @@ void negate_strip_transposed(int k, const double* p, double* c, int ldc, double*
 }
 
 double checked_copy(int m, int n, const double* a, int lda, double* c, int ldc) {
-  return with_height(m, [&](auto rows) {
-    if constexpr (is_fixed_height<decltype(rows)>)
-      return checked_copy_sized<rows()>(n, a, lda, c, ldc);
-    else
-      return 0.0;  // callers keep m within 1..6
+  return with_height(m, [&](auto rows) {  // callers keep m and n within 1..6
+    if constexpr (is_fixed_height<decltype(rows)>) {
+      return with_height(n, [&](auto columns) {
+        if constexpr (is_fixed_height<decltype(columns)>)
+          return checked_copy_sized<rows(), columns()>(a, lda, c, ldc);
+        else
+          return 0.0;
+      });
+    } else {
+      return 0.0;
+    }
   });
 }
 

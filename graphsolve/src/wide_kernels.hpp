@@ -57,7 +57,7 @@ void negate_strip_transposed(int k, const double* p, double* c, int ldc, double*
 void edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows);
 void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky, double* rows);
 
-// C <- A (m x n, 1 <= m <= 6), column by column in the pieces the kernels
+// C <- A (m x n, 1 <= m, n <= 6), column by column in the pieces the kernels
 // above read back; returns the sum of every value times zero (NaN if any
 // is not finite).
 double checked_copy(int m, int n, const double* a, int lda, double* c, int ldc);
