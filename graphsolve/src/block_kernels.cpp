@@ -385,15 +385,22 @@ bool fuses_edge(int b, int c) {
   return b >= 1 && b <= most && c >= 1 && c <= most;
 }
 
+namespace {
+// A size above kMaxFusedEdge got here through fuses_edge() with the wide
+// kernels on: they stay the ones to call even if another thread has just
+// switched to the portable ones (use_kernels), which cannot take it.
+bool takes_wide_edge(int b, int c) { return b > kMaxFusedEdge || c > kMaxFusedEdge || wide::enabled(); }
+}  // namespace
+
 void eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows) {
-  if (wide::enabled()) return wide::edge_ldu(b, c, p, u, l, d, rows);
+  if (takes_wide_edge(b, c)) return wide::edge_ldu(b, c, p, u, l, d, rows);
   with_edge_size(b, [&](auto bs) {
     with_edge_size(c, [&](auto cs) { edge_ldu<bs(), cs()>(p, u, l, d, rows); });
   });
 }
 
 void eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky, double* rows) {
-  if (wide::enabled()) return wide::edge_symmetric(b, c, p, l, d, cholesky, rows);
+  if (takes_wide_edge(b, c)) return wide::edge_symmetric(b, c, p, l, d, cholesky, rows);
   with_edge_size(b, [&](auto bs) {
     with_edge_size(c, [&](auto cs) { edge_symmetric<bs(), cs()>(p, l, d, cholesky, rows); });
   });

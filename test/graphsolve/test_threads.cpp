@@ -5,10 +5,13 @@
 // differing bit, and under -DGS_SANITIZE=thread as a report.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <thread>
 #include <vector>
 
 #include "graphsolve/families.hpp"
+#include "graphsolve/kernels.hpp"
 #include "test_support.hpp"
 
 namespace gs = graphsolve;
@@ -79,4 +82,39 @@ TEST(Threads, CrystalPanelsShareOneAnalysis) {
 TEST(Threads, MechanismFactorizationsShareOneAnalysis) {
   const gs::Symbolic sym = gs::analyze(fam::mechanism(fam::random_tree(300, 6, 7), 5, true));
   expect_threads_reproduce_serial(sym, gs::Method::LDU, fam::Values::SaddleUnsymmetric);
+}
+
+// graphsolve/kernels.hpp: switching the kernels while other threads
+// factorize is allowed, and each factorization may then mix both. Chains of
+// 6x6 and 3x3 blocks take the fused tree edges, whose wide kernels alone
+// take 6x6 blocks: an edge chosen with the wide kernels on must not be sent
+// to the portable ones because the switch flipped in between.
+TEST(Threads, KernelsSwitchWhileFactorizing) {
+  if (!gs::wide_kernels_available()) GTEST_SKIP() << "this CPU has no AVX2 and FMA: only the portable kernels run";
+  const gs::Kernels before = gs::active_kernels();
+  std::atomic<bool> done{false};
+  std::thread switcher([&] {
+    for (long i = 0; !done.load(); ++i) gs::use_kernels(i % 2 ? gs::Kernels::Wide : gs::Kernels::Portable);
+  });
+  std::vector<std::thread> solvers;
+  std::vector<double> worst(2, 0.0);
+  for (int t = 0; t < 2; ++t)
+    solvers.emplace_back([&, t] {
+      const gs::Symbolic sym = gs::analyze(fam::chain(60, t == 0 ? 6 : 3));
+      gs::BlockMatrix a(sym);
+      fam::fill_values(a, fam::Values::Unsymmetric, 5);
+      const Eigen::MatrixXd b = gs_test::random_rhs(sym.pattern().dimension, 1, 5);
+      Eigen::MatrixXd x(b.rows(), b.cols());
+      gs::Factorization f(sym, gs::Method::LDU);
+      for (int round = 0; round < 300; ++round) {
+        const bool solved = f.factorize(a) == gs::Status::Success && f.solve(b, x) == gs::Status::Success;
+        worst[t] = std::max(worst[t], solved ? gs::relative_residual(a, x, b) : 1.0);
+      }
+    });
+  for (std::thread& solver : solvers) solver.join();
+  done = true;
+  switcher.join();
+  gs::use_kernels(before);
+  EXPECT_LT(worst[0], 1e-12);
+  EXPECT_LT(worst[1], 1e-12);
 }
