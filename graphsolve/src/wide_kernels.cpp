@@ -244,6 +244,24 @@ GS_WIDE_INLINE void widen(Column& rows, const Column& c) {
   }
 }
 
+// The parent's update of a fused edge: d (C x C) -= X Y, X's B columns in
+// registers, Y's coefficient (q, j) at y[q * q_step + j * j_step]; rows
+// widened by the updated d.
+template <int B, int C>
+GS_WIDE_INLINE void update_parent(const Column* x, const double* y, int q_step, int j_step, double* d,
+                                  double* rows) {
+  Column widest = load<C>(rows);
+#pragma GCC unroll 8
+  for (int j = 0; j < C; ++j) {
+    Column sum = load<C>(d + j * C);
+#pragma GCC unroll 8
+    for (int q = 0; q < B; ++q) subtract_scaled<C>(sum, x[q], y[q * q_step + j * j_step]);
+    store<C>(d + j * C, sum);
+    widen<C>(widest, sum);
+  }
+  store<C>(rows, widest);
+}
+
 // block_kernels.cpp's edge_ldu: u (B x C) <- -p u, then d (C x C) -= l u,
 // its row magnitudes widened on the way out.
 template <int B, int C>
@@ -252,16 +270,7 @@ GS_WIDE void edge_ldu_sized(const double* p, double* u, const double* l, double*
   Column left[B];
 #pragma GCC unroll 8
   for (int q = 0; q < B; ++q) left[q] = load<C>(l + q * C);
-  Column widest = load<C>(rows);
-#pragma GCC unroll 8
-  for (int j = 0; j < C; ++j) {
-    Column sum = load<C>(d + j * C);
-#pragma GCC unroll 8
-    for (int q = 0; q < B; ++q) subtract_scaled<C>(sum, left[q], u[q + j * B]);
-    store<C>(d + j * C, sum);
-    widen<C>(widest, sum);
-  }
-  store<C>(rows, widest);
+  update_parent<B, C>(left, u, 1, B, d, rows);
 }
 
 // block_kernels.cpp's edge_symmetric: l (C x B) <- -l p^T, then d -= l_new
@@ -288,17 +297,7 @@ GS_WIDE void edge_symmetric_sized(const double* p, double* l, double* d, double*
   Column now[B];
 #pragma GCC unroll 8
   for (int q = 0; q < B; ++q) now[q] = load<C>(l + q * C);
-  const double* right = cholesky ? l : original;
-  Column widest = load<C>(rows);
-#pragma GCC unroll 8
-  for (int j = 0; j < C; ++j) {
-    Column sum = load<C>(d + j * C);
-#pragma GCC unroll 8
-    for (int q = 0; q < B; ++q) subtract_scaled<C>(sum, now[q], right[j + q * C]);
-    store<C>(d + j * C, sum);
-    widen<C>(widest, sum);
-  }
-  store<C>(rows, widest);
+  update_parent<B, C>(now, cholesky ? l : original, C, 1, d, rows);
 }
 
 // c <- a column by column (m rows), in the pieces load<M> reads back; the
