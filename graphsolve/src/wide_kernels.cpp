@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <immintrin.h>
-#include <type_traits>
 #include <utility>
 
 #include "block_kernels.hpp"
