@@ -3,13 +3,12 @@
 // of 5x5 and 6x6 blocks, and the elimination of tree edges between blocks of
 // any size up to 6) factorizations run. The library is built for any x86-64
 // CPU; on one with AVX2 and FMA it also carries "wide" kernels that hold a
-// whole 6x6 block in registers and fuse multiply-adds: about 30% off
-// refactor + solve of chains and trees of 6x6 blocks, 20-30% off ladders,
-// nets and small crystals of them, 5-14% off symmetric chains and trees of
-// 3x3 blocks. Their results
-// differ from the portable kernels' in the last bits (the fused roundings),
-// so a program that needs the same bits on every x86-64 CPU, or a test that
-// depends on round-off, picks the portable ones.
+// whole 6x6 block in registers and fuse multiply-adds: 25-35% off refactor
+// + solve of chains and trees of 6x6 blocks, 15-25% off ladders, nets and
+// small crystals of them, 5-15% off symmetric chains and trees of 3x3
+// blocks. Their results differ from the portable kernels' in the last bits
+// (the fused roundings), so a program that needs the same bits on every
+// x86-64 CPU, or a test that depends on round-off, picks the portable ones.
 namespace graphsolve {
 
 enum class Kernels {
