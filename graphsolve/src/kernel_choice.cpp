@@ -46,4 +46,3 @@ bool use_kernels(Kernels choice) {
 const char* to_string(Kernels choice) { return choice == Kernels::Wide ? "wide" : "portable"; }
 
 }  // namespace graphsolve
-

@@ -63,11 +63,7 @@ GS_WIDE_INLINE void set(Column& c, int i, double v) {
   else
     c.hi[i - 4] = v;
 }
-GS_WIDE_INLINE void subtract_scaled(Column& c, const Column& x, double s) {
-  c.lo -= x.lo * s;
-  c.hi -= x.hi * s;
-}
-// The same for columns of M rows: one vector when M <= 4.
+// c -= x s for columns of M rows: one vector when M <= 4.
 template <int M>
 GS_WIDE_INLINE void subtract_scaled(Column& c, const Column& x, double s) {
   c.lo -= x.lo * s;
@@ -121,7 +117,7 @@ GS_WIDE double gauss_jordan_sized(double* d, int ldd, double input_scale, double
     for (int c = 0; c < K; ++c) {
       if (c == j) continue;
       const double r = at(a[c], j);
-      subtract_scaled(a[c], multiplier, r);
+      subtract_scaled<K>(a[c], multiplier, r);
       set(a[c], j, r * inverse);
     }
     a[j] = scaled(multiplier, -1.0);
@@ -158,7 +154,7 @@ GS_WIDE double cholesky_sized(double* d, int ldd, double input_scale, double tol
 #pragma GCC unroll 8
     for (int i = 0; i <= j; ++i) set(l[j], i, 0.0);
 #pragma GCC unroll 8
-    for (int c = j + 1; c < K; ++c) subtract_scaled(a[c], l[j], at(a[j], c));
+    for (int c = j + 1; c < K; ++c) subtract_scaled<K>(a[c], l[j], at(a[j], c));
   }
   if (!definite) return -1.0;
   const double ratio = smallest / largest;
@@ -171,7 +167,7 @@ GS_WIDE double cholesky_sized(double* d, int ldd, double input_scale, double tol
     Column x{};
     set(x, j, 1.0);
 #pragma GCC unroll 8
-    for (int q = j; q + 1 < K; ++q) subtract_scaled(x, l[q], at(x, q));
+    for (int q = j; q + 1 < K; ++q) subtract_scaled<K>(x, l[q], at(x, q));
     store<K>(d + static_cast<long>(j) * ldd, {x.lo * scale.lo, x.hi * scale.hi});
   }
   return ratio;
@@ -191,7 +187,7 @@ GS_WIDE void minus_product_sized(bool b_transposed, int n, const double* a, int 
     const double* bj = b + j * next;
     Column sum = load<M>(cj);
 #pragma GCC unroll 8
-    for (int q = 0; q < K; ++q) subtract_scaled(sum, columns[q], bj[q * step]);
+    for (int q = 0; q < K; ++q) subtract_scaled<M>(sum, columns[q], bj[q * step]);
     store<M>(cj, sum);
   }
 }
@@ -227,7 +223,7 @@ GS_WIDE void negate_strip_transposed_sized(const double* p, double* c, int ldc, 
     Column sum{};
 #pragma GCC unroll 8
     for (int q = 0; q < K; ++q)
-      if (!lower_triangular || q <= j) subtract_scaled(sum, old[q], p[j + q * K]);
+      if (!lower_triangular || q <= j) subtract_scaled<6>(sum, old[q], p[j + q * K]);
     store<6>(c + static_cast<long>(j) * ldc, sum);
   }
 }
