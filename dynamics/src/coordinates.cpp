@@ -169,7 +169,8 @@ int check_settable(const Model& model, int joint, const Eigen::VectorXd& values,
   const Joint& j = model.joint(joint);
   if (values.size() != j.num_coordinates())
     throw std::invalid_argument(std::string("dynamics::") + what + ": joint '" + j.name + "' has " +
-                                std::to_string(j.num_coordinates()) + " coordinates, got " +
+                                std::to_string(j.num_coordinates()) + (j.num_coordinates() == 1 ? " coordinate" : " coordinates") +
+                                ", got " +
                                 std::to_string(values.size()));
   if (compute_topology(model).closes_loop[joint])
     throw std::invalid_argument(std::string("dynamics::") + what + ": joint '" + j.name +

@@ -113,7 +113,8 @@ void apply(const Model& model, const Topology& topology, const std::map<std::str
     if (static_cast<int>(values.size()) != joint.num_coordinates())
       throw std::invalid_argument(std::string(option) + ": joint '" + name + "' (" +
                                   joint_type_name(joint.freedom) + ") has " +
-                                  std::to_string(joint.num_coordinates()) + " coordinates, got " +
+                                  std::to_string(joint.num_coordinates()) +
+                                  (joint.num_coordinates() == 1 ? " coordinate" : " coordinates") + ", got " +
                                   std::to_string(values.size()));
     if (topology.closes_loop[j])
       throw std::invalid_argument(std::string(option) + ": joint '" + name +

@@ -721,7 +721,7 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            // The loop-closing joint4 and the joints past the twelfth are not listed.
            {"simulate four-bar --q0 crank=1", "unknown joint 'crank' (joints with coordinates: joint1, joint2, joint3;", 1},
            {"simulate n-link-pendulum --param n=20 --v0 x=1", "joint11, joint12, ... (20 in all); fixed", 1},
-           {"simulate pendulum --q0 joint1=1:2", "has 1 coordinates, got 2", 1},
+           {"simulate pendulum --q0 joint1=1:2", "has 1 coordinate, got 2", 1},
            {"simulate pendulum --q0 joint1", "expected joint=value", 1},
            {"simulate pendulum --q0 joint1=1 --q0 joint1=2", "--q0: joint 'joint1' is given twice", 1},
            {"simulate pendulum --param length=1 --param length=2", "--param: 'length' is given twice", 1},

@@ -184,7 +184,7 @@ TEST(ModelErrors, BadStatesAndOptions) {
   expect_invalid([] { Simulator bad(Model{}); }, "the model has no bodies");
   State t = make_state(m);
   expect_invalid([&] { set_joint_positions(m, t, Eigen::VectorXd::Zero(3)); }, "got 3 values, the model has 1");
-  expect_invalid([&] { set_joint_position(m, t, 0, Eigen::VectorXd::Zero(2)); }, "has 1 coordinates, got 2");
+  expect_invalid([&] { set_joint_position(m, t, 0, Eigen::VectorXd::Zero(2)); }, "has 1 coordinate, got 2");
   // An angle counts its turns, but not beyond where a double keeps it to 1e-7 rad.
   expect_invalid([&] { set_joint_positions(m, t, Eigen::VectorXd::Constant(1, -2e9)); },
                  "joint 'joint1' at -2e+09 rad lies beyond +-1e9 rad");
