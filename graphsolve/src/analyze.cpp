@@ -124,12 +124,19 @@ std::shared_ptr<detail::SymbolicData> auto_with_cycles(const std::shared_ptr<con
 Symbolic analyze_with_pattern(std::shared_ptr<const Pattern> pattern, const AnalyzeOptions& options) {
   if (!pattern) throw std::invalid_argument("graphsolve::analyze: null pattern");
   Symbolic result;
-  if (options.ordering != Ordering::Auto) {
-    result.data_ = analyze_one(pattern, options.ordering, options.order);
-    return result;
+  try {
+    if (options.ordering != Ordering::Auto) {
+      result.data_ = analyze_one(pattern, options.ordering, options.order);
+      return result;
+    }
+    const bool forest = pattern->num_edges == pattern->num_nodes - pattern->components;
+    result.data_ = forest ? auto_on_a_forest(pattern) : auto_with_cycles(pattern);
+  } catch (const std::bad_alloc&) {  // the filled pattern: its size is what could not be stored
+    throw OutOfMemory("graphsolve::analyze: out of memory for the filled pattern of " +
+                      std::to_string(pattern->num_nodes) + " nodes and " + std::to_string(pattern->num_edges) +
+                      " edges with the " + to_string(options.ordering) + " ordering" +
+                      (options.ordering == Ordering::Auto ? "" : "; Ordering::Auto picks the cheapest of dfs, amd and nd"));
   }
-  const bool forest = pattern->num_edges == pattern->num_nodes - pattern->components;
-  result.data_ = forest ? auto_on_a_forest(pattern) : auto_with_cycles(pattern);
   return result;
 }
 

@@ -8,6 +8,7 @@
 #include "graphsolve/symbolic.hpp"
 #include "block_kernels.hpp"
 #include "memory_overlap.hpp"
+#include "value_count_text.hpp"
 
 namespace graphsolve {
 
@@ -31,7 +32,12 @@ BlockMatrix::BlockMatrix(std::shared_ptr<const Pattern> pattern) : pattern_(std:
   }
   if (total > std::numeric_limits<int>::max())
     throw std::invalid_argument("graphsolve::BlockMatrix: more than 2^31-1 stored values");
-  values_.assign(total, 0.0);
+  try {
+    values_.assign(total, 0.0);
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemory("graphsolve::BlockMatrix: out of memory for the matrix's " +
+                      detail::value_count_text(static_cast<double>(total)));
+  }
   active_.assign(p.num_nodes, 1);
 }
 

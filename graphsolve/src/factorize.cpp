@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "factor_storage.hpp"
+#include "value_count_text.hpp"
 #include "wide_kernels.hpp"
 
 namespace graphsolve {
@@ -41,6 +42,17 @@ bool valid(const FactorOptions& options) {
   return std::isfinite(options.shift) && std::isfinite(options.constraint_shift) &&
          options.pivot_tolerance >= 0.0 && options.pivot_tolerance <= 1.0;
 }
+
+// The factor's values, plus the dense workspace of blocks above kMaxFixed
+// rows, which dominate where such blocks exist.
+std::string out_of_memory_message(const detail::SymbolicData& d, Method method, long factor_values) {
+  double needed = static_cast<double>(factor_values);
+  for (int size : d.size)
+    if (size > kn::kMaxFixed) needed += static_cast<double>(size) * size;
+  return std::string("graphsolve::Factorization: out of memory for the ") + to_string(method) + " factor's " +
+         detail::value_count_text(needed) + " on " + std::to_string(d.order.size()) + " nodes (" +
+         to_string(d.stats.ordering) + " ordering, " + std::to_string(d.stats.fill_blocks) + " fill blocks)";
+}
 }  // namespace
 
 Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data()), method(m) {
@@ -58,38 +70,42 @@ Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data(
     upper_off[k] = total;
     if (method == Method::LDU) total += b * w;
   }
-  values.assign(total, 0.0);
-  prefetching = total * static_cast<long>(sizeof(double)) > kPrefetchAboveBytes;
-  entry_edge.assign(d->struct_pos.size(), -1);
-  for (int e = 0; e < static_cast<int>(d->edge_entry.size()); ++e) entry_edge[d->edge_entry[e]] = e;
-  build_load_schedule();
-  plan_panels();
-  active.assign(n, 1);
-  row_magnitude.assign(d->pattern->dimension, 0.0);
-  if (method == Method::LDU) column_magnitude.assign(d->pattern->dimension, 0.0);
-  magnitude_off.assign(n, 0);
-  for (int k = 1; k < n; ++k) magnitude_off[k] = magnitude_off[k - 1] + d->size[k - 1];
-  large_index.assign(n, -1);
-  // Reserve exactly: Eigen's LLT(size) leaves its status uninitialized, so
-  // these objects must be constructed in place, never copied on growth.
-  const long large = std::count_if(d->size.begin(), d->size.end(), [](int b) { return b > kn::kMaxFixed; });
-  if (method == Method::LLT)
-    large_llt.reserve(large);
-  else
-    large_lu.reserve(large);
-  for (int k = 0; k < n; ++k) {
-    if (d->size[k] <= kn::kMaxFixed) continue;
-    large_index[k] = static_cast<int>(std::max(large_lu.size(), large_llt.size()));
+  try {
+    values.assign(total, 0.0);
+    prefetching = total * static_cast<long>(sizeof(double)) > kPrefetchAboveBytes;
+    entry_edge.assign(d->struct_pos.size(), -1);
+    for (int e = 0; e < static_cast<int>(d->edge_entry.size()); ++e) entry_edge[d->edge_entry[e]] = e;
+    build_load_schedule();
+    plan_panels();
+    active.assign(n, 1);
+    row_magnitude.assign(d->pattern->dimension, 0.0);
+    if (method == Method::LDU) column_magnitude.assign(d->pattern->dimension, 0.0);
+    magnitude_off.assign(n, 0);
+    for (int k = 1; k < n; ++k) magnitude_off[k] = magnitude_off[k - 1] + d->size[k - 1];
+    large_index.assign(n, -1);
+    // Reserve exactly: Eigen's LLT(size) leaves its status uninitialized, so
+    // these objects must be constructed in place, never copied on growth.
+    const long large = std::count_if(d->size.begin(), d->size.end(), [](int b) { return b > kn::kMaxFixed; });
     if (method == Method::LLT)
-      large_llt.emplace_back(d->size[k]);
+      large_llt.reserve(large);
     else
-      large_lu.emplace_back(d->size[k]);
+      large_lu.reserve(large);
+    for (int k = 0; k < n; ++k) {
+      if (d->size[k] <= kn::kMaxFixed) continue;
+      large_index[k] = static_cast<int>(std::max(large_lu.size(), large_llt.size()));
+      if (method == Method::LLT)
+        large_llt.emplace_back(d->size[k]);
+      else
+        large_lu.emplace_back(d->size[k]);
+    }
+    scratch.assign(std::max(1L, d->max_panel), 0.0);
+    rhs_scratch.resize(std::max(1, d->max_size), kRhsChunk);
+    residual.resize(d->pattern->dimension);
+    correction.resize(d->pattern->dimension);
+    kept_rhs.resize(d->pattern->dimension);
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemory(out_of_memory_message(*d, method, total));
   }
-  scratch.assign(std::max(1L, d->max_panel), 0.0);
-  rhs_scratch.resize(std::max(1, d->max_size), kRhsChunk);
-  residual.resize(d->pattern->dimension);
-  correction.resize(d->pattern->dimension);
-  kept_rhs.resize(d->pattern->dimension);
 }
 
 // A node is loaded by the first pivot whose later neighbours include it, the

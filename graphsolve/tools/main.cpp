@@ -75,6 +75,9 @@ int main(int argc, char** argv) {
     }
     if (info_cmd->parsed()) return cli::run_info(info);
     return cli::run_demo(demo_json);
+  } catch (const graphsolve::OutOfMemory& error) {  // names what did not fit
+    std::cerr << "graphsolve: error: " << error.what() << "\n";
+    return 1;
   } catch (const std::bad_alloc&) {
     std::cerr << "graphsolve: error: out of memory: the system (or its factor) does not fit in this machine's memory\n";
     return 1;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "graphsolve/families.hpp"
+#include "address_sanitizer.hpp"
 #include "cli_fixture.hpp"
 #include "test_support.hpp"
 
@@ -228,6 +229,30 @@ TEST_F(Cli, DemoRunsTheBuiltInSystems) {
   const CliResult r = run("demo");
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* name : {"chain", "ladder", "net", "crystal", "mechanism"}) EXPECT_NE(r.out.find(name), std::string::npos);
+}
+
+// Two 10000-row blocks: a matrix of 1.6 GB, which a process capped at 1 GB
+// of address space cannot hold (nor the factor, at twice that).
+TEST_F(Cli, SystemsThatDoNotFitInMemoryNameWhatDidNotFit) {
+#ifdef GS_TEST_ASAN
+  GTEST_SKIP() << "AddressSanitizer ends the process on a failed operator new instead of throwing";
+#endif
+  const int n = 20000;
+  std::string a = "%%MatrixMarket matrix coordinate real general\n20000 20000 20000\n";
+  std::string b = "%%MatrixMarket matrix array real general\n20000 1\n";
+  for (int i = 1; i <= n; ++i) {
+    a += std::to_string(i) + " " + std::to_string(i) + " 2\n";
+    b += "1\n";
+  }
+  write("A.mtx", a);
+  write("b.mtx", b);
+  const CliResult r = run("solve A.mtx --rhs b.mtx --out x.mtx --block-size 10000", "ulimit -v 1000000");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("graphsolve: error: graphsolve::BlockMatrix: out of memory for the matrix's 200000000 values "
+                       "(1.6 GB)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(exists("x.mtx"));
 }
 
 TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {

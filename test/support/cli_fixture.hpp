@@ -33,9 +33,10 @@ class CliFixture : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  CliResult run(const std::string& args) {
-    const std::string command =
-        "cd '" + dir_.string() + "' && '" + program_ + "' " + args + " > stdout.txt 2> stderr.txt";
+  // shell_first runs in the same shell just before the program (e.g. a ulimit).
+  CliResult run(const std::string& args, const std::string& shell_first = "") {
+    const std::string command = "cd '" + dir_.string() + "' && " + (shell_first.empty() ? "" : shell_first + " && ") +
+                                "'" + program_ + "' " + args + " > stdout.txt 2> stderr.txt";
     const int status = std::system(command.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir_ / "stdout.txt"), slurp(dir_ / "stderr.txt")};
   }

@@ -12,6 +12,7 @@
 
 #include <Eigen/Core>
 
+#include "graphsolve/out_of_memory.hpp"
 #include "graphsolve/pattern.hpp"
 
 namespace graphsolve {

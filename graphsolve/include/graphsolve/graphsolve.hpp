@@ -10,5 +10,6 @@
 #include "graphsolve/pattern.hpp"
 #include "graphsolve/sparse_export.hpp"
 #include "graphsolve/sparse_import.hpp"
+#include "graphsolve/out_of_memory.hpp"
 #include "graphsolve/status.hpp"
 #include "graphsolve/symbolic.hpp"

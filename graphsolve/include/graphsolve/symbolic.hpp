@@ -10,6 +10,7 @@
 #include "graphsolve/graph.hpp"
 #include "graphsolve/method.hpp"
 #include "graphsolve/ordering.hpp"
+#include "graphsolve/out_of_memory.hpp"
 #include "graphsolve/pattern.hpp"
 
 namespace graphsolve {
