@@ -174,9 +174,8 @@ GS_WIDE double cholesky_sized(double* d, int ldd, double input_scale, double tol
 }
 
 // C -= A B (or A B^T): A's K columns stay in registers for every column of C.
-template <int M, int K>
-GS_WIDE void minus_product_sized(bool b_transposed, int n, const double* a, int lda, const double* b, int ldb,
-                                 double* c, int ldc) {
+template <int M, int K, bool b_transposed>
+GS_WIDE void minus_product_sized(int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
   Column columns[K];
 #pragma GCC unroll 8
   for (int q = 0; q < K; ++q) columns[q] = load<M>(a + static_cast<long>(q) * lda);
@@ -333,16 +332,21 @@ double cholesky(int k, double* d, int ldd, double input_scale, double tolerance)
   return k == 5 ? cholesky_sized<5>(d, ldd, input_scale, tolerance) : cholesky_sized<6>(d, ldd, input_scale, tolerance);
 }
 
+namespace {
+template <int M, bool b_transposed>
+constexpr ProductsOfHeight products_of_height() {
+  return {&minus_product_sized<M, 1, b_transposed>, &minus_product_sized<M, 2, b_transposed>,
+          &minus_product_sized<M, 3, b_transposed>, &minus_product_sized<M, 4, b_transposed>,
+          &minus_product_sized<M, 5, b_transposed>, &minus_product_sized<M, 6, b_transposed>};
+}
+}  // namespace
+
+const ProductTable minus_products = {{{{products_of_height<5, false>(), products_of_height<6, false>()}},
+                                      {{products_of_height<5, true>(), products_of_height<6, true>()}}}};
+
 void minus_product(bool b_transposed, int m, int k, int n, const double* a, int lda, const double* b, int ldb,
                    double* c, int ldc) {
-  with_height(k, [&](auto inner) {  // callers keep k within 1..6
-    if constexpr (is_fixed_height<decltype(inner)>) {
-      if (m == 5)
-        minus_product_sized<5, inner()>(b_transposed, n, a, lda, b, ldb, c, ldc);
-      else
-        minus_product_sized<6, inner()>(b_transposed, n, a, lda, b, ldb, c, ldc);
-    }
-  });
+  minus_products[b_transposed][m - 5][k - 1](n, a, lda, b, ldb, c, ldc);  // callers keep k within 1..6
 }
 
 void negate_product_in_place(int k, int n, const double* a, double* c) {
@@ -392,6 +396,7 @@ void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool ch
 
 double gauss_jordan(int, double*, int, double, double) { std::abort(); }
 double cholesky(int, double*, int, double, double) { std::abort(); }
+const ProductTable minus_products{};  // null: never read while enabled() is false
 void minus_product(bool, int, int, int, const double*, int, const double*, int, double*, int) { std::abort(); }
 void negate_product_in_place(int, int, const double*, double*) { std::abort(); }
 void negate_strip_transposed(int, const double*, double*, int, double*, int, bool) { std::abort(); }

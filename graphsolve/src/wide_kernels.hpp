@@ -15,6 +15,7 @@
 //
 // The library itself is built for any x86-64: these functions alone carry
 // AVX2 code, and run only on a CPU that reports AVX2 and FMA.
+#include <array>
 #include <atomic>
 
 // Where the wide kernels are built: x86-64 with GCC's target attribute.
@@ -41,6 +42,13 @@ double cholesky(int k, double* d, int ldd, double input_scale, double tolerance)
 // 1 <= k <= 6, C is m x n.
 void minus_product(bool b_transposed, int m, int k, int n, const double* a, int lda, const double* b, int ldb,
                    double* c, int ldc);
+// The same kernels without the dispatch, minus_products[b_transposed][m -
+// 5][k - 1], which the elimination's products call straight (sub_ab,
+// sub_abt in block_kernels.cpp).
+using ProductKernel = void (*)(int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
+using ProductsOfHeight = std::array<ProductKernel, 6>;
+using ProductTable = std::array<std::array<ProductsOfHeight, 2>, 2>;
+extern const ProductTable minus_products;
 
 // C <- -A C for a square k x k A (k = 5 or 6) and a contiguous k x n C.
 void negate_product_in_place(int k, int n, const double* a, double* c);
