@@ -24,7 +24,7 @@ namespace {
 template <bool copy_too, class Rows, class Columns>
 double checked_block(Rows m, Columns n, const double* a, int lda, double* c, int ldc) {
   if constexpr (copy_too && kn::is_fixed_height<Rows> && kn::is_fixed_height<Columns>)
-    if (m >= 5 && kn::wide::enabled()) return kn::wide::checked_copy(m, n, a, lda, c, ldc);
+    if (m >= 5 && kn::wide::enabled()) return kn::wide::checked_copies[m - 1][n - 1](a, lda, c, ldc);
   if constexpr (kn::is_fixed_height<Rows> && kn::is_fixed_height<Columns>) {
     using Values = Eigen::Array<double, Rows::value * Columns::value, 1>;
     if (lda == m && (!copy_too || ldc == m)) {

@@ -364,19 +364,19 @@ void negate_strip_transposed(int k, const double* p, double* c, int ldc, double*
   });
 }
 
+namespace {
+template <int M>
+constexpr CopiesOfHeight copies_of_height() {
+  return {&checked_copy_sized<M, 1>, &checked_copy_sized<M, 2>, &checked_copy_sized<M, 3>,
+          &checked_copy_sized<M, 4>, &checked_copy_sized<M, 5>, &checked_copy_sized<M, 6>};
+}
+}  // namespace
+
+const CopyTable checked_copies = {{copies_of_height<1>(), copies_of_height<2>(), copies_of_height<3>(),
+                                   copies_of_height<4>(), copies_of_height<5>(), copies_of_height<6>()}};
+
 double checked_copy(int m, int n, const double* a, int lda, double* c, int ldc) {
-  return with_height(m, [&](auto rows) {  // callers keep m and n within 1..6
-    if constexpr (is_fixed_height<decltype(rows)>) {
-      return with_height(n, [&](auto columns) {
-        if constexpr (is_fixed_height<decltype(columns)>)
-          return checked_copy_sized<rows(), columns()>(a, lda, c, ldc);
-        else
-          return 0.0;
-      });
-    } else {
-      return 0.0;
-    }
-  });
+  return checked_copies[m - 1][n - 1](a, lda, c, ldc);  // callers keep m and n within 1..6
 }
 
 void edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows) {
@@ -401,6 +401,7 @@ void minus_product(bool, int, int, int, const double*, int, const double*, int, 
 void negate_product_in_place(int, int, const double*, double*) { std::abort(); }
 void negate_strip_transposed(int, const double*, double*, int, double*, int, bool) { std::abort(); }
 void edge_ldu(int, int, const double*, double*, const double*, double*, double*) { std::abort(); }
+const CopyTable checked_copies{};  // null: never read while enabled() is false
 double checked_copy(int, int, const double*, int, double*, int) { std::abort(); }
 void edge_symmetric(int, int, const double*, double*, double*, bool, double*) { std::abort(); }
 

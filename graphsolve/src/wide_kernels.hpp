@@ -69,5 +69,11 @@ void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool ch
 // above read back; returns the sum of every value times zero (NaN if any
 // is not finite).
 double checked_copy(int m, int n, const double* a, int lda, double* c, int ldc);
+// The same kernels without the dispatch, checked_copies[m - 1][n - 1], for
+// callers whose sizes are compile-time constants.
+using CopyKernel = double (*)(const double* a, int lda, double* c, int ldc);
+using CopiesOfHeight = std::array<CopyKernel, 6>;
+using CopyTable = std::array<CopiesOfHeight, 6>;
+extern const CopyTable checked_copies;
 
 }  // namespace graphsolve::kernels::wide
