@@ -90,7 +90,8 @@ void dynamic(int m, int k, int n, const double* a, int lda, const double* b, int
 template <Op op, int M>
 void on_k(int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
   if constexpr (M >= 5 && op != Op::AtB)
-    if (k <= kMaxFixed && wide::enabled()) return wide::minus_product(op == Op::ABt, M, k, n, a, lda, b, ldb, c, ldc);
+    if (k >= 1 && k <= kMaxFixed && wide::enabled())
+      return wide::minus_products[op == Op::ABt][M - 5][k - 1](n, a, lda, b, ldb, c, ldc);
   switch (k) {
     case 1: return fixed<op, M, 1>(n, a, lda, b, ldb, c, ldc);
     case 2: return fixed<op, M, 2>(n, a, lda, b, ldb, c, ldc);
@@ -102,11 +103,8 @@ void on_k(int k, int n, const double* a, int lda, const double* b, int ldb, doub
   }
 }
 
-// Not inlined into sub_ab and sub_abt, whose wide path would then pay this
-// function's register saves too.
 template <Op op>
-[[gnu::noinline]] void product(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c,
-                               int ldc) {
+void product(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
   if (m == 0 || n == 0 || k == 0) return;
   if (k <= kMaxFixed && m > kMaxFixed && m <= 8 * kMaxFixed) {
     // Tall panels: strips of fixed-size rows.
@@ -393,15 +391,6 @@ namespace {
 // kernels on: they stay the ones to call even if another thread has just
 // switched to the portable ones (use_kernels), which cannot take it.
 bool takes_wide_edge(int b, int c) { return b > kMaxFusedEdge || c > kMaxFusedEdge || wide::enabled(); }
-
-// The elimination's 5- and 6-row products go straight to the wide kernel's
-// table: through product<> (which saves six registers for its panel and
-// Eigen paths) and wide::minus_product, a 6x6 product paid about 90
-// instructions of dispatch, now about 35; a 6x6 ladder's refactor + solve
-// runs 4.7% fewer instructions (LDU).
-bool wide_product(int m, int k, int n) {
-  return (m == 5 || m == 6) && k >= 1 && k <= kMaxFixed && n > 0 && wide::enabled();
-}
 }  // namespace
 
 void eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows) {
@@ -419,11 +408,9 @@ void eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* 
 }
 
 void sub_ab(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
-  if (wide_product(m, k, n)) return wide::minus_products[0][m - 5][k - 1](n, a, lda, b, ldb, c, ldc);
   product<Op::AB>(m, k, n, a, lda, b, ldb, c, ldc);
 }
 void sub_abt(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
-  if (wide_product(m, k, n)) return wide::minus_products[1][m - 5][k - 1](n, a, lda, b, ldb, c, ldc);
   product<Op::ABt>(m, k, n, a, lda, b, ldb, c, ldc);
 }
 void sub_atb(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {

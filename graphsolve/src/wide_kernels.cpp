@@ -344,11 +344,6 @@ constexpr ProductsOfHeight products_of_height() {
 const ProductTable minus_products = {{{{products_of_height<5, false>(), products_of_height<6, false>()}},
                                       {{products_of_height<5, true>(), products_of_height<6, true>()}}}};
 
-void minus_product(bool b_transposed, int m, int k, int n, const double* a, int lda, const double* b, int ldb,
-                   double* c, int ldc) {
-  minus_products[b_transposed][m - 5][k - 1](n, a, lda, b, ldb, c, ldc);  // callers keep k within 1..6
-}
-
 void negate_product_in_place(int k, int n, const double* a, double* c) {
   if (k == 5)
     negate_product_in_place_sized<5>(n, a, c);
@@ -375,10 +370,6 @@ constexpr CopiesOfHeight copies_of_height() {
 const CopyTable checked_copies = {{copies_of_height<1>(), copies_of_height<2>(), copies_of_height<3>(),
                                    copies_of_height<4>(), copies_of_height<5>(), copies_of_height<6>()}};
 
-double checked_copy(int m, int n, const double* a, int lda, double* c, int ldc) {
-  return checked_copies[m - 1][n - 1](a, lda, c, ldc);  // callers keep m and n within 1..6
-}
-
 void edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows) {
   with_edge_sizes(b, c, [&](auto bs, auto cs) { edge_ldu_sized<bs(), cs()>(p, u, l, d, rows); });
 }
@@ -397,12 +388,10 @@ void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool ch
 double gauss_jordan(int, double*, int, double, double) { std::abort(); }
 double cholesky(int, double*, int, double, double) { std::abort(); }
 const ProductTable minus_products{};  // null: never read while enabled() is false
-void minus_product(bool, int, int, int, const double*, int, const double*, int, double*, int) { std::abort(); }
 void negate_product_in_place(int, int, const double*, double*) { std::abort(); }
 void negate_strip_transposed(int, const double*, double*, int, double*, int, bool) { std::abort(); }
 void edge_ldu(int, int, const double*, double*, const double*, double*, double*) { std::abort(); }
 const CopyTable checked_copies{};  // null: never read while enabled() is false
-double checked_copy(int, int, const double*, int, double*, int) { std::abort(); }
 void edge_symmetric(int, int, const double*, double*, double*, bool, double*) { std::abort(); }
 
 #endif

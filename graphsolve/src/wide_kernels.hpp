@@ -38,13 +38,10 @@ inline bool enabled() { return in_use.load(std::memory_order_relaxed); }
 double gauss_jordan(int k, double* d, int ldd, double input_scale, double tolerance);
 double cholesky(int k, double* d, int ldd, double input_scale, double tolerance);
 
-// C -= A B, or A B^T when b_transposed: A is m x k with m = 5 or 6 and
-// 1 <= k <= 6, C is m x n.
-void minus_product(bool b_transposed, int m, int k, int n, const double* a, int lda, const double* b, int ldb,
-                   double* c, int ldc);
-// The same kernels without the dispatch, minus_products[b_transposed][m -
-// 5][k - 1], which the elimination's products call straight (sub_ab,
-// sub_abt in block_kernels.cpp).
+// C -= A B, or A B^T when b_transposed: minus_products[b_transposed][m -
+// 5][k - 1] for an m x k A with m = 5 or 6 and 1 <= k <= 6, and an m x n C.
+// A table rather than a function of m and k: its switches cost a 6x6
+// product about 30 instructions.
 using ProductKernel = void (*)(int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
 using ProductsOfHeight = std::array<ProductKernel, 6>;
 using ProductTable = std::array<std::array<ProductsOfHeight, 2>, 2>;
@@ -65,12 +62,10 @@ void negate_strip_transposed(int k, const double* p, double* c, int ldc, double*
 void edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows);
 void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky, double* rows);
 
-// C <- A (m x n, 1 <= m, n <= 6), column by column in the pieces the kernels
-// above read back; returns the sum of every value times zero (NaN if any
-// is not finite).
-double checked_copy(int m, int n, const double* a, int lda, double* c, int ldc);
-// The same kernels without the dispatch, checked_copies[m - 1][n - 1], for
-// callers whose sizes are compile-time constants.
+// C <- A: checked_copies[m - 1][n - 1] for an m x n block (1 <= m, n <= 6),
+// column by column in the pieces the kernels above read back; returns the
+// sum of every value times zero (NaN if any is not finite). A table: its
+// callers know m and n at compile time.
 using CopyKernel = double (*)(const double* a, int lda, double* c, int ldc);
 using CopiesOfHeight = std::array<CopyKernel, 6>;
 using CopyTable = std::array<CopiesOfHeight, 6>;
