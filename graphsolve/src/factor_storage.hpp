@@ -54,6 +54,8 @@ inline double diagonal_shift(const FactorOptions& options, NodeKind kind) {
 
 struct Factorization::Impl {
   Impl(const Symbolic& s, Method m);
+  // Sizes every buffer for `factor_values` factor values (throws std::bad_alloc).
+  void allocate_storage(long factor_values);
 
   int size(int k) const { return d->size[k]; }
   int width(int k) const { return d->width[k]; }

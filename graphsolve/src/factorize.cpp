@@ -71,41 +71,48 @@ Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data(
     if (method == Method::LDU) total += b * w;
   }
   try {
-    values.assign(total, 0.0);
-    prefetching = total * static_cast<long>(sizeof(double)) > kPrefetchAboveBytes;
-    entry_edge.assign(d->struct_pos.size(), -1);
-    for (int e = 0; e < static_cast<int>(d->edge_entry.size()); ++e) entry_edge[d->edge_entry[e]] = e;
-    build_load_schedule();
-    plan_panels();
-    active.assign(n, 1);
-    row_magnitude.assign(d->pattern->dimension, 0.0);
-    if (method == Method::LDU) column_magnitude.assign(d->pattern->dimension, 0.0);
-    magnitude_off.assign(n, 0);
-    for (int k = 1; k < n; ++k) magnitude_off[k] = magnitude_off[k - 1] + d->size[k - 1];
-    large_index.assign(n, -1);
-    // Reserve exactly: Eigen's LLT(size) leaves its status uninitialized, so
-    // these objects must be constructed in place, never copied on growth.
-    const long large = std::count_if(d->size.begin(), d->size.end(), [](int b) { return b > kn::kMaxFixed; });
-    if (method == Method::LLT)
-      large_llt.reserve(large);
-    else
-      large_lu.reserve(large);
-    for (int k = 0; k < n; ++k) {
-      if (d->size[k] <= kn::kMaxFixed) continue;
-      large_index[k] = static_cast<int>(std::max(large_lu.size(), large_llt.size()));
-      if (method == Method::LLT)
-        large_llt.emplace_back(d->size[k]);
-      else
-        large_lu.emplace_back(d->size[k]);
-    }
-    scratch.assign(std::max(1L, d->max_panel), 0.0);
-    rhs_scratch.resize(std::max(1, d->max_size), kRhsChunk);
-    residual.resize(d->pattern->dimension);
-    correction.resize(d->pattern->dimension);
-    kept_rhs.resize(d->pattern->dimension);
+    allocate_storage(total);
   } catch (const std::bad_alloc&) {
     throw OutOfMemory(out_of_memory_message(*d, method, total));
   }
+}
+
+// Everything sized by the analysis: the factor's values, the schedules, the
+// magnitudes, the dense pivots of large blocks and the solve's workspace.
+void Factorization::Impl::allocate_storage(long factor_values) {
+  const int n = static_cast<int>(d->order.size());
+  values.assign(factor_values, 0.0);
+  prefetching = factor_values * static_cast<long>(sizeof(double)) > kPrefetchAboveBytes;
+  entry_edge.assign(d->struct_pos.size(), -1);
+  for (int e = 0; e < static_cast<int>(d->edge_entry.size()); ++e) entry_edge[d->edge_entry[e]] = e;
+  build_load_schedule();
+  plan_panels();
+  active.assign(n, 1);
+  row_magnitude.assign(d->pattern->dimension, 0.0);
+  if (method == Method::LDU) column_magnitude.assign(d->pattern->dimension, 0.0);
+  magnitude_off.assign(n, 0);
+  for (int k = 1; k < n; ++k) magnitude_off[k] = magnitude_off[k - 1] + d->size[k - 1];
+  large_index.assign(n, -1);
+  // Reserve exactly: Eigen's LLT(size) leaves its status uninitialized, so
+  // these objects must be constructed in place, never copied on growth.
+  const long large = std::count_if(d->size.begin(), d->size.end(), [](int b) { return b > kn::kMaxFixed; });
+  if (method == Method::LLT)
+    large_llt.reserve(large);
+  else
+    large_lu.reserve(large);
+  for (int k = 0; k < n; ++k) {
+    if (d->size[k] <= kn::kMaxFixed) continue;
+    large_index[k] = static_cast<int>(std::max(large_lu.size(), large_llt.size()));
+    if (method == Method::LLT)
+      large_llt.emplace_back(d->size[k]);
+    else
+      large_lu.emplace_back(d->size[k]);
+  }
+  scratch.assign(std::max(1L, d->max_panel), 0.0);
+  rhs_scratch.resize(std::max(1, d->max_size), kRhsChunk);
+  residual.resize(d->pattern->dimension);
+  correction.resize(d->pattern->dimension);
+  kept_rhs.resize(d->pattern->dimension);
 }
 
 // A node is loaded by the first pivot whose later neighbours include it, the
