@@ -238,22 +238,24 @@ GS_WIDE_INLINE void widen(Column& rows, const Column& c) {
   }
 }
 
-// The parent's update of a fused edge: d (C x C) -= X Y, X's B columns in
-// registers, Y's coefficient (q, j) at y[q * q_step + j * j_step]; rows
-// widened by the updated d.
-template <int B, int C>
-GS_WIDE_INLINE void update_parent(const Column* x, const double* y, int q_step, int j_step, double* d,
-                                  double* rows) {
-  Column widest = load<C>(rows);
+// d (C x N, leading dimension ldd) -= X Y: X's B columns (C rows) in
+// registers, Y's coefficient (q, j) at y[q * q_step + j * j_step]. With
+// widen_rows, rows (C values) widened by the updated d: a fused edge's or
+// pair's diagonal block.
+template <int B, int C, int N, bool widen_rows>
+GS_WIDE_INLINE void subtract_product(const Column* x, const double* y, int q_step, int j_step, double* d, int ldd,
+                                     double* rows) {
+  Column widest{};
+  if constexpr (widen_rows) widest = load<C>(rows);
 #pragma GCC unroll 8
-  for (int j = 0; j < C; ++j) {
-    Column sum = load<C>(d + j * C);
+  for (int j = 0; j < N; ++j) {
+    Column sum = load<C>(d + j * ldd);
 #pragma GCC unroll 8
     for (int q = 0; q < B; ++q) subtract_scaled<C>(sum, x[q], y[q * q_step + j * j_step]);
-    store<C>(d + j * C, sum);
-    widen<C>(widest, sum);
+    store<C>(d + j * ldd, sum);
+    if constexpr (widen_rows) widen<C>(widest, sum);
   }
-  store<C>(rows, widest);
+  if constexpr (widen_rows) store<C>(rows, widest);
 }
 
 // block_kernels.cpp's edge_ldu: u (B x C) <- -p u, then d (C x C) -= l u,
@@ -264,7 +266,7 @@ GS_WIDE void edge_ldu_sized(const double* p, double* u, const double* l, double*
   Column left[B];
 #pragma GCC unroll 8
   for (int q = 0; q < B; ++q) left[q] = load<C>(l + q * C);
-  update_parent<B, C>(left, u, 1, B, d, rows);
+  subtract_product<B, C, C, true>(left, u, 1, B, d, C, rows);
 }
 
 // block_kernels.cpp's edge_symmetric: l (C x B) <- -l p^T, then d -= l_new
@@ -291,7 +293,64 @@ GS_WIDE void edge_symmetric_sized(const double* p, double* l, double* d, double*
   Column now[B];
 #pragma GCC unroll 8
   for (int q = 0; q < B; ++q) now[q] = load<C>(l + q * C);
-  update_parent<B, C>(now, cholesky ? l : original, C, 1, d, rows);
+  subtract_product<B, C, C, true>(now, cholesky ? l : original, C, 1, d, C, rows);
+}
+
+// block_kernels.hpp's eliminate_pair_ldu: u = [U_ka U_kc] <- -p u, then the
+// four updates from L_ak and L_ck, each held in registers for two of them.
+template <int B>
+GS_WIDE void pair_ldu_sized(const double* p, double* u, const double* l, const PairTargets& t) {
+  constexpr int ld = 2 * B;  // of l
+  negate_product_in_place_sized<B>(2 * B, p, u);
+  const double* u_ka = u;
+  const double* u_kc = u + B * B;
+  Column left[B];
+#pragma GCC unroll 8
+  for (int q = 0; q < B; ++q) left[q] = load<B>(l + q * ld);  // L_ak
+  subtract_product<B, B, B, true>(left, u_ka, 1, B, t.d_a, B, t.rows_a);
+  subtract_product<B, B, B, false>(left, u_kc, 1, B, t.ac, t.ld_ac, nullptr);
+#pragma GCC unroll 8
+  for (int q = 0; q < B; ++q) left[q] = load<B>(l + B + q * ld);  // L_ck
+  subtract_product<B, B, B, false>(left, u_ka, 1, B, t.ca, t.ld_ca, nullptr);
+  subtract_product<B, B, B, true>(left, u_kc, 1, B, t.d_c, B, t.rows_c);
+}
+
+// block_kernels.hpp's eliminate_pair_symmetric: each B-row strip of l
+// becomes -l p^T (the old one kept for LDLT), then the three updates.
+template <int B, bool cholesky>
+GS_WIDE void pair_symmetric_sized(const double* p, double* l, const PairTargets& t) {
+  constexpr int ld = 2 * B;  // of l
+  double original[2 * B * B];  // the old strips, each B x B with leading dimension B
+#pragma GCC unroll 2
+  for (int s = 0; s < 2; ++s) {
+    double* strip = l + s * B;
+    Column old[B];
+#pragma GCC unroll 8
+    for (int q = 0; q < B; ++q) {
+      old[q] = load<B>(strip + q * ld);
+      if constexpr (!cholesky) store<B>(original + s * B * B + q * B, old[q]);
+    }
+#pragma GCC unroll 8
+    for (int j = 0; j < B; ++j) {
+      Column sum{};
+#pragma GCC unroll 8
+      for (int q = 0; q < B; ++q)
+        if (!cholesky || q <= j) subtract_scaled<B>(sum, old[q], p[j + q * B]);
+      store<B>(strip + j * ld, sum);
+    }
+  }
+  // R_ak and R_ck: coefficient (q, j) of R^T at r[q * r_ld + j].
+  const double* r_a = cholesky ? l : original;
+  const double* r_c = cholesky ? l + B : original + B * B;
+  constexpr int r_ld = cholesky ? ld : B;
+  Column now[B];
+#pragma GCC unroll 8
+  for (int q = 0; q < B; ++q) now[q] = load<B>(l + q * ld);  // L_ak
+  subtract_product<B, B, B, true>(now, r_a, r_ld, 1, t.d_a, B, t.rows_a);
+#pragma GCC unroll 8
+  for (int q = 0; q < B; ++q) now[q] = load<B>(l + B + q * ld);  // L_ck
+  subtract_product<B, B, B, false>(now, r_a, r_ld, 1, t.ca, t.ld_ca, nullptr);
+  subtract_product<B, B, B, true>(now, r_c, r_ld, 1, t.d_c, B, t.rows_c);
 }
 
 // c <- a column by column (m rows), in the pieces load<M> reads back; the
@@ -383,6 +442,23 @@ void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool ch
   });
 }
 
+void pair_ldu(int b, const double* p, double* u, const double* l, const PairTargets& t) {
+  with_height(b, [&](auto bs) {  // callers keep b within 1..6
+    if constexpr (is_fixed_height<decltype(bs)>) pair_ldu_sized<bs()>(p, u, l, t);
+  });
+}
+
+void pair_symmetric(int b, const double* p, double* l, bool cholesky, const PairTargets& t) {
+  with_height(b, [&](auto bs) {
+    if constexpr (is_fixed_height<decltype(bs)>) {
+      if (cholesky)
+        pair_symmetric_sized<bs(), true>(p, l, t);
+      else
+        pair_symmetric_sized<bs(), false>(p, l, t);
+    }
+  });
+}
+
 #else  // no wide kernels in this build: enabled() is false, so none is called
 
 double gauss_jordan(int, double*, int, double, double) { std::abort(); }
@@ -393,6 +469,8 @@ void negate_strip_transposed(int, const double*, double*, int, double*, int, boo
 void edge_ldu(int, int, const double*, double*, const double*, double*, double*) { std::abort(); }
 const CopyTable checked_copies{};  // null: never read while enabled() is false
 void edge_symmetric(int, int, const double*, double*, double*, bool, double*) { std::abort(); }
+void pair_ldu(int, const double*, double*, const double*, const PairTargets&) { std::abort(); }
+void pair_symmetric(int, const double*, double*, bool, const PairTargets&) { std::abort(); }
 
 #endif
 

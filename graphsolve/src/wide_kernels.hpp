@@ -23,6 +23,10 @@
 #define GS_HAS_WIDE_KERNELS 1
 #endif
 
+namespace graphsolve::kernels {
+struct PairTargets;  // block_kernels.hpp
+}
+
 namespace graphsolve::kernels::wide {
 
 // Whether the kernels below run: graphsolve::active_kernels() == Kernels::Wide
@@ -61,6 +65,11 @@ void negate_strip_transposed(int k, const double* p, double* c, int ldc, double*
 // any b and c from 1 to 6: a column of at most four rows is one vector.
 void edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows);
 void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky, double* rows);
+
+// block_kernels.hpp's eliminate_pair_ldu and eliminate_pair_symmetric (a
+// pivot whose only later neighbours are two blocks of its size b, 1..6).
+void pair_ldu(int b, const double* p, double* u, const double* l, const PairTargets& t);
+void pair_symmetric(int b, const double* p, double* l, bool cholesky, const PairTargets& t);
 
 // C <- A: checked_copies[m - 1][n - 1] for an m x n block (1 <= m, n <= 6),
 // column by column in the pieces the kernels above read back; returns the

@@ -132,6 +132,29 @@ TEST_F(Kernels, BothSolveTheFamiliesAlike) {
                         fam::Values::SaddleUnsymmetric, fam::Values::Saddle);
 }
 
+// A ring of n nodes: eliminated in order, every pivot but the last two has
+// two later neighbours, its successor and the filled block to the end.
+gs::Graph ring(int n, int b) {
+  gs::Graph graph = fam::chain(n, b);
+  graph.add_edge(0, n - 1);
+  return graph;
+}
+
+// Pivots whose only later neighbours are two blocks of their size (the
+// ladder's, a ring's) take one fused kernel with the wide kernels on: every
+// block size from 1 to 6, each method, the row magnitudes it widens checked
+// through the smallest pivot ratio.
+TEST_F(Kernels, BothEliminatePairsAlike) {
+  require_wide();
+  for (int b = 1; b <= 6; ++b) {
+    const std::string size = " of " + std::to_string(b) + "x" + std::to_string(b);
+    expect_same_solutions({"ladder" + size, fam::ladder(12, b)}, fam::Values::Unsymmetric,
+                          fam::Values::SymmetricPositiveDefinite);
+    expect_same_solutions({"ring" + size, ring(17, b)}, fam::Values::Unsymmetric,
+                          fam::Values::SymmetricPositiveDefinite);
+  }
+}
+
 // Diagonal blocks with no dominant diagonal, so that partial pivoting
 // interchanges rows in most pivots (the wide Gauss-Jordan's path through
 // memory), on a chain of alternating 5x5 and 6x6 nodes.
