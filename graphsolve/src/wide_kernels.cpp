@@ -269,18 +269,18 @@ GS_WIDE void edge_ldu_sized(const double* p, double* u, const double* l, double*
   subtract_product<B, C, C, true>(left, u, 1, B, d, C, rows);
 }
 
-// block_kernels.cpp's edge_symmetric: l (C x B) <- -l p^T, then d -= l_new
-// l_old^T (LDLT) or l_new l_new^T (LLT, whose p is lower triangular).
-template <int B, int C, bool cholesky>
-GS_WIDE void edge_symmetric_sized(const double* p, double* l, double* d, double* rows) {
-  // Column by column, so that every later load reads what one store wrote
-  // (a load across two stores cannot be forwarded and waits for both).
-  double original[C * B];
+// The C x B block at l (leading dimension ld) becomes -l p^T for a B x B p
+// (lower triangular when cholesky: its upper zeros are skipped); the old
+// block goes to keep (leading dimension C) unless it is null. Column by
+// column, so that every later load reads what one store wrote (a load
+// across two stores cannot be forwarded and waits for both).
+template <int C, int B, bool cholesky>
+GS_WIDE_INLINE void negate_times_transposed(const double* p, double* l, int ld, double* keep) {
   Column old[B];
 #pragma GCC unroll 8
   for (int q = 0; q < B; ++q) {
-    old[q] = load<C>(l + q * C);
-    store<C>(original + q * C, old[q]);
+    old[q] = load<C>(l + q * ld);
+    if (keep) store<C>(keep + q * C, old[q]);
   }
 #pragma GCC unroll 8
   for (int j = 0; j < B; ++j) {
@@ -288,8 +288,16 @@ GS_WIDE void edge_symmetric_sized(const double* p, double* l, double* d, double*
 #pragma GCC unroll 8
     for (int q = 0; q < B; ++q)
       if (!cholesky || q <= j) subtract_scaled<C>(sum, old[q], p[j + q * B]);
-    store<C>(l + j * C, sum);
+    store<C>(l + j * ld, sum);
   }
+}
+
+// block_kernels.cpp's edge_symmetric: l (C x B) <- -l p^T, then d -= l_new
+// l_old^T (LDLT) or l_new l_new^T (LLT, whose p is lower triangular).
+template <int B, int C, bool cholesky>
+GS_WIDE void edge_symmetric_sized(const double* p, double* l, double* d, double* rows) {
+  double original[C * B];
+  negate_times_transposed<C, B, cholesky>(p, l, C, cholesky ? nullptr : original);
   Column now[B];
 #pragma GCC unroll 8
   for (int q = 0; q < B; ++q) now[q] = load<C>(l + q * C);
@@ -321,24 +329,8 @@ template <int B, bool cholesky>
 GS_WIDE void pair_symmetric_sized(const double* p, double* l, const PairTargets& t) {
   constexpr int ld = 2 * B;  // of l
   double original[2 * B * B];  // the old strips, each B x B with leading dimension B
-#pragma GCC unroll 2
-  for (int s = 0; s < 2; ++s) {
-    double* strip = l + s * B;
-    Column old[B];
-#pragma GCC unroll 8
-    for (int q = 0; q < B; ++q) {
-      old[q] = load<B>(strip + q * ld);
-      if constexpr (!cholesky) store<B>(original + s * B * B + q * B, old[q]);
-    }
-#pragma GCC unroll 8
-    for (int j = 0; j < B; ++j) {
-      Column sum{};
-#pragma GCC unroll 8
-      for (int q = 0; q < B; ++q)
-        if (!cholesky || q <= j) subtract_scaled<B>(sum, old[q], p[j + q * B]);
-      store<B>(strip + j * ld, sum);
-    }
-  }
+  negate_times_transposed<B, B, cholesky>(p, l, ld, cholesky ? nullptr : original);
+  negate_times_transposed<B, B, cholesky>(p, l + B, ld, cholesky ? nullptr : original + B * B);
   // R_ak and R_ck: coefficient (q, j) of R^T at r[q * r_ld + j].
   const double* r_a = cholesky ? l : original;
   const double* r_c = cholesky ? l + B : original + B * B;
