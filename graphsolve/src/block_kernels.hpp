@@ -70,7 +70,7 @@ void eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* 
 // in the order), all three blocks b x b with fuses_pair(b): a ladder's pivot
 // (two rails and a rung), and a cycle's. One call for what the general path
 // does in about ten dispatched ones, each left factor loaded once for two
-// products: ladders of 3x3 blocks 19-22% faster, of 6x6 blocks 7-11% (LDU,
+// products: ladders of 3x3 blocks 19-23% faster, of 6x6 blocks 7-11% (LDU,
 // LLT) and 3-5% (LDLT), scalar ones 26%. The wide kernels only (fuses_pair
 // is false without them). The panels are contiguous as the factor stores them:
 // u = [U_ka U_kc] (b x 2b), l = [L_ak; L_ck] (2b x b, leading dimension 2b).
