@@ -155,6 +155,38 @@ TEST_F(Kernels, BothEliminatePairsAlike) {
   }
 }
 
+// Ladders with nodes switched off, among them neighbours of pairs: each
+// inactive node stays an identity block (x_v = b_v) and the rest solves the
+// reduced system, for every method and both kernels.
+TEST_F(Kernels, PairsWithAnInactiveNeighbourSolveTheReducedSystem) {
+  require_wide();
+  for (int b : {3, 6}) {
+    const gs::Symbolic symbolic = gs::analyze(fam::ladder(10, b));
+    gs::BlockMatrix a(symbolic);
+    const std::vector<int> off = {3, 8, 15};  // rail nodes in the middle and a rung end
+    for (gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
+      fam::fill_values(a, method == gs::Method::LDU ? fam::Values::Unsymmetric : fam::Values::SymmetricPositiveDefinite,
+                       5);
+      Eigen::MatrixXd dense = a.to_dense();
+      if (method != gs::Method::LDU) dense = dense.triangularView<Eigen::Lower>().toDenseMatrix().selfadjointView<Eigen::Lower>();
+      for (int v : off) a.set_active(v, false);
+      const Eigen::MatrixXd rhs = gs_test::random_rhs(static_cast<int>(a.rows()), 2, 3);
+      for (gs::Kernels kernels : {gs::Kernels::Portable, gs::Kernels::Wide}) {
+        SCOPED_TRACE(std::string(gs::to_string(kernels)) + " kernels, " + gs::to_string(method) + ", blocks of " +
+                     std::to_string(b));
+        const Solution s = solve_with(kernels, symbolic, a, method, rhs);
+        ASSERT_EQ(s.status, gs::Status::Success);
+        EXPECT_LT(gs_test::reduced_solution_error(dense, symbolic.pattern(), off, rhs, s.x), 1e-10);
+        for (int v : off) {
+          const int row = symbolic.pattern().offset[v];
+          EXPECT_EQ(s.x.middleRows(row, b), rhs.middleRows(row, b)) << "inactive node " << v;
+        }
+      }
+      for (int v : off) a.set_active(v, true);
+    }
+  }
+}
+
 // Diagonal blocks with no dominant diagonal, so that partial pivoting
 // interchanges rows in most pivots (the wide Gauss-Jordan's path through
 // memory), on a chain of alternating 5x5 and 6x6 nodes.
