@@ -407,18 +407,6 @@ void eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* 
   });
 }
 
-bool fuses_pair(int b) { return wide::enabled() && b >= 1 && b <= kMaxFixed; }
-
-// Once fuses_pair() said yes, the wide kernels take the pair even if another
-// thread has just switched to the portable ones: they still run on this CPU.
-void eliminate_pair_ldu(int b, const double* p, double* u, const double* l, const PairTargets& t) {
-  wide::pair_ldu(b, p, u, l, t);
-}
-
-void eliminate_pair_symmetric(int b, const double* p, double* l, bool cholesky, const PairTargets& t) {
-  wide::pair_symmetric(b, p, l, cholesky, t);
-}
-
 void sub_ab(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
   product<Op::AB>(m, k, n, a, lda, b, ldb, c, ldc);
 }

@@ -66,34 +66,6 @@ bool fuses_edge(int b, int c);
 void eliminate_edge_ldu(int b, int c, const double* p, double* u, const double* l, double* d, double* rows);
 void eliminate_edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky, double* rows);
 
-// Elimination by a pivot k whose only later neighbours are a and c (a first
-// in the order), all three blocks b x b with fuses_pair(b): a ladder's pivot
-// (two rails and a rung), and a cycle's. One call for what the general path
-// does in about ten dispatched ones, each left factor loaded once for two
-// products: ladders of 3x3 blocks 19-23% faster, of 6x6 blocks 7-11% (LDU,
-// LLT) and 3-5% (LDLT), scalar ones 26%. The wide kernels only (fuses_pair
-// is false without them). The panels are contiguous as the factor stores them:
-// u = [U_ka U_kc] (b x 2b), l = [L_ak; L_ck] (2b x b, leading dimension 2b).
-//   LDU : u <- -p u; then d_a -= L_ak U_ka, ac -= L_ak U_kc, ca -= L_ck U_ka,
-//         d_c -= L_ck U_kc.
-//   LDLT / LLT: l <- -l p^T; then d_a -= L_ak R_ak^T, ca -= L_ck R_ak^T,
-//         d_c -= L_ck R_ck^T, with R the old l (LDLT) or the new one (LLT).
-// rows_a and rows_c are widened by the updated d_a and d_c, as on the
-// general path.
-struct PairTargets {
-  double* d_a;
-  double* d_c;
-  double* ca;  // A_ca, leading dimension ld_ca
-  int ld_ca;
-  double* ac;  // A_ac, leading dimension ld_ac (LDU only)
-  int ld_ac;
-  double* rows_a;
-  double* rows_c;
-};
-bool fuses_pair(int b);
-void eliminate_pair_ldu(int b, const double* p, double* u, const double* l, const PairTargets& t);
-void eliminate_pair_symmetric(int b, const double* p, double* l, bool cholesky, const PairTargets& t);
-
 // Calls f with the block height: a compile-time constant for 1..kMaxFixed,
 // so the per-column loops unroll into vector moves where std::copy /
 // std::fill on a few doubles would call memmove / memset; a plain int

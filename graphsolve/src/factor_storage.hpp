@@ -15,6 +15,7 @@
 #include "block_view.hpp"
 #include "graphsolve/factorization.hpp"
 #include "symbolic_data.hpp"
+#include "wide_kernels.hpp"
 
 namespace graphsolve {
 
@@ -121,7 +122,7 @@ struct Factorization::Impl {
   // (see supernodal_panels.cpp).
   void eliminate_unsymmetric(int k);
   int single_small_neighbour(int k) const;
-  bool fused_pair(int k, kernels::PairTargets& t);
+  bool fused_pair(int k, kernels::wide::PairTargets& t);
   void eliminate_symmetric(int k);
   // Solves A X = B, or A^T X = B when transposed, after checking the state
   // and the right-hand side (solve.cpp).

@@ -253,9 +253,10 @@ int Factorization::Impl::single_small_neighbour(int k) const {
 // The blocks pivot k updates when its only later neighbours are two active
 // blocks of its own size outside any panel and the pair kernels take them;
 // false otherwise.
-bool Factorization::Impl::fused_pair(int k, kn::PairTargets& t) {
+bool Factorization::Impl::fused_pair(int k, kn::wide::PairTargets& t) {
   const int e = d->struct_begin[k], b = size(k);
-  if (d->struct_begin[k + 1] != e + 2 || panel_end[k] >= 0 || tracking_columns || !kn::fuses_pair(b)) return false;
+  if (d->struct_begin[k + 1] != e + 2 || panel_end[k] >= 0 || tracking_columns || !kn::wide::takes_pair(b))
+    return false;
   const int a = d->struct_pos[e], c = d->struct_pos[e + 1];
   if (!active[a] || !active[c] || size(a) != b || size(c) != b) return false;
   const int r = find_entry(c, d->struct_begin[a]);  // A_ac and A_ca in a's panels
@@ -271,9 +272,9 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
     kn::eliminate_edge_ldu(b, size(a), diag(k), upper(k, e), lower(k, e), diag(a), magnitudes(a));
     return;
   }
-  if (kn::PairTargets t; fused_pair(k, t)) {
+  if (kn::wide::PairTargets t; fused_pair(k, t)) {
     const int e = d->struct_begin[k];
-    kn::eliminate_pair_ldu(b, diag(k), upper(k, e), lower(k, e), t);
+    kn::wide::pair_ldu(b, diag(k), upper(k, e), lower(k, e), t);
     return;
   }
   const int end = d->struct_begin[k + 1], stop = entries_now(k);
@@ -317,8 +318,8 @@ void Factorization::Impl::eliminate_symmetric(int k) {
     kn::eliminate_edge_symmetric(b, size(a), diag(k), lower(k, e), diag(a), method == Method::LLT, magnitudes(a));
     return;
   }
-  if (kn::PairTargets t; fused_pair(k, t)) {
-    kn::eliminate_pair_symmetric(b, diag(k), lower(k, d->struct_begin[k]), method == Method::LLT, t);
+  if (kn::wide::PairTargets t; fused_pair(k, t)) {
+    kn::wide::pair_symmetric(b, diag(k), lower(k, d->struct_begin[k]), method == Method::LLT, t);
     return;
   }
   const int end = d->struct_begin[k + 1], stop = entries_now(k);

@@ -304,7 +304,7 @@ GS_WIDE void edge_symmetric_sized(const double* p, double* l, double* d, double*
   subtract_product<B, C, C, true>(now, cholesky ? l : original, C, 1, d, C, rows);
 }
 
-// block_kernels.hpp's eliminate_pair_ldu: u = [U_ka U_kc] <- -p u, then the
+// wide_kernels.hpp's pair_ldu: u = [U_ka U_kc] <- -p u, then the
 // four updates from L_ak and L_ck, each held in registers for two of them.
 template <int B>
 GS_WIDE void pair_ldu_sized(const double* p, double* u, const double* l, const PairTargets& t) {
@@ -323,7 +323,7 @@ GS_WIDE void pair_ldu_sized(const double* p, double* u, const double* l, const P
   subtract_product<B, B, B, true>(left, u_kc, 1, B, t.d_c, B, t.rows_c);
 }
 
-// block_kernels.hpp's eliminate_pair_symmetric: each B-row strip of l
+// wide_kernels.hpp's pair_symmetric: each B-row strip of l
 // becomes -l p^T (the old one kept for LDLT), then the three updates.
 template <int B, bool cholesky>
 GS_WIDE void pair_symmetric_sized(const double* p, double* l, const PairTargets& t) {
