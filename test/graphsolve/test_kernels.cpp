@@ -47,6 +47,13 @@ Solution solve_with(gs::Kernels kernels, const gs::Symbolic& symbolic, const gs:
   return s;
 }
 
+// The matrix a method factorizes: the symmetric ones read the lower triangle.
+Eigen::MatrixXd dense_as_read(const gs::BlockMatrix& a, gs::Method method) {
+  const Eigen::MatrixXd dense = a.to_dense();
+  if (method == gs::Method::LDU) return dense;
+  return dense.triangularView<Eigen::Lower>().toDenseMatrix().selfadjointView<Eigen::Lower>();
+}
+
 // Both kernels on one system: the same status, solutions that each solve
 // the dense system and agree, and the same smallest pivot ratio (their
 // pivots differ in rounding only).
@@ -58,9 +65,7 @@ void expect_same_solutions(const gs::Symbolic& symbolic, const gs::BlockMatrix& 
   const Solution wide = solve_with(gs::Kernels::Wide, symbolic, a, method, b);
   ASSERT_EQ(portable.status, gs::Status::Success);
   ASSERT_EQ(wide.status, gs::Status::Success);
-  Eigen::MatrixXd dense = a.to_dense();
-  if (method != gs::Method::LDU)  // the symmetric methods read the lower triangle
-    dense = dense.triangularView<Eigen::Lower>().toDenseMatrix().selfadjointView<Eigen::Lower>();
+  const Eigen::MatrixXd dense = dense_as_read(a, method);
   EXPECT_LT(gs_test::dense_backward_error(dense, portable.x, b), 1e-14);
   EXPECT_LT(gs_test::dense_backward_error(dense, wide.x, b), 1e-14);
   EXPECT_LT((wide.x - portable.x).norm(), 1e-10 * portable.x.norm());
@@ -167,8 +172,7 @@ TEST_F(Kernels, PairsWithAnInactiveNeighbourSolveTheReducedSystem) {
     for (gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
       fam::fill_values(a, method == gs::Method::LDU ? fam::Values::Unsymmetric : fam::Values::SymmetricPositiveDefinite,
                        5);
-      Eigen::MatrixXd dense = a.to_dense();
-      if (method != gs::Method::LDU) dense = dense.triangularView<Eigen::Lower>().toDenseMatrix().selfadjointView<Eigen::Lower>();
+      const Eigen::MatrixXd dense = dense_as_read(a, method);
       for (int v : off) a.set_active(v, false);
       const Eigen::MatrixXd rhs = gs_test::random_rhs(static_cast<int>(a.rows()), 2, 3);
       for (gs::Kernels kernels : {gs::Kernels::Portable, gs::Kernels::Wide}) {
