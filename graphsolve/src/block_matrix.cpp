@@ -6,6 +6,7 @@
 #include <string>
 
 #include "graphsolve/symbolic.hpp"
+#include "arena_layout.hpp"
 #include "block_kernels.hpp"
 #include "memory_overlap.hpp"
 #include "value_count_text.hpp"
@@ -14,31 +15,40 @@ namespace graphsolve {
 
 BlockMatrix::BlockMatrix(const Symbolic& symbolic) : BlockMatrix(symbolic.pattern_ptr()) {}
 
-BlockMatrix::BlockMatrix(std::shared_ptr<const Pattern> pattern) : pattern_(std::move(pattern)) {
-  const Pattern& p = *pattern_;
-  long total = 0;
-  diag_offset_.resize(p.num_nodes);
+namespace detail {
+ArenaLayout arena_layout(const Pattern& p) {
+  ArenaLayout layout;
+  layout.diag.resize(p.num_nodes);
   for (int i = 0; i < p.num_nodes; ++i) {
-    diag_offset_[i] = static_cast<int>(total);
-    total += static_cast<long>(p.size[i]) * p.size[i];
+    layout.diag[i] = static_cast<int>(layout.total);
+    layout.total += static_cast<long>(p.size[i]) * p.size[i];
   }
-  upper_offset_.resize(p.num_edges);
-  lower_offset_.resize(p.num_edges);
+  layout.upper.resize(p.num_edges);
+  layout.lower.resize(p.num_edges);
   for (int e = 0; e < p.num_edges; ++e) {
     const long block = static_cast<long>(p.size[p.edges[e].first]) * p.size[p.edges[e].second];
-    upper_offset_[e] = static_cast<int>(total);
-    lower_offset_[e] = static_cast<int>(total + block);
-    total += 2 * block;
+    layout.upper[e] = static_cast<int>(layout.total);
+    layout.lower[e] = static_cast<int>(layout.total + block);
+    layout.total += 2 * block;
   }
-  if (total > std::numeric_limits<int>::max())
+  return layout;
+}
+}  // namespace detail
+
+BlockMatrix::BlockMatrix(std::shared_ptr<const Pattern> pattern) : pattern_(std::move(pattern)) {
+  detail::ArenaLayout layout = detail::arena_layout(*pattern_);
+  if (layout.total > std::numeric_limits<int>::max())
     throw std::invalid_argument("graphsolve::BlockMatrix: more than 2^31-1 stored values");
   try {
-    values_.assign(total, 0.0);
+    values_.assign(layout.total, 0.0);
   } catch (const std::bad_alloc&) {
     throw OutOfMemory("graphsolve::BlockMatrix: out of memory for the matrix's " +
-                      detail::value_count_text(static_cast<double>(total)));
+                      detail::value_count_text(static_cast<double>(layout.total)));
   }
-  active_.assign(p.num_nodes, 1);
+  diag_offset_ = std::move(layout.diag);
+  upper_offset_ = std::move(layout.upper);
+  lower_offset_ = std::move(layout.lower);
+  active_.assign(pattern_->num_nodes, 1);
 }
 
 void BlockMatrix::check_node(NodeId node, const char* where) const {

@@ -123,6 +123,11 @@ struct Factorization::Impl {
   void eliminate_unsymmetric(int k);
   int single_small_neighbour(int k) const;
   bool fused_pair(int k, kernels::wide::PairTargets& t);
+  // Per position: for a pivot whose only later neighbours a < c have its
+  // size (1 to 6) and lie outside any panel, the entry of c in a's list
+  // (where A_ac and A_ca are); -1 otherwise. Found once, not per pivot.
+  std::vector<int> pair_entry;
+  void find_pair_entries();
   void eliminate_symmetric(int k);
   // Solves A X = B, or A^T X = B when transposed, after checking the state
   // and the right-hand side (solve.cpp).
@@ -160,7 +165,17 @@ struct Factorization::Impl {
   Method method;
   std::vector<double> values;
   std::vector<long> diag_off, upper_off, lower_off;
-  std::vector<int> entry_edge;  // per struct entry: the pattern edge it holds, -1 for fill
+  // Per struct entry of pivot k with later neighbour j: where A_jk and A_kj
+  // lie in any matrix of the pattern (arena_layout.hpp), -1 for fill; and
+  // for LDLT and LLT, which of them is stored as the lower triangle by id.
+  struct EntrySource {
+    int later_k = -1, k_later = -1;
+    NodeId later_node = -1;
+    bool k_smaller_id = false;  // A_jk is the lower block by id
+  };
+  std::vector<EntrySource> entry_source;
+  std::vector<int> diag_source;  // per position: where A_kk lies in a matrix
+  void build_entry_sources();
   // Load schedule. A node is loaded just before the first pivot that updates
   // it (or its own, if none does), so that its copy overlaps the latency of
   // the pivot inversions before it instead of taking a pass of its own.

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "arena_layout.hpp"
 #include "factor_storage.hpp"
 #include "value_count_text.hpp"
 #include "wide_kernels.hpp"
@@ -22,7 +23,7 @@ namespace {
 // sides: one vector of R C values, where the column loop handles 3 rows at
 // a time.
 template <bool copy_too, class Rows, class Columns>
-double checked_block(Rows m, Columns n, const double* a, int lda, double* c, int ldc) {
+inline __attribute__((always_inline)) double checked_block(Rows m, Columns n, const double* a, int lda, double* c, int ldc) {
   if constexpr (copy_too && kn::is_fixed_height<Rows> && kn::is_fixed_height<Columns>)
     if (m >= 5 && kn::wide::enabled()) return kn::wide::checked_copies[m - 1][n - 1](a, lda, c, ldc);
   if constexpr (kn::is_fixed_height<Rows> && kn::is_fixed_height<Columns>) {
@@ -34,6 +35,18 @@ double checked_block(Rows m, Columns n, const double* a, int lda, double* c, int
     }
   }
   return kn::checked_columns<copy_too>(m, n, a, lda, c, ldc);
+}
+
+// Zeroes a fill or inactive coupling block; of fixed size when both sizes
+// are, unrolled in place of a call that dispatches on its height.
+template <class Rows, class Columns>
+inline __attribute__((always_inline)) void zero_block(Rows m, Columns n, double* c, int ldc) {
+  if constexpr (kn::is_fixed_height<Rows> && kn::is_fixed_height<Columns>) {
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < m; ++i) c[i + static_cast<long>(j) * ldc] = 0.0;
+  } else {
+    kn::set_zero(m, n, c, ldc);
+  }
 }
 
 // The pivot ratio lies in [0, 1], so a tolerance outside it (or NaN) is a
@@ -83,10 +96,10 @@ void Factorization::Impl::allocate_storage(long factor_values) {
   const int n = static_cast<int>(d->order.size());
   values.assign(factor_values, 0.0);
   prefetching = factor_values * static_cast<long>(sizeof(double)) > kPrefetchAboveBytes;
-  entry_edge.assign(d->struct_pos.size(), -1);
-  for (int e = 0; e < static_cast<int>(d->edge_entry.size()); ++e) entry_edge[d->edge_entry[e]] = e;
+  build_entry_sources();
   build_load_schedule();
   plan_panels();
+  find_pair_entries();
   active.assign(n, 1);
   row_magnitude.assign(d->pattern->dimension, 0.0);
   if (method == Method::LDU) column_magnitude.assign(d->pattern->dimension, 0.0);
@@ -113,6 +126,24 @@ void Factorization::Impl::allocate_storage(long factor_values) {
   residual.resize(d->pattern->dimension);
   correction.resize(d->pattern->dimension);
   kept_rhs.resize(d->pattern->dimension);
+}
+
+void Factorization::Impl::build_entry_sources() {
+  const Pattern& p = *d->pattern;
+  const detail::ArenaLayout layout = detail::arena_layout(p);
+  const int n = static_cast<int>(d->order.size());
+  diag_source.resize(n);
+  for (int k = 0; k < n; ++k) diag_source[k] = layout.diag[d->order[k]];
+  entry_source.assign(d->struct_pos.size(), EntrySource{});
+  for (int k = 0; k < n; ++k)
+    for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) entry_source[e].later_node = d->order[d->struct_pos[e]];
+  for (int edge = 0; edge < p.num_edges; ++edge) {
+    EntrySource& s = entry_source[d->edge_entry[edge]];
+    // The entry belongs to the edge's earlier-eliminated end k; `first` has the smaller id.
+    s.k_smaller_id = p.edges[edge].second == s.later_node;
+    s.later_k = s.k_smaller_id ? layout.lower[edge] : layout.upper[edge];
+    s.k_later = s.k_smaller_id ? layout.upper[edge] : layout.lower[edge];
+  }
 }
 
 // A node is loaded by the first pivot whose later neighbours include it, the
@@ -151,13 +182,13 @@ void Factorization::Impl::prefetch(int k, const BlockMatrix& matrix) const {
     if (count > 0) __builtin_prefetch(p + count - 1);
   };
   const int b = d->size[k];
-  lines(a + matrix.diag_offset(d->order[k]), static_cast<long>(b) * b);
+  lines(a + diag_source[k], static_cast<long>(b) * b);
   for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
-    const int edge = entry_edge[e];
-    if (edge < 0) continue;
+    const EntrySource& s = entry_source[e];
+    if (s.later_k < 0) continue;
     const long count = static_cast<long>(b) * d->size[d->struct_pos[e]];
-    lines(a + matrix.lower_offset(edge), count);
-    lines(a + matrix.upper_offset(edge), count);
+    lines(a + s.later_k, count);
+    lines(a + s.k_later, count);
   }
   asm volatile("");
 }
@@ -177,11 +208,12 @@ double Factorization::Impl::load_sized(Size b, int k, const BlockMatrix& matrix,
   const double* a = matrix.values();
   const bool symmetric = method != Method::LDU;
   const NodeId node = d->order[k];
-  active[k] = matrix.activity()[node];
+  const char* activity = matrix.activity().data();
+  active[k] = activity[node];
   double* dk = diag(k);
   double poison = 0.0;
   if (active[k]) {
-    const double* src = a + matrix.diag_offset(node);
+    const double* src = a + diag_source[k];
     if (symmetric) {  // mirror the lower triangle; the upper one is checked all the same
       poison = checked_block<false>(b, b, src, b, nullptr, 0);
       for (int j = 0; j < b; ++j)
@@ -208,26 +240,23 @@ double Factorization::Impl::load_sized(Size b, int k, const BlockMatrix& matrix,
     const int later = d->struct_pos[e];
     double* low = lower(k, e);
     double* up = symmetric ? nullptr : upper(k, e);
-    const int edge = entry_edge[e];
-    const bool zero = edge < 0 || !active[k] || !matrix.activity()[d->order[later]];
-    const bool k_first = !zero && p.edges[edge].first == node;  // k is the edge's smaller id
-    const double* ab = zero ? nullptr : a + matrix.upper_offset(edge);  // A_{smaller id, larger id}
-    const double* ba = zero ? nullptr : a + matrix.lower_offset(edge);  // A_{larger id, smaller id}
+    const EntrySource& s = entry_source[e];
+    const bool zero = s.later_k < 0 || !active[k] || !activity[s.later_node];
+    const double* later_k = zero ? nullptr : a + s.later_k;  // A_{later, k}: bl x b, contiguous
+    const double* k_later = zero ? nullptr : a + s.k_later;  // A_{k, later}: b x bl
     poison += kn::with_height(size(later), [&](auto bl) {
       if (zero) {
-        kn::set_zero(bl, b, low, ldl);
-        if (up) kn::set_zero(b, bl, up, ldu);
+        zero_block(bl, b, low, ldl);
+        if (up) zero_block(b, bl, up, ldu);
         return 0.0;
       }
-      if (symmetric) {  // reads the lower triangle by id, A_{larger, smaller}; checks both
-        if (k_first) return checked_block<false>(b, bl, ab, b, nullptr, 0) +
-                            checked_block<true>(bl, b, ba, bl, low, ldl);
+      if (symmetric) {  // reads the lower triangle by id; checks both blocks
+        if (s.k_smaller_id) return checked_block<false>(b, bl, k_later, b, nullptr, 0) +
+                                   checked_block<true>(bl, b, later_k, bl, low, ldl);
         for (int j = 0; j < b; ++j)
-          for (int i = 0; i < bl; ++i) low[i + j * ldl] = ba[j + i * b];
-        return checked_block<false>(bl, b, ab, bl, nullptr, 0) + checked_block<false>(b, bl, ba, b, nullptr, 0);
+          for (int i = 0; i < bl; ++i) low[i + j * ldl] = k_later[j + i * b];
+        return checked_block<false>(bl, b, later_k, bl, nullptr, 0) + checked_block<false>(b, bl, k_later, b, nullptr, 0);
       }
-      const double* later_k = k_first ? ba : ab;  // A_{later, k}: bl x b, contiguous
-      const double* k_later = k_first ? ab : ba;  // A_{k, later}: b x bl
       return checked_block<true>(bl, b, later_k, bl, low, ldl) + checked_block<true>(b, bl, k_later, b, up, ldu);
     });
   }
@@ -250,16 +279,25 @@ int Factorization::Impl::single_small_neighbour(int k) const {
   return active[a] && kn::fuses_edge(size(k), size(a)) ? a : -1;
 }
 
+void Factorization::Impl::find_pair_entries() {
+  const int n = static_cast<int>(d->order.size());
+  pair_entry.assign(n, -1);
+  for (int k = 0; k < n; ++k) {
+    const int e = d->struct_begin[k], b = size(k);
+    if (d->struct_begin[k + 1] != e + 2 || panel_end[k] >= 0 || b < 1 || b > kn::kMaxFixed) continue;
+    const int a = d->struct_pos[e], c = d->struct_pos[e + 1];
+    if (size(a) == b && size(c) == b) pair_entry[k] = find_entry(c, d->struct_begin[a]);
+  }
+}
+
 // The blocks pivot k updates when its only later neighbours are two active
 // blocks of its own size outside any panel and the pair kernels take them;
 // false otherwise.
 bool Factorization::Impl::fused_pair(int k, kn::wide::PairTargets& t) {
-  const int e = d->struct_begin[k], b = size(k);
-  if (d->struct_begin[k + 1] != e + 2 || panel_end[k] >= 0 || tracking_columns || !kn::wide::takes_pair(b))
-    return false;
-  const int a = d->struct_pos[e], c = d->struct_pos[e + 1];
-  if (!active[a] || !active[c] || size(a) != b || size(c) != b) return false;
-  const int r = find_entry(c, d->struct_begin[a]);  // A_ac and A_ca in a's panels
+  const int r = pair_entry[k];
+  if (r < 0 || tracking_columns || !kn::wide::takes_pair(size(k))) return false;
+  const int e = d->struct_begin[k], a = d->struct_pos[e], c = d->struct_pos[e + 1];
+  if (!active[a] || !active[c]) return false;
   t = {diag(a), diag(c), lower(a, r), lower_ld(a), method == Method::LDU ? upper(a, r) : nullptr, upper_ld(a),
        magnitudes(a), magnitudes(c)};
   return true;
