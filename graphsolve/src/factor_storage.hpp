@@ -188,6 +188,7 @@ struct Factorization::Impl {
   // that ends tiny against them has lost its digits to cancellation.
   std::vector<double> row_magnitude;
   std::vector<int> magnitude_off;  // per position: its first entry in row_magnitude
+  std::vector<int> row_off;        // per position: its node's first row in A (the solves' x)
   double* magnitudes(int k) { return row_magnitude.data() + magnitude_off[k]; }
   // LDU only, and only while tracking_columns (a factorization retried
   // because a pivot failed even with its rows scaled): the same per column.

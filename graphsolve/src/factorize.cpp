@@ -105,6 +105,8 @@ void Factorization::Impl::allocate_storage(long factor_values) {
   if (method == Method::LDU) column_magnitude.assign(d->pattern->dimension, 0.0);
   magnitude_off.assign(n, 0);
   for (int k = 1; k < n; ++k) magnitude_off[k] = magnitude_off[k - 1] + d->size[k - 1];
+  row_off.resize(n);
+  for (int k = 0; k < n; ++k) row_off[k] = d->pattern->offset[d->order[k]];
   large_index.assign(n, -1);
   // Reserve exactly: Eigen's LLT(size) leaves its status uninitialized, so
   // these objects must be constructed in place, never copied on growth.

@@ -28,7 +28,6 @@ bool all_finite(const Eigen::Ref<const Eigen::MatrixXd>& m) { return (m.array() 
 }  // namespace
 
 void Factorization::Impl::solve_columns(Eigen::Ref<Eigen::MatrixXd> x, bool transposed) {
-  const Pattern& p = *d->pattern;
   const int n = static_cast<int>(d->order.size());
   const int m = static_cast<int>(x.cols());
   transposed = transposed && method == Method::LDU;
@@ -38,7 +37,7 @@ void Factorization::Impl::solve_columns(Eigen::Ref<Eigen::MatrixXd> x, bool tran
   if (m == 1 && !transposed && solves_vectors_fixed()) return solve_vector(x.data());
   const int ldx = static_cast<int>(x.outerStride());
   double* tmp = rhs_scratch.data();
-  auto rows = [&](int k) { return x.data() + p.offset[d->order[k]]; };
+  auto rows = [&](int k) { return x.data() + row_off[k]; };
   // y_k <- 0 - P * y_k, or with P^T.
   auto apply_pivot = [&](int k, bool pivot_transposed) {
     const int b = size(k);

@@ -28,6 +28,16 @@ void with_block_size(int b, F&& f) {
   });
 }
 
+// with_block_size for a neighbour of a B x B pivot: most graphs have one
+// block size, so that case skips the dispatch.
+template <int B, class F>
+void with_neighbour_size(int c, F&& f) {
+  if (c == B)
+    f(std::integral_constant<int, B>{});
+  else
+    with_block_size(c, f);
+}
+
 using kernels::minus_product;
 using kernels::minus_transposed_product;
 using kernels::Vector;
@@ -42,7 +52,7 @@ bool Factorization::Impl::solves_vectors_fixed() const { return d->max_size <= k
 // fast as the column form, and with one block size per instantiation it
 // costs little to compile.
 template <int B>
-Eigen::Matrix<double, B, 1> Factorization::Impl::negated_pivot(int k, const Eigen::Matrix<double, B, 1>& y,
+inline __attribute__((always_inline)) Eigen::Matrix<double, B, 1> Factorization::Impl::negated_pivot(int k, const Eigen::Matrix<double, B, 1>& y,
                                                               bool transposed) {
   const auto p = kernels::view<B, B>(diag(k), B);
   Vector<B> product;
@@ -55,8 +65,7 @@ Eigen::Matrix<double, B, 1> Factorization::Impl::negated_pivot(int k, const Eige
 
 template <int B>
 void Factorization::Impl::forward_node(int k, double* x) {
-  const Pattern& p = *d->pattern;
-  Eigen::Map<Vector<B>> xk(x + p.offset[d->order[k]]);
+  Eigen::Map<Vector<B>> xk(x + row_off[k]);
   Vector<B> y = xk;
   if (method != Method::LDLT) {  // y <- -P y = D^{-1} y (or C^{-1} y)
     y = negated_pivot<B>(k, y);
@@ -66,8 +75,8 @@ void Factorization::Impl::forward_node(int k, double* x) {
   for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
     const int c = d->struct_pos[e];
     if (!active[c]) continue;
-    double* xc = x + p.offset[d->order[c]];
-    with_block_size(size(c), [&](auto rows) {
+    double* xc = x + row_off[c];
+    with_neighbour_size<B>(size(c), [&](auto rows) {
       constexpr int C = decltype(rows)::value;
       Eigen::Map<Vector<C>> xc_map(xc);
       xc_map = minus_product<C, B>(lower(k, e), ld, y, xc_map);
@@ -77,16 +86,15 @@ void Factorization::Impl::forward_node(int k, double* x) {
 
 template <int B>
 void Factorization::Impl::backward_node(int k, double* x) {
-  const Pattern& p = *d->pattern;
-  Eigen::Map<Vector<B>> xk(x + p.offset[d->order[k]]);
+  Eigen::Map<Vector<B>> xk(x + row_off[k]);
   Vector<B> y = xk;
   if (method == Method::LDLT) y = negated_pivot<B>(k, y);
   const int ld_lower = lower_ld(k), ld_upper = upper_ld(k);
   for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
     const int c = d->struct_pos[e];
     if (!active[c]) continue;
-    const double* xc = x + p.offset[d->order[c]];
-    with_block_size(size(c), [&](auto columns) {
+    const double* xc = x + row_off[c];
+    with_neighbour_size<B>(size(c), [&](auto columns) {
       constexpr int C = decltype(columns)::value;
       const Eigen::Map<const Vector<C>> xcv(xc);
       if (method == Method::LDU)
