@@ -22,8 +22,10 @@ namespace {
 // checked_columns for a block of fixed sizes that is contiguous on both
 // sides: one vector of R C values, where the column loop handles 3 rows at
 // a time.
+// Inlined: out of line, the 3x3 copies were a call each.
 template <bool copy_too, class Rows, class Columns>
-inline __attribute__((always_inline)) double checked_block(Rows m, Columns n, const double* a, int lda, double* c, int ldc) {
+inline __attribute__((always_inline)) double checked_block(Rows m, Columns n, const double* a, int lda, double* c,
+                                                           int ldc) {
   if constexpr (copy_too && kn::is_fixed_height<Rows> && kn::is_fixed_height<Columns>)
     if (m >= 5 && kn::wide::enabled()) return kn::wide::checked_copies[m - 1][n - 1](a, lda, c, ldc);
   if constexpr (kn::is_fixed_height<Rows> && kn::is_fixed_height<Columns>) {
@@ -137,11 +139,11 @@ void Factorization::Impl::build_entry_sources() {
   diag_source.resize(n);
   for (int k = 0; k < n; ++k) diag_source[k] = layout.diag[d->order[k]];
   entry_source.assign(d->struct_pos.size(), EntrySource{});
-  for (int k = 0; k < n; ++k)
-    for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) entry_source[e].later_node = d->order[d->struct_pos[e]];
+  for (std::size_t e = 0; e < entry_source.size(); ++e) entry_source[e].later_node = d->order[d->struct_pos[e]];
   for (int edge = 0; edge < p.num_edges; ++edge) {
+    // The edge's entry is in the list of its end eliminated first, k; the
+    // other end is the later neighbour, the edge's second if k has the smaller id.
     EntrySource& s = entry_source[d->edge_entry[edge]];
-    // The entry belongs to the edge's earlier-eliminated end k; `first` has the smaller id.
     s.k_smaller_id = p.edges[edge].second == s.later_node;
     s.later_k = s.k_smaller_id ? layout.lower[edge] : layout.upper[edge];
     s.k_later = s.k_smaller_id ? layout.upper[edge] : layout.lower[edge];
@@ -257,7 +259,8 @@ double Factorization::Impl::load_sized(Size b, int k, const BlockMatrix& matrix,
                                    checked_block<true>(bl, b, later_k, bl, low, ldl);
         for (int j = 0; j < b; ++j)
           for (int i = 0; i < bl; ++i) low[i + j * ldl] = k_later[j + i * b];
-        return checked_block<false>(bl, b, later_k, bl, nullptr, 0) + checked_block<false>(b, bl, k_later, b, nullptr, 0);
+        return checked_block<false>(bl, b, later_k, bl, nullptr, 0) +
+               checked_block<false>(b, bl, k_later, b, nullptr, 0);
       }
       return checked_block<true>(bl, b, later_k, bl, low, ldl) + checked_block<true>(b, bl, k_later, b, up, ldu);
     });

@@ -50,10 +50,11 @@ bool Factorization::Impl::solves_vectors_fixed() const { return d->max_size <= k
 // a lazy fixed-size product would read coefficients it has already
 // overwritten. Eigen's own product: on the pivot's contiguous block it is as
 // fast as the column form, and with one block size per instantiation it
-// costs little to compile.
+// costs little to compile. Inlined: out of line, the vectors went through
+// memory on every call.
 template <int B>
-inline __attribute__((always_inline)) Eigen::Matrix<double, B, 1> Factorization::Impl::negated_pivot(int k, const Eigen::Matrix<double, B, 1>& y,
-                                                              bool transposed) {
+inline __attribute__((always_inline)) Eigen::Matrix<double, B, 1> Factorization::Impl::negated_pivot(
+    int k, const Eigen::Matrix<double, B, 1>& y, bool transposed) {
   const auto p = kernels::view<B, B>(diag(k), B);
   Vector<B> product;
   if (transposed)
