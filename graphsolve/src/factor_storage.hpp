@@ -14,6 +14,7 @@
 #include "block_kernels.hpp"
 #include "block_view.hpp"
 #include "graphsolve/factorization.hpp"
+#include "graphsolve/huge_page_allocator.hpp"
 #include "symbolic_data.hpp"
 #include "wide_kernels.hpp"
 
@@ -163,7 +164,7 @@ struct Factorization::Impl {
   Symbolic symbolic;
   const detail::SymbolicData* d;
   Method method;
-  std::vector<double> values;
+  std::vector<double, detail::HugePageAllocator<double>> values;
   std::vector<long> diag_off, upper_off, lower_off;
   // Per struct entry of pivot k with later neighbour j: where A_jk and A_kj
   // lie in any matrix of the pattern (arena_layout.hpp), -1 for fill; and

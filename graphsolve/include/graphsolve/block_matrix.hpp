@@ -14,6 +14,7 @@
 
 #include "graphsolve/out_of_memory.hpp"
 #include "graphsolve/pattern.hpp"
+#include "graphsolve/huge_page_allocator.hpp"
 
 namespace graphsolve {
 
@@ -86,7 +87,7 @@ class BlockMatrix {
   int block_offset(NodeId i, NodeId j, const char* where) const;
 
   std::shared_ptr<const Pattern> pattern_;
-  std::vector<double> values_;
+  std::vector<double, detail::HugePageAllocator<double>> values_;
   std::vector<int> diag_offset_;
   std::vector<int> upper_offset_;
   std::vector<int> lower_offset_;
