@@ -480,15 +480,28 @@ double Factorization::min_pivot_ratio() const { return impl_->min_ratio; }
 int Factorization::supernodal_panels() const { return impl_->panels; }
 const Symbolic& Factorization::symbolic() const { return impl_->symbolic; }
 
+namespace {
+template <class Container>
+long bytes_of(const Container& c) {
+  return static_cast<long>(c.size() * sizeof(*c.data()));
+}
+}  // namespace
+
 long Factorization::memory_bytes() const {
   const Impl& m = *impl_;
-  long doubles = static_cast<long>(m.values.size() + m.scratch.size() + m.rhs_scratch.size() + m.residual.size() +
-                                   m.correction.size() + m.kept_rhs.size() + m.row_magnitude.size() + m.column_magnitude.size() +
-                                   m.outer_left.size() + m.outer_right.size() + m.outer_product.size() +
-                                   m.panel_lower.size() + m.panel_upper.size());
+  long bytes = bytes_of(m.values) + bytes_of(m.scratch) + bytes_of(m.rhs_scratch) + bytes_of(m.residual) +
+               bytes_of(m.correction) + bytes_of(m.kept_rhs) + bytes_of(m.row_magnitude) +
+               bytes_of(m.column_magnitude) + bytes_of(m.outer_left) + bytes_of(m.outer_right) +
+               bytes_of(m.outer_product) + bytes_of(m.panel_lower) + bytes_of(m.panel_upper);
   for (int b : m.d->size)
-    if (b > kernels::kMaxFixed) doubles += static_cast<long>(b) * b;  // dynamic pivot factorizations
-  return 8 * doubles;
+    if (b > kernels::kMaxFixed) bytes += 8L * b * b;  // dynamic pivot factorizations
+  // The schedules: where each block lies and what each pivot loads and updates.
+  bytes += bytes_of(m.diag_off) + bytes_of(m.upper_off) + bytes_of(m.lower_off) + bytes_of(m.entry_source) +
+           bytes_of(m.diag_source) + bytes_of(m.loads_itself) + bytes_of(m.first_touch_begin) +
+           bytes_of(m.first_touched) + bytes_of(m.active) + bytes_of(m.magnitude_off) + bytes_of(m.row_off) +
+           bytes_of(m.pair_entry) + bytes_of(m.large_index) + bytes_of(m.panel_begin) + bytes_of(m.panel_end) +
+           bytes_of(m.panel_column);
+  return bytes;
 }
 
 }  // namespace graphsolve

@@ -291,3 +291,16 @@ TEST(FactorQueries, MemoryBytesCountsTheFactorAndWhatItKeepsBesides) {
     EXPECT_GE(f.memory_bytes(), 8 * 2 * 40 * 40) << gs::to_string(method);  // the block and its dense factorization
   }
 }
+
+// The per-position schedules count too: a chain of scalars keeps three
+// offsets (8 bytes each) and one entry source (16 bytes) per position, more
+// than its three factor values, besides the refinement's three vectors of
+// the dimension.
+TEST(FactorQueries, MemoryBytesCountsTheSchedules) {
+  constexpr long n = 1000;
+  const gs::Symbolic chain = gs::analyze(fam::chain(n, 1));
+  const long nonzeros = chain.stats().factor_nonzeros;
+  const gs::Factorization ldu(chain, gs::Method::LDU);
+  EXPECT_GE(ldu.memory_bytes(), 8 * nonzeros + 3 * 8 * n + 16 * (n - 1) + 3 * 8 * n);
+  EXPECT_LE(ldu.memory_bytes(), 8 * nonzeros + 200 * n);
+}

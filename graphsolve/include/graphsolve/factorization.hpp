@@ -129,7 +129,8 @@ class Factorization {
   // Smallest pivot ratio met in the last factorization (1 for no pivots).
   double min_pivot_ratio() const;
   const Symbolic& symbolic() const;
-  // Bytes held for the factor values, pivot factorizations and scratch.
+  // Bytes held for the factor values, pivot factorizations, scratch and the
+  // schedules computed from the analysis (not the Symbolic it shares).
   long memory_bytes() const;
   // Runs of pivots with nested structure (supernodes, e.g. the dense
   // separators of grids) whose shared outer update is one BLAS product
