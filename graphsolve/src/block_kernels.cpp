@@ -459,10 +459,7 @@ bool negate_product_transposed_in_place(int m, int k, const double* p, double* c
 }
 
 void set_zero(int m, int n, double* c, int ldc) {
-  with_height(m, [&](auto height) {
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < height; ++i) c[i + static_cast<long>(j) * ldc] = 0.0;
-  });
+  with_height(m, [&](auto height) { zero_columns(height, n, c, ldc); });
 }
 
 void copy(int m, int n, const double* a, int lda, double* c, int ldc) {

@@ -86,6 +86,13 @@ auto with_height(int m, F&& f) {
 template <class Height>
 constexpr bool is_fixed_height = !std::is_same_v<Height, int>;
 
+// C <- 0 for an m x n block; unrolled where m (and n) are compile-time sizes.
+template <class Height, class Width>
+inline void zero_columns(Height m, Width n, double* c, int ldc) {
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) c[i + static_cast<long>(j) * ldc] = 0.0;
+}
+
 // Sum of 0 * a_ij over a block, optionally copying it to c on the way: NaN
 // exactly when the block holds a NaN or an Inf, so a load checks its values
 // in the same pass that copies them. Eight independent partial sums (one per

@@ -44,8 +44,7 @@ inline __attribute__((always_inline)) double checked_block(Rows m, Columns n, co
 template <class Rows, class Columns>
 inline __attribute__((always_inline)) void zero_block(Rows m, Columns n, double* c, int ldc) {
   if constexpr (kn::is_fixed_height<Rows> && kn::is_fixed_height<Columns>) {
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < m; ++i) c[i + static_cast<long>(j) * ldc] = 0.0;
+    kn::zero_columns(m, n, c, ldc);
   } else {
     kn::set_zero(m, n, c, ldc);
   }
