@@ -295,7 +295,7 @@ def main():
                         "as it counts them: factor nonzeros (graphsolve: the entries of its filled blocks, "
                         "zeros inside a block included), flops of the numeric factorization, GFLOP/s = "
                         "those flops over the time of the factorization alone, and memory (graphsolve: "
-                        "factor values, pivot factorizations and scratch; UMFPACK: its Numeric object; KLU and "
+                        "factor values, pivot factorizations, scratch and schedules; UMFPACK: its Numeric object; KLU and "
                         "CHOLMOD: their peak use, the figure they report; dense LU: the n x n matrix). Dense "
                         "LU's flops are 2n^3/3. `-`: the solver does not tell (Eigen's sparse solvers; "
                         "SimplicialLDLT gives its nonzeros only). The times are the phases on their own: "
