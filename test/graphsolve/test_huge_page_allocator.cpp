@@ -45,6 +45,8 @@ std::string mapping_flags(const void* p) {
   for (std::string line; std::getline(smaps, line);) {
     std::uintptr_t begin = 0, end = 0;
     char dash = 0;
+    // A mapping's header starts "begin-end perms ..." (its first ':' after a
+    // space); its fields start "Name:".
     std::istringstream range(line);
     if (range >> std::hex >> begin >> dash >> end && dash == '-' && line.find(':') > line.find(' ')) {
       inside = begin <= address && address < end;
