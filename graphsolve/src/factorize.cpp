@@ -285,21 +285,25 @@ int Factorization::Impl::single_small_neighbour(int k) const {
 
 void Factorization::Impl::find_pair_entries() {
   const int n = static_cast<int>(d->order.size());
+  using kn::wide::PairMethod;
+  const PairMethod pair_method =
+      method == Method::LDU ? PairMethod::Ldu : method == Method::LDLT ? PairMethod::Ldlt : PairMethod::Llt;
   pair_entry.assign(n, -1);
+  pair_kernel.assign(n, nullptr);
   for (int k = 0; k < n; ++k) {
-    const int e = d->struct_begin[k], b = size(k);
-    if (d->struct_begin[k + 1] != e + 2 || panel_end[k] >= 0 || b < 1 || b > kn::kMaxFixed) continue;
+    const int e = d->struct_begin[k];
+    if (d->struct_begin[k + 1] != e + 2 || panel_end[k] >= 0) continue;
     const int a = d->struct_pos[e], c = d->struct_pos[e + 1];
-    if (size(a) == b && size(c) == b) pair_entry[k] = find_entry(c, d->struct_begin[a]);
+    pair_kernel[k] = kn::wide::pair_kernel(size(k), size(a), size(c), pair_method);
+    if (pair_kernel[k]) pair_entry[k] = find_entry(c, d->struct_begin[a]);
   }
 }
 
 // The blocks pivot k updates when its only later neighbours are two active
-// blocks of its own size outside any panel and the pair kernels take them;
-// false otherwise.
+// blocks outside any panel and the pair kernels take them; false otherwise.
 bool Factorization::Impl::fused_pair(int k, kn::wide::PairTargets& t) {
   const int r = pair_entry[k];
-  if (r < 0 || tracking_columns || !kn::wide::takes_pair(size(k))) return false;
+  if (r < 0 || tracking_columns || !kn::wide::enabled()) return false;
   const int e = d->struct_begin[k], a = d->struct_pos[e], c = d->struct_pos[e + 1];
   if (!active[a] || !active[c]) return false;
   t = {diag(a), diag(c), lower(a, r), lower_ld(a), method == Method::LDU ? upper(a, r) : nullptr, upper_ld(a),
@@ -316,7 +320,7 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
   }
   if (kn::wide::PairTargets t; fused_pair(k, t)) {
     const int e = d->struct_begin[k];
-    kn::wide::pair_ldu(b, diag(k), upper(k, e), lower(k, e), t);
+    pair_kernel[k](diag(k), upper(k, e), lower(k, e), t);
     return;
   }
   const int end = d->struct_begin[k + 1], stop = entries_now(k);
@@ -361,7 +365,7 @@ void Factorization::Impl::eliminate_symmetric(int k) {
     return;
   }
   if (kn::wide::PairTargets t; fused_pair(k, t)) {
-    kn::wide::pair_symmetric(b, diag(k), lower(k, d->struct_begin[k]), method == Method::LLT, t);
+    pair_kernel[k](diag(k), nullptr, lower(k, d->struct_begin[k]), t);
     return;
   }
   const int end = d->struct_begin[k + 1], stop = entries_now(k);
@@ -498,7 +502,7 @@ long Factorization::memory_bytes() const {
   bytes += bytes_of(m.diag_off) + bytes_of(m.upper_off) + bytes_of(m.lower_off) + bytes_of(m.entry_source) +
            bytes_of(m.diag_source) + bytes_of(m.loads_itself) + bytes_of(m.first_touch_begin) +
            bytes_of(m.first_touched) + bytes_of(m.active) + bytes_of(m.magnitude_off) + bytes_of(m.row_off) +
-           bytes_of(m.pair_entry) + bytes_of(m.large_index) + bytes_of(m.panel_begin) + bytes_of(m.panel_end) +
+           bytes_of(m.pair_entry) + bytes_of(m.pair_kernel) + bytes_of(m.large_index) + bytes_of(m.panel_begin) + bytes_of(m.panel_end) +
            bytes_of(m.panel_column);
   return bytes;
 }

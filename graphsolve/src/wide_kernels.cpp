@@ -304,45 +304,46 @@ GS_WIDE void edge_symmetric_sized(const double* p, double* l, double* d, double*
   subtract_product<B, C, C, true>(now, cholesky ? l : original, C, 1, d, C, rows);
 }
 
-// wide_kernels.hpp's pair_ldu: u = [U_ka U_kc] <- -p u, then the
-// four updates from L_ak and L_ck, each held in registers for two of them.
-template <int B>
-GS_WIDE void pair_ldu_sized(const double* p, double* u, const double* l, const PairTargets& t) {
-  constexpr int ld = 2 * B;  // of l
-  negate_product_in_place_sized<B>(2 * B, p, u);
+// wide_kernels.hpp's pair_ldu for a B x B pivot and neighbours of A and C
+// rows: u = [U_ka U_kc] <- -p u, then the four updates from L_ak and L_ck,
+// each held in registers for two of them.
+template <int B, int A, int C>
+GS_WIDE void pair_ldu_sized(const double* p, double* u, double* l, const PairTargets& t) {
+  constexpr int ld = A + C;  // of l
+  negate_product_in_place_sized<B>(A + C, p, u);
   const double* u_ka = u;
-  const double* u_kc = u + B * B;
+  const double* u_kc = u + B * A;
   Column left[B];
 #pragma GCC unroll 8
-  for (int q = 0; q < B; ++q) left[q] = load<B>(l + q * ld);  // L_ak
-  subtract_product<B, B, B, true>(left, u_ka, 1, B, t.d_a, B, t.rows_a);
-  subtract_product<B, B, B, false>(left, u_kc, 1, B, t.ac, t.ld_ac, nullptr);
+  for (int q = 0; q < B; ++q) left[q] = load<A>(l + q * ld);  // L_ak
+  subtract_product<B, A, A, true>(left, u_ka, 1, B, t.d_a, A, t.rows_a);
+  subtract_product<B, A, C, false>(left, u_kc, 1, B, t.ac, t.ld_ac, nullptr);
 #pragma GCC unroll 8
-  for (int q = 0; q < B; ++q) left[q] = load<B>(l + B + q * ld);  // L_ck
-  subtract_product<B, B, B, false>(left, u_ka, 1, B, t.ca, t.ld_ca, nullptr);
-  subtract_product<B, B, B, true>(left, u_kc, 1, B, t.d_c, B, t.rows_c);
+  for (int q = 0; q < B; ++q) left[q] = load<C>(l + A + q * ld);  // L_ck
+  subtract_product<B, C, A, false>(left, u_ka, 1, B, t.ca, t.ld_ca, nullptr);
+  subtract_product<B, C, C, true>(left, u_kc, 1, B, t.d_c, C, t.rows_c);
 }
 
-// wide_kernels.hpp's pair_symmetric: each B-row strip of l
-// becomes -l p^T (the old one kept for LDLT), then the three updates.
-template <int B, bool cholesky>
-GS_WIDE void pair_symmetric_sized(const double* p, double* l, const PairTargets& t) {
-  constexpr int ld = 2 * B;  // of l
-  double original[2 * B * B];  // the old strips, each B x B with leading dimension B
-  negate_times_transposed<B, B, cholesky>(p, l, ld, cholesky ? nullptr : original);
-  negate_times_transposed<B, B, cholesky>(p, l + B, ld, cholesky ? nullptr : original + B * B);
+// wide_kernels.hpp's pair_symmetric: the A- and C-row strips of l each
+// become -l p^T (the old ones kept for LDLT), then the three updates.
+template <int B, int A, int C, bool cholesky>
+GS_WIDE void pair_symmetric_sized(const double* p, double*, double* l, const PairTargets& t) {
+  constexpr int ld = A + C;  // of l
+  double original[(A + C) * B];  // the old strips: A x B then C x B, each with its rows as leading dimension
+  negate_times_transposed<A, B, cholesky>(p, l, ld, cholesky ? nullptr : original);
+  negate_times_transposed<C, B, cholesky>(p, l + A, ld, cholesky ? nullptr : original + A * B);
   // R_ak and R_ck: coefficient (q, j) of R^T at r[q * r_ld + j].
   const double* r_a = cholesky ? l : original;
-  const double* r_c = cholesky ? l + B : original + B * B;
-  constexpr int r_ld = cholesky ? ld : B;
+  const double* r_c = cholesky ? l + A : original + A * B;
+  constexpr int r_ld_a = cholesky ? ld : A, r_ld_c = cholesky ? ld : C;
   Column now[B];
 #pragma GCC unroll 8
-  for (int q = 0; q < B; ++q) now[q] = load<B>(l + q * ld);  // L_ak
-  subtract_product<B, B, B, true>(now, r_a, r_ld, 1, t.d_a, B, t.rows_a);
+  for (int q = 0; q < B; ++q) now[q] = load<A>(l + q * ld);  // L_ak
+  subtract_product<B, A, A, true>(now, r_a, r_ld_a, 1, t.d_a, A, t.rows_a);
 #pragma GCC unroll 8
-  for (int q = 0; q < B; ++q) now[q] = load<B>(l + B + q * ld);  // L_ck
-  subtract_product<B, B, B, false>(now, r_a, r_ld, 1, t.ca, t.ld_ca, nullptr);
-  subtract_product<B, B, B, true>(now, r_c, r_ld, 1, t.d_c, B, t.rows_c);
+  for (int q = 0; q < B; ++q) now[q] = load<C>(l + A + q * ld);  // L_ck
+  subtract_product<B, C, A, false>(now, r_a, r_ld_a, 1, t.ca, t.ld_ca, nullptr);
+  subtract_product<B, C, C, true>(now, r_c, r_ld_c, 1, t.d_c, C, t.rows_c);
 }
 
 // c <- a column by column (m rows), in the pieces load<M> reads back; the
@@ -434,21 +435,21 @@ void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool ch
   });
 }
 
-void pair_ldu(int b, const double* p, double* u, const double* l, const PairTargets& t) {
-  with_height(b, [&](auto bs) {  // callers keep b within 1..6
-    if constexpr (is_fixed_height<decltype(bs)>) pair_ldu_sized<bs()>(p, u, l, t);
+PairKernel pair_kernel(int b, int a, int c, PairMethod method) {
+  PairKernel kernel = nullptr;
+  if (!pair_sizes(b, a, c)) return kernel;
+  with_edge_sizes(b, a, [&](auto bs, auto as) {
+    with_height(c, [&](auto cs) {
+      if constexpr (is_fixed_height<decltype(cs)>) {
+        switch (method) {
+          case PairMethod::Ldu: kernel = &pair_ldu_sized<bs(), as(), cs()>; break;
+          case PairMethod::Ldlt: kernel = &pair_symmetric_sized<bs(), as(), cs(), false>; break;
+          case PairMethod::Llt: kernel = &pair_symmetric_sized<bs(), as(), cs(), true>; break;
+        }
+      }
+    });
   });
-}
-
-void pair_symmetric(int b, const double* p, double* l, bool cholesky, const PairTargets& t) {
-  with_height(b, [&](auto bs) {
-    if constexpr (is_fixed_height<decltype(bs)>) {
-      if (cholesky)
-        pair_symmetric_sized<bs(), true>(p, l, t);
-      else
-        pair_symmetric_sized<bs(), false>(p, l, t);
-    }
-  });
+  return kernel;
 }
 
 #else  // no wide kernels in this build: enabled() is false, so none is called
@@ -461,8 +462,7 @@ void negate_strip_transposed(int, const double*, double*, int, double*, int, boo
 void edge_ldu(int, int, const double*, double*, const double*, double*, double*) { std::abort(); }
 const CopyTable checked_copies{};  // null: never read while enabled() is false
 void edge_symmetric(int, int, const double*, double*, double*, bool, double*) { std::abort(); }
-void pair_ldu(int, const double*, double*, const double*, const PairTargets&) { std::abort(); }
-void pair_symmetric(int, const double*, double*, bool, const PairTargets&) { std::abort(); }
+PairKernel pair_kernel(int, int, int, PairMethod) { return nullptr; }
 
 #endif
 

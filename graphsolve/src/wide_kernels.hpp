@@ -63,14 +63,16 @@ void edge_ldu(int b, int c, const double* p, double* u, const double* l, double*
 void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool cholesky, double* rows);
 
 // Elimination by a pivot k whose only later neighbours are a and c (a first
-// in the order), all three blocks b x b with takes_pair(b): a ladder's pivot
-// (the next node on its rail and the rung's other end), and a ring's. One
-// call for what the general path does in about ten dispatched ones, each left
-// factor loaded once for two products: ladders of 3x3 blocks 19-23% faster,
-// of 6x6 blocks 7-11% (LDU, LLT) and 3-5% (LDLT), scalar ones 26%. There are
-// no portable twins: without these kernels the general path runs. The panels
-// are contiguous as the factor stores them: u = [U_ka U_kc] (b x 2b), l =
-// [L_ak; L_ck] (2b x b, leading dimension 2b).
+// in the order): a ladder's pivot (the next node on its rail and the rung's
+// other end), a ring's, and a saddle-point ladder's body and joint pivots,
+// whose neighbours differ in size. k is b x b, a and c have a_rows and
+// c_rows, all within pair_sizes() (pair_kernel() below). One call for what the general path does
+// in about ten dispatched ones, each left factor loaded once for two
+// products: ladders of 3x3 blocks 19-23% faster, of 6x6 blocks 7-11% (LDU,
+// LLT) and 3-5% (LDLT), scalar ones 26%. There are no portable twins:
+// without these kernels the general path runs. The panels are contiguous as
+// the factor stores them: u = [U_ka U_kc] (b x (a_rows + c_rows)), l =
+// [L_ak; L_ck] ((a_rows + c_rows) x b, leading dimension a_rows + c_rows).
 //   LDU : u <- -p u; then d_a -= L_ak U_ka, ac -= L_ak U_kc, ca -= L_ck U_ka,
 //         d_c -= L_ck U_kc.
 //   LDLT / LLT: l <- -l p^T; then d_a -= L_ak R_ak^T, ca -= L_ck R_ak^T,
@@ -89,9 +91,20 @@ struct PairTargets {
   double* rows_a;
   double* rows_c;
 };
-inline bool takes_pair(int b) { return enabled() && b >= 1 && b <= 6; }
-void pair_ldu(int b, const double* p, double* u, const double* l, const PairTargets& t);
-void pair_symmetric(int b, const double* p, double* l, bool cholesky, const PairTargets& t);
+// Sizes the pair kernels are built for.
+inline bool pair_sizes(int b, int a_rows, int c_rows) {
+  const auto fits = [](int rows) { return rows >= 1 && rows <= 6; };
+  return fits(b) && fits(a_rows) && fits(c_rows);
+}
+// The kernel for a pivot of b rows with neighbours of a_rows and c_rows,
+// chosen once per pivot when the factorization is set up (a call through it
+// costs less than dispatching on three sizes per pivot: scalar ladders lost
+// 3-7% to that); null where pair_sizes() is false or this build has no wide
+// kernels. Callers check enabled() before each call. u is unused by LDLT and
+// LLT, and l only read by LDU.
+enum class PairMethod { Ldu, Ldlt, Llt };
+using PairKernel = void (*)(const double* p, double* u, double* l, const PairTargets& t);
+PairKernel pair_kernel(int b, int a_rows, int c_rows, PairMethod method);
 
 // C <- A: checked_copies[m - 1][n - 1] for an m x n block (1 <= m, n <= 6),
 // column by column in the pieces the kernels above read back; returns the

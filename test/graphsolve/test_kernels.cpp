@@ -87,8 +87,9 @@ gs::Graph chain_of_sizes(int n, const std::vector<int>& sizes) {
 
 // LDU on `unsymmetric` values, then LDLT on `symmetric` ones, and LLT too
 // when those are positive definite.
-void expect_same_solutions(const Family& family, fam::Values unsymmetric, fam::Values symmetric) {
-  const gs::Symbolic symbolic = gs::analyze(family.graph);
+void expect_same_solutions(const Family& family, fam::Values unsymmetric, fam::Values symmetric,
+                           const gs::AnalyzeOptions& options = {}) {
+  const gs::Symbolic symbolic = gs::analyze(family.graph, options);
   gs::BlockMatrix a(symbolic);
   fam::fill_values(a, unsymmetric, 11);
   expect_same_solutions(symbolic, a, gs::Method::LDU, family.name);
@@ -158,6 +159,33 @@ TEST_F(Kernels, BothEliminatePairsAlike) {
     expect_same_solutions({"ring" + size, ring(17, b)}, fam::Values::Unsymmetric,
                           fam::Values::SymmetricPositiveDefinite);
   }
+}
+
+// A pivot whose two later neighbours differ in size from it and from each
+// other (a saddle-point ladder's bodies and joints): every triple of sizes
+// from 1 to 6, with the neighbours coupled and with their block filled in.
+// Node ids put the pivot between its neighbours, so that each of its blocks
+// is read from the lower triangle on one side and the upper on the other.
+TEST_F(Kernels, BothEliminatePairsOfMixedSizesAlike) {
+  require_wide();
+  for (int b = 1; b <= 6; ++b)
+    for (int a_rows = 1; a_rows <= 6; ++a_rows)
+      for (int c_rows = 1; c_rows <= 6; ++c_rows)
+        for (const bool coupled : {true, false}) {
+          gs::Graph graph;
+          const gs::NodeId a = graph.add_node(a_rows), k = graph.add_node(b), c = graph.add_node(c_rows);
+          graph.add_edge(k, a);
+          graph.add_edge(k, c);
+          if (coupled) graph.add_edge(a, c);
+          gs::AnalyzeOptions options;
+          options.ordering = gs::Ordering::Given;
+          options.order = {k, a, c};
+          const std::string what = "pivot of " + std::to_string(b) + " rows, neighbours of " +
+                                   std::to_string(a_rows) + " and " + std::to_string(c_rows) +
+                                   (coupled ? ", coupled" : ", filled");
+          expect_same_solutions({what, graph}, fam::Values::Unsymmetric, fam::Values::SymmetricPositiveDefinite,
+                                options);
+        }
 }
 
 // Ladders with nodes switched off, among them neighbours of pairs: each
