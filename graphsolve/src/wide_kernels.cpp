@@ -437,7 +437,8 @@ void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool ch
 
 PairKernel pair_kernel(int b, int a, int c, PairMethod method) {
   PairKernel kernel = nullptr;
-  if (!pair_sizes(b, a, c)) return kernel;
+  const auto fits = [](int rows) { return rows >= 1 && rows <= 6; };
+  if (!fits(b) || !fits(a) || !fits(c)) return kernel;
   with_edge_sizes(b, a, [&](auto bs, auto as) {
     with_height(c, [&](auto cs) {
       if constexpr (is_fixed_height<decltype(cs)>) {

@@ -65,20 +65,21 @@ void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool ch
 // Elimination by a pivot k whose only later neighbours are a and c (a first
 // in the order): a ladder's pivot (the next node on its rail and the rung's
 // other end), a ring's, and a saddle-point ladder's body and joint pivots,
-// whose neighbours differ in size. k is b x b, a and c have a_rows and
-// c_rows, all within pair_sizes() (pair_kernel() below). One call for what the general path does
-// in about ten dispatched ones, each left factor loaded once for two
-// products: ladders of 3x3 blocks 19-23% faster, of 6x6 blocks 7-11% (LDU,
-// LLT) and 3-5% (LDLT), scalar ones 26%. There are no portable twins:
-// without these kernels the general path runs. The panels are contiguous as
-// the factor stores them: u = [U_ka U_kc] (b x (a_rows + c_rows)), l =
-// [L_ak; L_ck] ((a_rows + c_rows) x b, leading dimension a_rows + c_rows).
+// whose neighbours differ in size. k has b rows, a and c have a_rows and
+// c_rows, each from 1 to 6. One call for what the general path does in
+// about ten dispatched ones, each left factor loaded once for two products:
+// ladders of 3x3 blocks 19-23% faster, of 6x6 blocks 7-11% (LDU, LLT) and
+// 3-5% (LDLT), scalar ones 26%, saddle-point ladders 10-11%. There are no
+// portable twins: without these kernels the general path runs. The panels
+// are contiguous as the factor stores them: u = [U_ka U_kc] (b x (a_rows +
+// c_rows)), l = [L_ak; L_ck] ((a_rows + c_rows) x b, leading dimension
+// a_rows + c_rows).
 //   LDU : u <- -p u; then d_a -= L_ak U_ka, ac -= L_ak U_kc, ca -= L_ck U_ka,
 //         d_c -= L_ck U_kc.
 //   LDLT / LLT: l <- -l p^T; then d_a -= L_ak R_ak^T, ca -= L_ck R_ak^T,
 //         d_c -= L_ck R_ck^T, with R the old l (LDLT) or the new one (LLT).
 // rows_a and rows_c are widened by the updated d_a and d_c, as on the
-// general path. Once takes_pair() said yes, the pair runs here even if
+// general path. Once the caller saw enabled(), the pair runs here even if
 // another thread has just switched to the portable kernels: these still run
 // on this CPU.
 struct PairTargets {
@@ -91,16 +92,11 @@ struct PairTargets {
   double* rows_a;
   double* rows_c;
 };
-// Sizes the pair kernels are built for.
-inline bool pair_sizes(int b, int a_rows, int c_rows) {
-  const auto fits = [](int rows) { return rows >= 1 && rows <= 6; };
-  return fits(b) && fits(a_rows) && fits(c_rows);
-}
 // The kernel for a pivot of b rows with neighbours of a_rows and c_rows,
 // chosen once per pivot when the factorization is set up (a call through it
 // costs less than dispatching on three sizes per pivot: scalar ladders lost
-// 3-7% to that); null where pair_sizes() is false or this build has no wide
-// kernels. Callers check enabled() before each call. u is unused by LDLT and
+// 3-7% to that); null where a size is outside 1..6 or this build has no
+// wide kernels. Callers check enabled() before each call. u is unused by LDLT and
 // LLT, and l only read by LDU.
 enum class PairMethod { Ldu, Ldlt, Llt };
 using PairKernel = void (*)(const double* p, double* u, double* l, const PairTargets& t);
