@@ -304,9 +304,9 @@ GS_WIDE void edge_symmetric_sized(const double* p, double* l, double* d, double*
   subtract_product<B, C, C, true>(now, cholesky ? l : original, C, 1, d, C, rows);
 }
 
-// wide_kernels.hpp's pair_ldu for a B x B pivot and neighbours of A and C
-// rows: u = [U_ka U_kc] <- -p u, then the four updates from L_ak and L_ck,
-// each held in registers for two of them.
+// The LDU pair kernel (wide_kernels.hpp) for a B x B pivot and neighbours of
+// A and C rows: u = [U_ka U_kc] <- -p u, then the four updates from L_ak and
+// L_ck, each held in registers for two of them.
 template <int B, int A, int C>
 GS_WIDE void pair_ldu_sized(const double* p, double* u, double* l, const PairTargets& t) {
   constexpr int ld = A + C;  // of l
@@ -324,8 +324,8 @@ GS_WIDE void pair_ldu_sized(const double* p, double* u, double* l, const PairTar
   subtract_product<B, C, C, true>(left, u_kc, 1, B, t.d_c, C, t.rows_c);
 }
 
-// wide_kernels.hpp's pair_symmetric: the A- and C-row strips of l each
-// become -l p^T (the old ones kept for LDLT), then the three updates.
+// The LDLT and LLT pair kernels (wide_kernels.hpp): the A- and C-row strips
+// of l each become -l p^T (the old ones kept for LDLT), then the three updates.
 template <int B, int A, int C, bool cholesky>
 GS_WIDE void pair_symmetric_sized(const double* p, double*, double* l, const PairTargets& t) {
   constexpr int ld = A + C;  // of l
