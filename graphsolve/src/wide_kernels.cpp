@@ -1,75 +1,24 @@
-// The AVX2 + FMA kernels of wide_kernels.hpp; kernel_choice.cpp decides
-// whether they run.
+// The AVX2 + FMA kernels of wide_kernels.hpp but the pair kernels (in
+// wide_pairs_*.cpp); kernel_choice.cpp decides whether they run.
 #include "wide_kernels.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <immintrin.h>
 #include <utility>
 
-#include "block_kernels.hpp"
+#ifdef GS_HAS_WIDE_KERNELS
+#include "wide_pairs.hpp"
+#endif
 
 namespace graphsolve::kernels::wide {
 
 #ifdef GS_HAS_WIDE_KERNELS
 
+using namespace vectors;
+
 namespace {
-
-#define GS_WIDE __attribute__((target("avx2,fma")))
-#define GS_WIDE_INLINE GS_WIDE inline __attribute__((always_inline))
-
-typedef double V4 __attribute__((vector_size(32)));
-
-// Rows 0-3 and 4-7 of a column of at most 8 rows; rows past the block are
-// zero, and stay zero through every update below.
-struct Column {
-  V4 lo, hi;
-};
-
-// M rows from p (1 <= M <= 8) and back; nothing past row M is read or written.
-template <int M>
-GS_WIDE_INLINE Column load(const double* p) {
-  static_assert(M >= 1 && M <= 8, "at most two vectors of four");
-  Column c{};
-  if constexpr (M > 4) {
-    std::memcpy(&c.lo, p, sizeof(V4));
-    c.hi = V4{p[4], M > 5 ? p[5] : 0.0, M > 6 ? p[6] : 0.0, M > 7 ? p[7] : 0.0};
-  } else if constexpr (M == 4) {
-    // As two halves: the portable kernels write 4-row columns in 16-byte
-    // halves, and a load across two stores waits for both to retire.
-    c.lo = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p)), _mm_loadu_pd(p + 2), 1);
-  } else {
-    c.lo = V4{p[0], M > 1 ? p[1] : 0.0, M > 2 ? p[2] : 0.0, 0.0};
-  }
-  return c;
-}
-template <int M>
-GS_WIDE_INLINE void store(double* p, const Column& c) {
-  if constexpr (M >= 4) {
-    std::memcpy(p, &c.lo, sizeof(V4));
-    for (int i = 4; i < M; ++i) p[i] = c.hi[i - 4];
-  } else {
-    for (int i = 0; i < M; ++i) p[i] = c.lo[i];
-  }
-}
-
-// Coefficient i of a column; i is a constant wherever the loops unroll.
-GS_WIDE_INLINE double at(const Column& c, int i) { return i < 4 ? c.lo[i] : c.hi[i - 4]; }
-GS_WIDE_INLINE void set(Column& c, int i, double v) {
-  if (i < 4)
-    c.lo[i] = v;
-  else
-    c.hi[i - 4] = v;
-}
-// c -= x s for columns of M rows: one vector when M <= 4.
-template <int M>
-GS_WIDE_INLINE void subtract_scaled(Column& c, const Column& x, double s) {
-  c.lo -= x.lo * s;
-  if constexpr (M > 4) c.hi -= x.hi * s;
-}
-GS_WIDE_INLINE Column scaled(const Column& x, double s) { return {x.lo * s, x.hi * s}; }
 
 // Every loop has compile-time bounds and unrolls, so that coefficient
 // indices are constants and the columns stay in registers; an early exit
@@ -192,23 +141,6 @@ GS_WIDE void minus_product_sized(int n, const double* a, int lda, const double* 
 }
 
 template <int K>
-GS_WIDE void negate_product_in_place_sized(int n, const double* a, double* c) {
-  Column columns[K];
-#pragma GCC unroll 8
-  for (int q = 0; q < K; ++q) columns[q] = load<K>(a + q * K);
-  for (int j = 0; j < n; ++j) {
-    // Coefficient by coefficient: C was written in pieces of other sizes
-    // (a load across two stores waits for both), and each is read before
-    // the column is stored.
-    double* cj = c + static_cast<long>(j) * K;
-    Column sum{};
-#pragma GCC unroll 8
-    for (int q = 0; q < K; ++q) subtract_scaled<K>(sum, columns[q], cj[q]);
-    store<K>(cj, sum);
-  }
-}
-
-template <int K>
 GS_WIDE void negate_strip_transposed_sized(const double* p, double* c, int ldc, double* keep, int ldkeep,
                                            bool lower_triangular) {
   Column old[K];
@@ -227,37 +159,6 @@ GS_WIDE void negate_strip_transposed_sized(const double* p, double* c, int ldc, 
   }
 }
 
-// rows[i] <- max(rows[i], |c_i|) over the C rows of c.
-template <int C>
-GS_WIDE_INLINE void widen(Column& rows, const Column& c) {
-  const V4 lo = c.lo < 0.0 ? -c.lo : c.lo;
-  rows.lo = lo > rows.lo ? lo : rows.lo;
-  if constexpr (C > 4) {
-    const V4 hi = c.hi < 0.0 ? -c.hi : c.hi;
-    rows.hi = hi > rows.hi ? hi : rows.hi;
-  }
-}
-
-// d (C x N, leading dimension ldd) -= X Y: X's B columns (C rows) in
-// registers, Y's coefficient (q, j) at y[q * q_step + j * j_step]. With
-// widen_rows, rows (C values) widened by the updated d: a fused edge's or
-// pair's diagonal block.
-template <int B, int C, int N, bool widen_rows>
-GS_WIDE_INLINE void subtract_product(const Column* x, const double* y, int q_step, int j_step, double* d, int ldd,
-                                     double* rows) {
-  Column widest{};
-  if constexpr (widen_rows) widest = load<C>(rows);
-#pragma GCC unroll 8
-  for (int j = 0; j < N; ++j) {
-    Column sum = load<C>(d + j * ldd);
-#pragma GCC unroll 8
-    for (int q = 0; q < B; ++q) subtract_scaled<C>(sum, x[q], y[q * q_step + j * j_step]);
-    store<C>(d + j * ldd, sum);
-    if constexpr (widen_rows) widen<C>(widest, sum);
-  }
-  if constexpr (widen_rows) store<C>(rows, widest);
-}
-
 // block_kernels.cpp's edge_ldu: u (B x C) <- -p u, then d (C x C) -= l u,
 // its row magnitudes widened on the way out.
 template <int B, int C>
@@ -267,29 +168,6 @@ GS_WIDE void edge_ldu_sized(const double* p, double* u, const double* l, double*
 #pragma GCC unroll 8
   for (int q = 0; q < B; ++q) left[q] = load<C>(l + q * C);
   subtract_product<B, C, C, true>(left, u, 1, B, d, C, rows);
-}
-
-// The C x B block at l (leading dimension ld) becomes -l p^T for a B x B p
-// (lower triangular when cholesky: its upper zeros are skipped); the old
-// block goes to keep (leading dimension C) unless it is null. Column by
-// column, so that every later load reads what one store wrote (a load
-// across two stores cannot be forwarded and waits for both).
-template <int C, int B, bool cholesky>
-GS_WIDE_INLINE void negate_times_transposed(const double* p, double* l, int ld, double* keep) {
-  Column old[B];
-#pragma GCC unroll 8
-  for (int q = 0; q < B; ++q) {
-    old[q] = load<C>(l + q * ld);
-    if (keep) store<C>(keep + q * C, old[q]);
-  }
-#pragma GCC unroll 8
-  for (int j = 0; j < B; ++j) {
-    Column sum{};
-#pragma GCC unroll 8
-    for (int q = 0; q < B; ++q)
-      if (!cholesky || q <= j) subtract_scaled<C>(sum, old[q], p[j + q * B]);
-    store<C>(l + j * ld, sum);
-  }
 }
 
 // block_kernels.cpp's edge_symmetric: l (C x B) <- -l p^T, then d -= l_new
@@ -302,48 +180,6 @@ GS_WIDE void edge_symmetric_sized(const double* p, double* l, double* d, double*
 #pragma GCC unroll 8
   for (int q = 0; q < B; ++q) now[q] = load<C>(l + q * C);
   subtract_product<B, C, C, true>(now, cholesky ? l : original, C, 1, d, C, rows);
-}
-
-// The LDU pair kernel (wide_kernels.hpp) for a B x B pivot and neighbours of
-// A and C rows: u = [U_ka U_kc] <- -p u, then the four updates from L_ak and
-// L_ck, each held in registers for two of them.
-template <int B, int A, int C>
-GS_WIDE void pair_ldu_sized(const double* p, double* u, double* l, const PairTargets& t) {
-  constexpr int ld = A + C;  // of l
-  negate_product_in_place_sized<B>(A + C, p, u);
-  const double* u_ka = u;
-  const double* u_kc = u + B * A;
-  Column left[B];
-#pragma GCC unroll 8
-  for (int q = 0; q < B; ++q) left[q] = load<A>(l + q * ld);  // L_ak
-  subtract_product<B, A, A, true>(left, u_ka, 1, B, t.d_a, A, t.rows_a);
-  subtract_product<B, A, C, false>(left, u_kc, 1, B, t.ac, t.ld_ac, nullptr);
-#pragma GCC unroll 8
-  for (int q = 0; q < B; ++q) left[q] = load<C>(l + A + q * ld);  // L_ck
-  subtract_product<B, C, A, false>(left, u_ka, 1, B, t.ca, t.ld_ca, nullptr);
-  subtract_product<B, C, C, true>(left, u_kc, 1, B, t.d_c, C, t.rows_c);
-}
-
-// The LDLT and LLT pair kernels (wide_kernels.hpp): the A- and C-row strips
-// of l each become -l p^T (the old ones kept for LDLT), then the three updates.
-template <int B, int A, int C, bool cholesky>
-GS_WIDE void pair_symmetric_sized(const double* p, double*, double* l, const PairTargets& t) {
-  constexpr int ld = A + C;  // of l
-  double original[(A + C) * B];  // the old strips: A x B then C x B, each with its rows as leading dimension
-  negate_times_transposed<A, B, cholesky>(p, l, ld, cholesky ? nullptr : original);
-  negate_times_transposed<C, B, cholesky>(p, l + A, ld, cholesky ? nullptr : original + A * B);
-  // R_ak and R_ck: coefficient (q, j) of R^T at r[q * r_ld + j].
-  const double* r_a = cholesky ? l : original;
-  const double* r_c = cholesky ? l + A : original + A * B;
-  constexpr int r_ld_a = cholesky ? ld : A, r_ld_c = cholesky ? ld : C;
-  Column now[B];
-#pragma GCC unroll 8
-  for (int q = 0; q < B; ++q) now[q] = load<A>(l + q * ld);  // L_ak
-  subtract_product<B, A, A, true>(now, r_a, r_ld_a, 1, t.d_a, A, t.rows_a);
-#pragma GCC unroll 8
-  for (int q = 0; q < B; ++q) now[q] = load<C>(l + A + q * ld);  // L_ck
-  subtract_product<B, C, A, false>(now, r_a, r_ld_a, 1, t.ca, t.ld_ca, nullptr);
-  subtract_product<B, C, C, true>(now, r_c, r_ld_c, 1, t.d_c, C, t.rows_c);
 }
 
 // c <- a column by column (m rows), in the pieces load<M> reads back; the
@@ -360,17 +196,6 @@ GS_WIDE double checked_copy_sized(const double* a, int lda, double* c, int ldc) 
   double total = 0.0;
   for (int i = 0; i < 4; ++i) total += poison.lo[i] + (M > 4 ? poison.hi[i] : 0.0);
   return total;
-}
-
-// Calls f with b and c as compile-time constants (callers keep both within 1..6).
-template <class F>
-void with_edge_sizes(int b, int c, F&& f) {
-  with_height(b, [&](auto bs) {
-    if constexpr (is_fixed_height<decltype(bs)>)
-      with_height(c, [&](auto cs) {
-        if constexpr (is_fixed_height<decltype(cs)>) f(bs, cs);
-      });
-  });
 }
 
 }  // namespace
@@ -435,22 +260,15 @@ void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool ch
   });
 }
 
-PairKernel pair_kernel(int b, int a, int c, PairMethod method) {
-  PairKernel kernel = nullptr;
+PairKernel pair_kernel(int b, int a_rows, int c_rows, PairMethod method) {
   const auto fits = [](int rows) { return rows >= 1 && rows <= 6; };
-  if (!fits(b) || !fits(a) || !fits(c)) return kernel;
-  with_edge_sizes(b, a, [&](auto bs, auto as) {
-    with_height(c, [&](auto cs) {
-      if constexpr (is_fixed_height<decltype(cs)>) {
-        switch (method) {
-          case PairMethod::Ldu: kernel = &pair_ldu_sized<bs(), as(), cs()>; break;
-          case PairMethod::Ldlt: kernel = &pair_symmetric_sized<bs(), as(), cs(), false>; break;
-          case PairMethod::Llt: kernel = &pair_symmetric_sized<bs(), as(), cs(), true>; break;
-        }
-      }
-    });
-  });
-  return kernel;
+  if (!fits(b) || !fits(a_rows) || !fits(c_rows)) return nullptr;
+  switch (method) {
+    case PairMethod::Ldu: return ldu_pair_kernel(b, a_rows, c_rows);
+    case PairMethod::Ldlt: return ldlt_pair_kernel(b, a_rows, c_rows);
+    case PairMethod::Llt: return llt_pair_kernel(b, a_rows, c_rows);
+  }
+  return nullptr;
 }
 
 #else  // no wide kernels in this build: enabled() is false, so none is called
