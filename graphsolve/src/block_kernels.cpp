@@ -89,9 +89,9 @@ void dynamic(int m, int k, int n, const double* a, int lda, const double* b, int
 
 template <Op op, int M>
 void on_k(int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
-  if constexpr (M >= 5 && op != Op::AtB)
+  if constexpr (M >= 3 && op != Op::AtB)
     if (k >= 1 && k <= kMaxFixed && wide::enabled())
-      return wide::minus_products[op == Op::ABt][M - 5][k - 1](n, a, lda, b, ldb, c, ldc);
+      return wide::minus_products[op == Op::ABt][M - 3][k - 1](n, a, lda, b, ldb, c, ldc);
   switch (k) {
     case 1: return fixed<op, M, 1>(n, a, lda, b, ldb, c, ldc);
     case 2: return fixed<op, M, 2>(n, a, lda, b, ldb, c, ldc);

@@ -216,10 +216,14 @@ constexpr ProductsOfHeight products_of_height() {
           &minus_product_sized<M, 3, b_transposed>, &minus_product_sized<M, 4, b_transposed>,
           &minus_product_sized<M, 5, b_transposed>, &minus_product_sized<M, 6, b_transposed>};
 }
+template <bool b_transposed>
+constexpr std::array<ProductsOfHeight, 4> products() {
+  return {products_of_height<3, b_transposed>(), products_of_height<4, b_transposed>(),
+          products_of_height<5, b_transposed>(), products_of_height<6, b_transposed>()};
+}
 }  // namespace
 
-const ProductTable minus_products = {{{{products_of_height<5, false>(), products_of_height<6, false>()}},
-                                      {{products_of_height<5, true>(), products_of_height<6, true>()}}}};
+const ProductTable minus_products = {products<false>(), products<true>()};
 
 void negate_product_in_place(int k, int n, const double* a, double* c) {
   if (k == 5)

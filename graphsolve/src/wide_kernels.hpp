@@ -39,12 +39,14 @@ double gauss_jordan(int k, double* d, int ldd, double input_scale, double tolera
 double cholesky(int k, double* d, int ldd, double input_scale, double tolerance);
 
 // C -= A B, or A B^T when b_transposed: minus_products[b_transposed][m -
-// 5][k - 1] for an m x k A with m = 5 or 6 and 1 <= k <= 6, and an m x n C.
-// A table rather than a function of m and k: its switches cost a 6x6
-// product about 30 instructions.
+// 3][k - 1] for an m x k A and an m x n C, 3 <= m <= 6 and 1 <= k <= 6. A
+// table rather than a function of m and k: its switches cost a 6x6 product
+// about 30 instructions. Columns of 1 or 2 rows stay with the portable
+// kernels: built into a vector from scalars and split back, they made
+// scalar LDLT nets and crystals 2-4% slower.
 using ProductKernel = void (*)(int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
 using ProductsOfHeight = std::array<ProductKernel, 6>;
-using ProductTable = std::array<std::array<ProductsOfHeight, 2>, 2>;
+using ProductTable = std::array<std::array<ProductsOfHeight, 4>, 2>;
 extern const ProductTable minus_products;
 
 // C <- -A C for a square k x k A (k = 5 or 6) and a contiguous k x n C.

@@ -188,6 +188,33 @@ TEST_F(Kernels, BothEliminatePairsOfMixedSizesAlike) {
         }
 }
 
+// A pivot with three later neighbours takes the general path, whose block
+// products the wide kernels take for every height and inner size from 1 to
+// 6: here every triple of the pivot's size and its first two neighbours'
+// (the third's varies with them), so that each product of a neighbour's
+// rows by the pivot's occurs, and the strips of two neighbours' rows
+// (taller than 6 rows: one of 6 and the rest) too.
+TEST_F(Kernels, BothTakeGeneralPivotsOfMixedSizesAlike) {
+  require_wide();
+  for (int b = 1; b <= 6; ++b)
+    for (int a_rows = 1; a_rows <= 6; ++a_rows)
+      for (int c_rows = 1; c_rows <= 6; ++c_rows) {
+        const int e_rows = (a_rows + c_rows) % 6 + 1;
+        gs::Graph graph;
+        const gs::NodeId k = graph.add_node(b), a = graph.add_node(a_rows), c = graph.add_node(c_rows),
+                         e = graph.add_node(e_rows);
+        for (gs::NodeId v : {a, c, e}) graph.add_edge(k, v);
+        graph.add_edge(a, c);
+        gs::AnalyzeOptions options;
+        options.ordering = gs::Ordering::Given;
+        options.order = std::vector<gs::NodeId>{k, a, c, e};  // not = {...}: GCC 12 warns falsely (-Wnonnull)
+        const std::string what = "pivot of " + std::to_string(b) + " rows, neighbours of " + std::to_string(a_rows) +
+                                 ", " + std::to_string(c_rows) + " and " + std::to_string(e_rows);
+        expect_same_solutions({what, graph}, fam::Values::Unsymmetric, fam::Values::SymmetricPositiveDefinite,
+                              options);
+      }
+}
+
 // Ladders with nodes switched off, among them neighbours of pairs: each
 // inactive node stays an identity block (x_v = b_v) and the rest solves the
 // reduced system, for every method and both kernels.
