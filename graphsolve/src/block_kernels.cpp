@@ -420,7 +420,7 @@ void sub_atb(int m, int k, int n, const double* a, int lda, const double* b, int
 
 bool negate_product_in_place(int k, int n, const double* a, double* c) {
   if (k < 1 || k > kMaxFixed) return false;
-  if (k >= 5 && wide::enabled()) {
+  if (k >= 3 && wide::enabled()) {
     wide::negate_product_in_place(k, n, a, c);
     return true;
   }

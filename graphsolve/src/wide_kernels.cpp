@@ -226,10 +226,12 @@ constexpr std::array<ProductsOfHeight, 4> products() {
 const ProductTable minus_products = {products<false>(), products<true>()};
 
 void negate_product_in_place(int k, int n, const double* a, double* c) {
-  if (k == 5)
-    negate_product_in_place_sized<5>(n, a, c);
-  else
-    negate_product_in_place_sized<6>(n, a, c);
+  switch (k) {
+    case 3: return negate_product_in_place_sized<3>(n, a, c);
+    case 4: return negate_product_in_place_sized<4>(n, a, c);
+    case 5: return negate_product_in_place_sized<5>(n, a, c);
+    default: return negate_product_in_place_sized<6>(n, a, c);
+  }
 }
 
 void negate_strip_transposed(int k, const double* p, double* c, int ldc, double* keep, int ldkeep,

@@ -6,7 +6,9 @@
 // 18 and spills; fused multiply-adds halve the arithmetic on top. Each
 // kernel computes what its portable twin does, in the same order of
 // operations up to the rounding of the fused multiply-adds. The fused
-// forest-edge kernels take blocks of every size up to 6.
+// forest-edge and pair kernels take blocks of every size up to 6; the
+// products and U <- -P U blocks of 3 to 6 rows, a column of 3 or 4 rows
+// being one vector where SSE2 takes two.
 //
 // Stores and later loads of the same values come in pieces of the same
 // size wherever the loads could follow closely: a load that spans two
@@ -49,7 +51,7 @@ using ProductsOfHeight = std::array<ProductKernel, 6>;
 using ProductTable = std::array<std::array<ProductsOfHeight, 4>, 2>;
 extern const ProductTable minus_products;
 
-// C <- -A C for a square k x k A (k = 5 or 6) and a contiguous k x n C.
+// C <- -A C for a square k x k A (3 <= k <= 6) and a contiguous k x n C.
 void negate_product_in_place(int k, int n, const double* a, double* c);
 
 // Rows [0, 6) of an m x k C (leading dimension ldc, 1 <= k <= 6) become
