@@ -123,13 +123,17 @@ struct Factorization::Impl {
   // (see supernodal_panels.cpp).
   void eliminate_unsymmetric(int k);
   int single_small_neighbour(int k) const;
-  bool fused_pair(int k, kernels::wide::PairTargets& t);
+  kernels::wide::PairKernel fused_pair(int k, kernels::wide::PairTargets& t);
   // Per position: for a pivot whose only later neighbours a < c lie outside
-  // any panel, all three of 1 to 6 rows, the entry of c in a's list (where
-  // A_ac and A_ca are); -1 otherwise. Found once, not per pivot.
-  std::vector<int> pair_entry;
-  std::vector<kernels::wide::PairKernel> pair_kernel;  // per position, null where pair_entry is -1
-  void find_pair_entries();
+  // any panel, all three of 1 to 6 rows, its pair kernel and the entry of c
+  // in a's list (where A_ac and A_ca are); null and -1 otherwise. Found
+  // once, not per pivot.
+  struct Pair {
+    kernels::wide::PairKernel kernel = nullptr;
+    int entry = -1;
+  };
+  std::vector<Pair> pairs;
+  void find_pairs();
   void eliminate_symmetric(int k);
   // Solves A X = B, or A^T X = B when transposed, after checking the state
   // and the right-hand side (solve.cpp).

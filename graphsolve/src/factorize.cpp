@@ -100,7 +100,7 @@ void Factorization::Impl::allocate_storage(long factor_values) {
   build_entry_sources();
   build_load_schedule();
   plan_panels();
-  find_pair_entries();
+  find_pairs();
   active.assign(n, 1);
   row_magnitude.assign(d->pattern->dimension, 0.0);
   if (method == Method::LDU) column_magnitude.assign(d->pattern->dimension, 0.0);
@@ -283,32 +283,33 @@ int Factorization::Impl::single_small_neighbour(int k) const {
   return active[a] && kn::fuses_edge(size(k), size(a)) ? a : -1;
 }
 
-void Factorization::Impl::find_pair_entries() {
+void Factorization::Impl::find_pairs() {
   const int n = static_cast<int>(d->order.size());
   using kn::wide::PairMethod;
   const PairMethod pair_method =
       method == Method::LDU ? PairMethod::Ldu : method == Method::LDLT ? PairMethod::Ldlt : PairMethod::Llt;
-  pair_entry.assign(n, -1);
-  pair_kernel.assign(n, nullptr);
+  pairs.assign(n, Pair{});
   for (int k = 0; k < n; ++k) {
     const int e = d->struct_begin[k];
     if (d->struct_begin[k + 1] != e + 2 || panel_end[k] >= 0) continue;
     const int a = d->struct_pos[e], c = d->struct_pos[e + 1];
-    pair_kernel[k] = kn::wide::pair_kernel(size(k), size(a), size(c), pair_method);
-    if (pair_kernel[k]) pair_entry[k] = find_entry(c, d->struct_begin[a]);
+    if (const kn::wide::PairKernel kernel = kn::wide::pair_kernel(size(k), size(a), size(c), pair_method))
+      pairs[k] = {kernel, find_entry(c, d->struct_begin[a])};
   }
 }
 
-// The blocks pivot k updates when its only later neighbours are two active
-// blocks outside any panel and the pair kernels take them; false otherwise.
-bool Factorization::Impl::fused_pair(int k, kn::wide::PairTargets& t) {
-  const int r = pair_entry[k];
-  if (r < 0 || tracking_columns || !kn::wide::enabled()) return false;
+// The kernel and the blocks for pivot k when its only later neighbours are
+// two active blocks outside any panel and the pair kernels take them; null
+// otherwise.
+kn::wide::PairKernel Factorization::Impl::fused_pair(int k, kn::wide::PairTargets& t) {
+  const Pair pair = pairs[k];
+  if (!pair.kernel || tracking_columns || !kn::wide::enabled()) return nullptr;
   const int e = d->struct_begin[k], a = d->struct_pos[e], c = d->struct_pos[e + 1];
-  if (!active[a] || !active[c]) return false;
+  if (!active[a] || !active[c]) return nullptr;
+  const int r = pair.entry;
   t = {diag(a), diag(c), lower(a, r), lower_ld(a), method == Method::LDU ? upper(a, r) : nullptr, upper_ld(a),
        magnitudes(a), magnitudes(c)};
-  return true;
+  return pair.kernel;
 }
 
 void Factorization::Impl::eliminate_unsymmetric(int k) {
@@ -318,9 +319,9 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
     kn::eliminate_edge_ldu(b, size(a), diag(k), upper(k, e), lower(k, e), diag(a), magnitudes(a));
     return;
   }
-  if (kn::wide::PairTargets t; fused_pair(k, t)) {
+  if (kn::wide::PairTargets t; const kn::wide::PairKernel pair = fused_pair(k, t)) {
     const int e = d->struct_begin[k];
-    pair_kernel[k](diag(k), upper(k, e), lower(k, e), t);
+    pair(diag(k), upper(k, e), lower(k, e), t);
     return;
   }
   const int end = d->struct_begin[k + 1], stop = entries_now(k);
@@ -364,8 +365,8 @@ void Factorization::Impl::eliminate_symmetric(int k) {
     kn::eliminate_edge_symmetric(b, size(a), diag(k), lower(k, e), diag(a), method == Method::LLT, magnitudes(a));
     return;
   }
-  if (kn::wide::PairTargets t; fused_pair(k, t)) {
-    pair_kernel[k](diag(k), nullptr, lower(k, d->struct_begin[k]), t);
+  if (kn::wide::PairTargets t; const kn::wide::PairKernel pair = fused_pair(k, t)) {
+    pair(diag(k), nullptr, lower(k, d->struct_begin[k]), t);
     return;
   }
   const int end = d->struct_begin[k + 1], stop = entries_now(k);
@@ -502,7 +503,7 @@ long Factorization::memory_bytes() const {
   bytes += bytes_of(m.diag_off) + bytes_of(m.upper_off) + bytes_of(m.lower_off) + bytes_of(m.entry_source) +
            bytes_of(m.diag_source) + bytes_of(m.loads_itself) + bytes_of(m.first_touch_begin) +
            bytes_of(m.first_touched) + bytes_of(m.active) + bytes_of(m.magnitude_off) + bytes_of(m.row_off) +
-           bytes_of(m.pair_entry) + bytes_of(m.pair_kernel) + bytes_of(m.large_index) + bytes_of(m.panel_begin) +
+           bytes_of(m.pairs) + bytes_of(m.large_index) + bytes_of(m.panel_begin) +
            bytes_of(m.panel_end) + bytes_of(m.panel_column);
   return bytes;
 }
