@@ -56,13 +56,18 @@ GS_WIDE void pair_symmetric_sized(const double* p, double*, double* l, const Pai
   subtract_product<B, C, C, true>(now, r_c, r_ld_c, 1, t.d_c, C, t.rows_c);
 }
 
-// pick(b, a, c) with the three sizes as compile-time constants (each within 1..6).
-template <class Pick>
-PairKernel choose_pair_kernel(int b, int a_rows, int c_rows, Pick&& pick) {
+// The kernel of one method for the three sizes (each within 1..6).
+template <PairMethod method>
+PairKernel sized_pair_kernel(int b, int a_rows, int c_rows) {
   PairKernel kernel = nullptr;
   with_edge_sizes(b, a_rows, [&](auto bs, auto as) {
     with_height(c_rows, [&](auto cs) {
-      if constexpr (is_fixed_height<decltype(cs)>) kernel = pick(bs, as, cs);
+      if constexpr (!is_fixed_height<decltype(cs)>)
+        return;
+      else if constexpr (method == PairMethod::Ldu)
+        kernel = &pair_ldu_sized<bs(), as(), cs()>;
+      else
+        kernel = &pair_symmetric_sized<bs(), as(), cs(), method == PairMethod::Llt>;
     });
   });
   return kernel;
