@@ -23,12 +23,10 @@ if [ "${1:-}" = "--sanitize" ]; then
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build/sanitize-clang --output-on-failure -j"$jobs" -E install
   # ThreadSanitizer on the tests that share one analysis or one model between
-  # threads (about 90 s of building). OpenBLAS's own worker threads
-  # synchronize where the sanitizer cannot see it, hence one BLAS thread.
+  # threads (their own program: about 90 s of building). OpenBLAS's own worker
+  # threads synchronize where the sanitizer cannot see it, hence one BLAS thread.
   cmake -S . -B build/tsan-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
     -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g1" -DGS_SANITIZE=thread -DGS_BUILD_BENCH=OFF
-  cmake --build build/tsan-clang -j"$jobs" --target graphsolve_tests dynamics_tests
-  for suite in graphsolve_tests dynamics_tests; do
-    OPENBLAS_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1 build/tsan-clang/bin/$suite --gtest_filter='Threads.*'
-  done
+  cmake --build build/tsan-clang -j"$jobs" --target threads_tests
+  OPENBLAS_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1 build/tsan-clang/bin/threads_tests
 fi
