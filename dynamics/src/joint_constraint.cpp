@@ -43,6 +43,51 @@ void split(int free, const Vector3& a, const Vector3& u, const Vector3& w, Eigen
   }
 }
 
+// The Jacobians, given the parent's rotation matrix qp.
+void jacobian_at(const Joint& joint, const JointAxes& axes, const Matrix3& qp, const Pose& child,
+                 JointEvaluation& out) {
+  const int nt = 3 - axes.t_free, nr = 3 - axes.r_free;
+  const Matrix3& pr = axes.rotational_constrained;
+  if (nt > 0) {
+    // P_t R_p^T, with R_p = q_p R_a: (P_t R_a^T) q_p^T.
+    const Matrix3 pt_rp = axes.translational_parent * qp.transpose();
+    const Matrix3 qc = child.orientation.toRotationMatrix();
+    // The parent's lever arm in its body frame, q_p^T (o_c - x_p), is the
+    // offset plus the parent frame's position.
+    const Matrix3 pt_rc = pt_rp * qc;
+    out.child.topLeftCorner<3, 3>() = pt_rp;
+    out.child.topRightCorner<3, 3>().noalias() = -pt_rc * skew(joint.child_frame.position);
+    out.parent.topLeftCorner<3, 3>() = -pt_rp;
+    out.parent.topRightCorner<3, 3>().noalias() =
+        axes.translational_parent * skew(out.offset_in_parent + joint.parent_frame.position);
+  }
+  if (nr > 0) {
+    // Rotational rows: q_rel -> q_rel * [1, R_c^T theta / 2] for the child,
+    // [1, -R_a^T theta / 2] * q_rel for the parent.
+    const Matrix3 child_left = 0.5 * pr * left_vector_block(out.relative);
+    const Matrix3 parent_right = -0.5 * pr * right_vector_block(out.relative);
+    out.child.block<3, 3>(nt, 0).setZero();
+    out.child.block<3, 3>(nt, 3).noalias() = child_left * axes.child_to_joint;
+    out.parent.block<3, 3>(nt, 0).setZero();
+    out.parent.block<3, 3>(nt, 3).noalias() = parent_right * axes.parent_to_joint;
+  }
+  // Rows below both primitives, as fixed-size blocks: a whole-matrix fill is
+  // slower, and a loop over the rows GCC turns into a memset per column.
+  const int written = nr > 0 ? nt + 3 : (nt > 0 ? 3 : 0);
+  const auto clear = [&](auto rows) {
+    constexpr int R = decltype(rows)::value;
+    out.child.bottomRows<R>().setZero();
+    out.parent.bottomRows<R>().setZero();
+  };
+  switch (written) {
+    case 0: clear(std::integral_constant<int, 6>{}); break;
+    case 3: clear(std::integral_constant<int, 3>{}); break;
+    case 4: clear(std::integral_constant<int, 2>{}); break;
+    case 5: clear(std::integral_constant<int, 1>{}); break;
+    default: break;  // 6: every row is a constraint's
+  }
+}
+
 }  // namespace
 
 JointAxes joint_axes(const Joint& joint) {
@@ -96,8 +141,8 @@ void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& paren
   const Matrix3 qp = parent.orientation.toRotationMatrix();
   const Vector3 origin_p = parent.position + qp * joint.parent_frame.position;
   const Vector3 origin_c = child.position + child.orientation * joint.child_frame.position;
-  const Vector3 offset_in_parent = qp.transpose() * (origin_c - origin_p);  // parent body frame
-  out.offset = axes.parent_to_joint * offset_in_parent;
+  out.offset_in_parent = qp.transpose() * (origin_c - origin_p);
+  out.offset = axes.parent_to_joint * out.offset_in_parent;
   out.relative = (parent.orientation * joint.parent_frame.orientation).conjugate() *
                  (child.orientation * joint.child_frame.orientation);
 
@@ -115,46 +160,12 @@ void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& paren
   out.value.setZero();
   if (nt > 0) out.value.head<3>() = pt * out.offset;
   if (nr > 0) out.value.segment<3>(nt) = pr * out.relative.vec();
-  if (!jacobian) return;
+  if (jacobian) jacobian_at(joint, axes, qp, child, out);
+}
 
-  if (nt > 0) {
-    // P_t R_p^T, with R_p = q_p R_a: (P_t R_a^T) q_p^T.
-    const Matrix3 pt_rp = axes.translational_parent * qp.transpose();
-    const Matrix3 qc = child.orientation.toRotationMatrix();
-    // The parent's lever arm in its body frame, q_p^T (o_c - x_p), is the
-    // offset plus the parent frame's position.
-    const Matrix3 pt_rc = pt_rp * qc;
-    out.child.topLeftCorner<3, 3>() = pt_rp;
-    out.child.topRightCorner<3, 3>().noalias() = -pt_rc * skew(joint.child_frame.position);
-    out.parent.topLeftCorner<3, 3>() = -pt_rp;
-    out.parent.topRightCorner<3, 3>().noalias() =
-        axes.translational_parent * skew(offset_in_parent + joint.parent_frame.position);
-  }
-  if (nr > 0) {
-    // Rotational rows: q_rel -> q_rel * [1, R_c^T theta / 2] for the child,
-    // [1, -R_a^T theta / 2] * q_rel for the parent.
-    const Matrix3 child_left = 0.5 * pr * left_vector_block(out.relative);
-    const Matrix3 parent_right = -0.5 * pr * right_vector_block(out.relative);
-    out.child.block<3, 3>(nt, 0).setZero();
-    out.child.block<3, 3>(nt, 3).noalias() = child_left * axes.child_to_joint;
-    out.parent.block<3, 3>(nt, 0).setZero();
-    out.parent.block<3, 3>(nt, 3).noalias() = parent_right * axes.parent_to_joint;
-  }
-  // Rows below both primitives, as fixed-size blocks: a whole-matrix fill is
-  // slower, and a loop over the rows GCC turns into a memset per column.
-  const int written = nr > 0 ? nt + 3 : (nt > 0 ? 3 : 0);
-  const auto clear = [&](auto rows) {
-    constexpr int R = decltype(rows)::value;
-    out.child.bottomRows<R>().setZero();
-    out.parent.bottomRows<R>().setZero();
-  };
-  switch (written) {
-    case 0: clear(std::integral_constant<int, 6>{}); break;
-    case 3: clear(std::integral_constant<int, 3>{}); break;
-    case 4: clear(std::integral_constant<int, 2>{}); break;
-    case 5: clear(std::integral_constant<int, 1>{}); break;
-    default: break;  // 6: every row is a constraint's
-  }
+void joint_jacobian(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child,
+                    JointEvaluation& out) {
+  jacobian_at(joint, axes, parent.orientation.toRotationMatrix(), child, out);
 }
 
 }  // namespace dynamics::detail

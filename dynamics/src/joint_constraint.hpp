@@ -81,10 +81,17 @@ struct JointEvaluation {
   // Relative quantities, also used for minimal coordinates.
   Vector3 offset;         // R_p^T (o_c - o_p): child origin in the parent joint frame
   Quaternion relative;    // q_rel
+  Vector3 offset_in_parent;  // q_p^T (o_c - o_p): the same offset in the parent's body frame
 };
 
 // Constraint value and, when `jacobian` is set, its Jacobians.
 void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child,
                     bool jacobian, JointEvaluation& out);
+
+// The Jacobians alone, into an evaluation `out` that holds the value at the
+// same poses (evaluate_joint without them): the same numbers as evaluating
+// with them at once.
+void joint_jacobian(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child,
+                    JointEvaluation& out);
 
 }  // namespace dynamics::detail

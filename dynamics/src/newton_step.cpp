@@ -259,6 +259,7 @@ bool Simulator::Impl::extrapolate(const State& state) {
 }
 
 StepResult Simulator::Impl::newton(State& state) {
+  joint_next_ends_step = false;  // the start's prediction takes `next`
   StepResult result;
   const bool interior = !ineq.empty();
   const double tol = interior ? options.interior_tolerance : options.tolerance;
@@ -439,6 +440,7 @@ StepResult Simulator::Impl::newton(State& state) {
     s.swap(converged_point);
     predict(s, next);
     evaluate(s, aux, next, residual, joint_next, coupling_next, ineq_next, errors, false);
+    jacobians_at_s = false;
     result.status = StepStatus::Success;
     result.failed_body = result.failed_joint = result.failed_coupling = -1;
   }
@@ -449,6 +451,10 @@ StepResult Simulator::Impl::newton(State& state) {
   result.min_signed_distance = ineq.min_signed_distance(ineq_next);
   result.collider_contacts = static_cast<int>(features.size());
   if (result.status != StepStatus::Success) return result;
+  // The last check of convergence evaluated the joints at `next` without
+  // their Jacobians: the next step's G(z_k) (see prepare()).
+  if (!jacobians_at_s) joint_jacobians(next, joint_next);
+  joint_next_ends_step = true;
   for (int b = 0; b < nb; ++b) {
     state.position[b] = next[b].position;
     state.orientation[b] = next[b].orientation;

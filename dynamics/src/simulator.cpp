@@ -91,6 +91,7 @@ Simulator::Impl::Impl(const Model& m, const StepOptions& o)
 
 // Row offsets and every buffer sized by the graph.
 void Simulator::Impl::size_workspace() {
+  joint_next_ends_step = false;
   joint_row.assign(nj, -1);
   couplings.assign(nj, CouplingBlocks{});
   turn_rate.resize(nb);

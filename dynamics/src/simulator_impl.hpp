@@ -80,6 +80,10 @@ struct Simulator::Impl {
   std::vector<JointEvaluation> joint_now;
   // Joint values and Jacobians at z_k+1 of the accepted and of the trial unknowns.
   std::vector<JointEvaluation> joint_next, trial_joint_next;
+  // After a converged step: joint_next holds every joint with rows, with its
+  // Jacobians, at `next`, the state's new configuration. The next step from
+  // there takes them as its G(z_k) instead of evaluating them again.
+  bool joint_next_ends_step = false;
   std::vector<detail::CouplingEvaluation> coupling_now, coupling_next, trial_coupling_next;  // likewise
   // Per iteration: unknowns, trial unknowns, configuration z_k+1 they give.
   Eigen::VectorXd s, trial, residual, trial_residual, step, rhs;

@@ -12,6 +12,15 @@
 
 namespace dynamics {
 
+namespace {
+// Bit for bit: an evaluation at `b` serves `a` only if it is the same point.
+bool same_poses(const std::vector<detail::Pose>& a, const std::vector<detail::Pose>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].position != b[i].position || a[i].orientation.coeffs() != b[i].orientation.coeffs()) return false;
+  return a.size() == b.size();
+}
+}  // namespace
+
 void Simulator::Impl::prepare(const State& state) {
   const double h = dt();
   for (int b = 0; b < nb; ++b) {
@@ -27,7 +36,13 @@ void Simulator::Impl::prepare(const State& state) {
     angular_known[b] = 0.5 * h * (discrete_velocity_scalar(w, h) * jw - w.cross(jw)) + h * state.external_torque[b];
   }
   add_joint_forces(state);
+  // A step that continues from the last one's end finds its joints evaluated
+  // there (joint_next_ends_step): a third of a joint chain's evaluations.
+  const bool continues = joint_next_ends_step && same_poses(now, next);
+  joint_next_ends_step = false;
+  if (continues) joint_now.swap(joint_next);
   for (int j = 0; j < nj; ++j) {
+    if (continues && joint_row[j] >= 0) continue;
     const Joint& joint = model.joint(j);
     detail::evaluate_joint(joint, mg.axes[j], pose(now, joint.parent), pose(now, joint.child), true, joint_now[j]);
   }
@@ -239,7 +254,7 @@ void Simulator::Impl::joint_jacobians(const std::vector<Pose>& poses, std::vecto
   for (int j = 0; j < nj; ++j) {
     if (joint_row[j] < 0) continue;
     const Joint& joint = model.joint(j);
-    detail::evaluate_joint(joint, mg.axes[j], pose(poses, joint.parent), pose(poses, joint.child), true, joints[j]);
+    detail::joint_jacobian(joint, mg.axes[j], pose(poses, joint.parent), pose(poses, joint.child), joints[j]);
   }
 }
 

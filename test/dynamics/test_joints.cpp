@@ -100,6 +100,32 @@ TEST(JointJacobian, RowsPastTheConstraintsAreZeroForAllSixteenCombinations) {
   }
 }
 
+// The Jacobians alone, completed on a value-only evaluation (what the
+// simulator does at a step's converged end), are the numbers an evaluation
+// with Jacobians gives, bit for bit, whatever the blocks held before.
+TEST(JointJacobian, CompletingAValueOnlyEvaluationMatchesEvaluatingAtOnce) {
+  std::mt19937 rng(13);
+  for (int t = 0; t <= 3; ++t)
+    for (int r = 0; r <= 3; ++r)
+      for (int parent : {kWorld, 0}) {
+        const Joint joint = random_joint(rng, t, r, parent);
+        const detail::JointAxes axes = detail::joint_axes(joint);
+        const detail::Pose pp{random_vector(rng), random_rotation(rng)};
+        const detail::Pose c{random_vector(rng), random_rotation(rng)};
+        const detail::Pose p = parent == kWorld ? detail::Pose{} : pp;
+        detail::JointEvaluation at_once, completed;
+        detail::evaluate_joint(joint, axes, p, c, true, at_once);
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        completed.child.setConstant(nan);
+        completed.parent.setConstant(nan);
+        detail::evaluate_joint(joint, axes, p, c, false, completed);
+        detail::joint_jacobian(joint, axes, p, c, completed);
+        EXPECT_TRUE(completed.value == at_once.value) << "t" << t << "r" << r;
+        EXPECT_TRUE(completed.child == at_once.child) << "t" << t << "r" << r;
+        EXPECT_TRUE(completed.parent == at_once.parent) << "t" << t << "r" << r;
+      }
+}
+
 TEST(JointTypes, NamedTypesHaveTheDocumentedFreedoms) {
   EXPECT_EQ(Joint::make(JointType::Revolute, "r", kWorld, 0).num_constraints(), 5);
   EXPECT_EQ(Joint::make(JointType::Spherical, "s", kWorld, 0).num_constraints(), 3);
