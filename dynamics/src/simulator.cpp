@@ -125,7 +125,6 @@ void Simulator::Impl::size_workspace() {
   }
   for (Eigen::VectorXd* v : {&s, &trial, &residual, &trial_residual, &step, &step_affine, &rhs, &saved_step, &converged_point})
     v->setZero(dim);
-  for (Eigen::VectorXd& v : differences) v.setZero(dim);
   for (Eigen::VectorXd* v : {&aux, &trial_aux, &daux, &daux_affine, &saved_daux}) v->setZero(ineq.aux_size());
   ineq.resize(ineq_next);
   ineq.resize(trial_ineq_next);

@@ -94,7 +94,6 @@ struct Simulator::Impl {
   Eigen::VectorXd aux, trial_aux, daux, step_affine, daux_affine;
   Eigen::VectorXd saved_step, saved_daux;  // a direction kept while another is tried
   Eigen::VectorXd converged_point;  // a solution kept while its impulses are recomputed
-  std::array<Eigen::VectorXd, State::kEarlierSolutions> differences;  // of the warm start's history
   detail::InequalityPoint ineq_next, trial_ineq_next;
 
   Impl(const Model& m, const StepOptions& o);
