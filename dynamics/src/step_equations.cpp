@@ -288,7 +288,8 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     const Vector3 w = u.segment<3>(6 * b + 3);
     const double sw = discrete_velocity_scalar(w, h);
     const Vector3 jw = body.inertia * w;
-    auto d = matrix.diag(b);
+    // As a 6x6 block: unrolled, where the map of run-time size cleared it by memset.
+    Eigen::Map<detail::Jacobian6> d(matrix.diag(b).data());
     d.setZero();
     d.topLeftCorner<3, 3>().diagonal().setConstant(body.mass);
     d.bottomRightCorner<3, 3>() =
@@ -302,10 +303,10 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     if (node < 0) continue;
     const Joint& joint = model.joint(j);
     const JointEvaluation& f = joint_next[j];  // evaluated with the residual at this point
-    matrix.diag(node).setZero();
     const CouplingBlocks& c = couplings[j];
     detail::with_constraint_rows(joint.num_constraints(), [&](auto constraint_rows) {
       constexpr int M = decltype(constraint_rows)::value;
+      Eigen::Map<Eigen::Matrix<double, M, M>>(matrix.diag(node).data()).setZero();
       const auto write = [&](int body, double* body_joint, double* joint_body, const detail::Jacobian6& now_jac,
                              const detail::Jacobian6& next_jac) {
         Eigen::Map<Eigen::Matrix<double, 6, M>> columns(body_joint);
