@@ -219,8 +219,25 @@ double Factorization::Impl::load_sized(Size b, int k, const BlockMatrix& matrix,
     const double* src = a + diag_source[k];
     if (symmetric) {  // mirror the lower triangle; the upper one is checked all the same
       poison = checked_block<false>(b, b, src, b, nullptr, 0);
-      for (int j = 0; j < b; ++j)
-        for (int i = j; i < b; ++i) dk[i + j * b] = dk[j + i * b] = src[i + j * b];
+      constexpr int kFixed = [] {
+        if constexpr (kn::is_fixed_height<Size>) return Size::value;
+        return 0;
+      }();
+      if constexpr (kFixed >= 1 && kFixed <= 4) {
+        // Whole columns, built in registers: the row magnitudes below read
+        // them back as such, where the scalar stores of a mirroring loop
+        // could not be forwarded to those reads (3x3 ladders 3-5% faster;
+        // 6x6 blocks the same or up to 1.5% slower, so they keep the loop).
+        using Column = Eigen::Matrix<double, kFixed, 1>;
+        for (int j = 0; j < b; ++j) {
+          Column c;
+          for (int i = 0; i < b; ++i) c[i] = src[i >= j ? i + j * b : j + i * b];
+          Eigen::Map<Column>(dk + j * b) = c;
+        }
+      } else {
+        for (int j = 0; j < b; ++j)
+          for (int i = j; i < b; ++i) dk[i + j * b] = dk[j + i * b] = src[i + j * b];
+      }
     } else {
       poison = checked_block<true>(b, b, src, b, dk, b);
     }
@@ -232,8 +249,7 @@ double Factorization::Impl::load_sized(Size b, int k, const BlockMatrix& matrix,
     // An unshifted LDU block is its source, bit for bit: read from there, the
     // row magnitudes do not wait on the copy's stores (a read of the copy
     // that spans two of them cannot be forwarded from either: 2-4% of a 3x3
-    // chain's refactorization). The symmetric methods' mirrored copy stays
-    // the one read: magnitudes over the source's triangle took longer.
+    // chain's refactorization). The symmetric methods read their mirrored copy.
     widen_row_magnitudes(b, shift == 0.0 && !symmetric ? src : dk, rows);
     if (tracking_columns) std::fill(column_magnitudes(k), column_magnitudes(k) + b, 0.0);
     widen_columns(k);
