@@ -7,6 +7,8 @@
 
 #include <Eigen/Core>
 
+#include "graphsolve/eigen_abi.hpp"
+
 #include "dynamics/model.hpp"
 #include "dynamics/state.hpp"
 

@@ -10,6 +10,8 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include "graphsolve/eigen_abi.hpp"
+
 namespace dynamics {
 
 using Vector3 = Eigen::Vector3d;

@@ -12,6 +12,8 @@
 
 #include <Eigen/Core>
 
+#include "graphsolve/eigen_abi.hpp"
+
 #include "dynamics/model.hpp"
 #include "dynamics/quaternion.hpp"
 

@@ -12,6 +12,7 @@
 
 #include <Eigen/Core>
 
+#include "graphsolve/eigen_abi.hpp"
 #include "graphsolve/out_of_memory.hpp"
 #include "graphsolve/pattern.hpp"
 #include "graphsolve/huge_page_allocator.hpp"

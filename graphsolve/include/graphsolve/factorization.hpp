@@ -14,6 +14,7 @@
 
 #include <Eigen/Core>
 
+#include "graphsolve/eigen_abi.hpp"
 #include "graphsolve/block_matrix.hpp"
 #include "graphsolve/method.hpp"
 #include "graphsolve/status.hpp"

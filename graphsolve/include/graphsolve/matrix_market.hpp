@@ -8,6 +8,8 @@
 
 #include <Eigen/Core>
 
+#include "graphsolve/eigen_abi.hpp"
+
 namespace graphsolve {
 
 class MatrixMarketError : public std::runtime_error {

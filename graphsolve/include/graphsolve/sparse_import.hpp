@@ -18,6 +18,7 @@
 
 #include <Eigen/SparseCore>
 
+#include "graphsolve/eigen_abi.hpp"
 #include "graphsolve/block_matrix.hpp"
 
 namespace graphsolve {
