@@ -68,11 +68,11 @@ class Model {
   // the step reads them for every body and joint several times.
   const Body& body(int index) const {
     if (index < 0 || index >= num_bodies()) index_error("body", index);
-    return bodies_[index];
+    return bodies_[static_cast<std::size_t>(index)];
   }
   const Joint& joint(int index) const {
     if (index < 0 || index >= num_joints()) index_error("joint", index);
-    return joints_[index];
+    return joints_[static_cast<std::size_t>(index)];
   }
   const Contact& contact(int index) const;
   const JointCoupling& coupling(int index) const;
@@ -104,7 +104,7 @@ class Model {
 
   // Minimal coordinates of all joints stacked in joint order.
   int num_coordinates() const { return num_coordinates_; }
-  int coordinate_offset(int joint) const { return coordinate_offsets_.at(joint); }
+  int coordinate_offset(int joint) const { return coordinate_offsets_.at(static_cast<std::size_t>(joint)); }
 
  private:
   [[noreturn]] static void index_error(const char* what, int index);

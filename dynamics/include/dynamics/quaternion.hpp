@@ -82,8 +82,8 @@ inline Vector3 rotation_vector(const Quaternion& q) {
 
 // URDF's fixed-axis roll, pitch, yaw: R = Rz(yaw) Ry(pitch) Rx(roll).
 inline Quaternion rotation_from_rpy(const Vector3& rpy) {
-  return Quaternion(Eigen::AngleAxisd(rpy.z(), Vector3::UnitZ()) * Eigen::AngleAxisd(rpy.y(), Vector3::UnitY()) *
-                    Eigen::AngleAxisd(rpy.x(), Vector3::UnitX()));
+  return Eigen::AngleAxisd(rpy.z(), Vector3::UnitZ()) * Eigen::AngleAxisd(rpy.y(), Vector3::UnitY()) *
+         Eigen::AngleAxisd(rpy.x(), Vector3::UnitX());
 }
 
 // The discrete angular velocity of the papers, [sqrt(4/dt^2 - |w|^2), w]:

@@ -24,7 +24,7 @@ struct Pattern {
   std::vector<std::pair<NodeId, NodeId>> edges;  // (smaller, larger)
   int components = 0;             // connected components, isolated nodes included
 
-  int degree(NodeId node) const { return adj_begin[node + 1] - adj_begin[node]; }
+  int degree(NodeId node) const { return adj_begin[static_cast<std::size_t>(node) + 1] - adj_begin[static_cast<std::size_t>(node)]; }
   // Index of edge {a, b} or -1 (binary search in the adjacency of a).
   int find_edge(NodeId a, NodeId b) const;
   bool same_as(const Pattern& other) const;
