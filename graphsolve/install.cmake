@@ -8,9 +8,17 @@ install(TARGETS graphsolve EXPORT graphsolveTargets
 install(DIRECTORY include/graphsolve DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 set(_gs_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/graphsolve)
 install(EXPORT graphsolveTargets NAMESPACE graphsolve:: DESTINATION ${_gs_cmake_dir})
+# graphsolveConfig.cmake.in: a static build's package also finds the private dependencies.
+if(BUILD_SHARED_LIBS)
+  set(GS_STATIC_PACKAGE FALSE)
+else()
+  set(GS_STATIC_PACKAGE TRUE)
+endif()
 configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/graphsolveConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/graphsolveConfig.cmake INSTALL_DESTINATION ${_gs_cmake_dir})
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/graphsolveConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/graphsolveConfig.cmake
-  ${CMAKE_CURRENT_BINARY_DIR}/graphsolveConfigVersion.cmake DESTINATION ${_gs_cmake_dir})
+  ${CMAKE_CURRENT_BINARY_DIR}/graphsolveConfigVersion.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/FindSuiteSparse.cmake ${PROJECT_SOURCE_DIR}/cmake/FindMETIS.cmake
+  DESTINATION ${_gs_cmake_dir})
