@@ -292,6 +292,13 @@ StepResult Simulator::Impl::newton(State& state) {
   const double tol = interior ? options.interior_tolerance : options.tolerance;
   const double momentum_tol = std::max(tol * mass_scale, momentum_roundoff());
   const double complementarity_tol = options.complementarity_tolerance * mass_scale;
+  // Known terms past the double range (h m g at dt = 1e308) would make the
+  // tolerance infinite and accept the start unsolved, an unchanged state.
+  if (!std::isfinite(momentum_tol)) {
+    result.status = StepStatus::Diverged;
+    result.residual = kInfinity;
+    return result;
+  }
   if (!warm_start(state, interior)) {  // a body already turns a quarter turn per step: no start
     result.status = StepStatus::Diverged;
     result.residual = kInfinity;
