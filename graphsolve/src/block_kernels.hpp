@@ -1,10 +1,14 @@
 #pragma once
+// Small dense kernels on column-major blocks inside the factor arena.
+// Sizes 1..6 (the blocks of rigid-body systems) run fully unrolled
+// fixed-size Eigen code. Larger blocks take run-time sized pivot kernels
+// (large_pivot.cpp) and products tiled by the fixed-size ones, up to
+// blocks large enough for Eigen's general product.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
-// Small dense kernels on column-major blocks inside the factor arena.
-// Sizes 1..6 (the blocks of rigid-body systems) run fully unrolled
-// fixed-size Eigen code; anything else falls back to dynamic Eigen.
+
+#include <Eigen/Core>
 
 namespace graphsolve::kernels {
 
@@ -45,6 +49,14 @@ void subtract(int m, int n, const double* a, int lda, double* c, int ldc);
 // -1) leaves D as it was.
 double invert_small_pivot(int k, double* d, int ldd, const double* row_magnitudes, double tolerance, bool cholesky);
 constexpr int kMaxFixed = 6;
+// The same for a pivot of any size k, with run-time loops, given the input
+// scale (the largest row magnitude): work holds large_pivot_work_size(k)
+// doubles and rows k ints. D stays as it was below the tolerance.
+double invert_large_pivot(int k, double* d, int ldd, double input_scale, double tolerance, bool cholesky,
+                          double* work, int* rows);
+constexpr int kLargePivotChunk = 4;  // rows per vector operation of those loops
+inline int padded_rows(int k) { return (k + kLargePivotChunk - 1) / kLargePivotChunk * kLargePivotChunk; }
+inline long large_pivot_work_size(int k) { return static_cast<long>(padded_rows(k)) * (2 * k + 1); }
 
 // Elimination by a pivot k (size b) whose only later neighbour is a (size c)
 // such that fuses_edge(b, c): a forest edge, the whole work of chains and
@@ -107,6 +119,27 @@ double checked_columns(Height m, int n, const double* a, int lda, double* c, int
     }
   double total = 0.0;
   for (const double s : sum) total += s;
+  return total;
+}
+
+// checked_columns for `count` contiguous values (a block whose leading
+// dimensions are its height on both sides), in vectors of four: the loop
+// above, run on a block of run-time size, took 1 ns per value.
+template <bool copy_too>
+double checked_contiguous(long count, const double* a, double* c) {
+  using Chunk = Eigen::Array<double, 4, 1>;
+  Chunk sum = Chunk::Zero();
+  long i = 0;
+  for (; i + 4 <= count; i += 4) {
+    const Chunk v = Eigen::Map<const Chunk>(a + i);
+    if constexpr (copy_too) Eigen::Map<Chunk>(c + i) = v;
+    sum += v * 0.0;
+  }
+  double total = sum.sum();
+  for (; i < count; ++i) {
+    if constexpr (copy_too) c[i] = a[i];
+    total += a[i] * 0.0;
+  }
   return total;
 }
 

@@ -55,4 +55,22 @@ inline void widen_row_magnitudes(const double* block, double* rows) {
   out = r;
 }
 
+// The same for a block of run-time size b: rows in strips of four held in
+// registers over the columns (a loop per column over b rows in memory took
+// 6% of a 7x7 chain's factorization), the last b % 4 rows one at a time.
+inline void widen_row_magnitudes(int b, const double* block, double* rows) {
+  using Strip = Eigen::Array<double, 4, 1>;
+  int i = 0;
+  for (; i + 4 <= b; i += 4) {
+    Strip r = Eigen::Map<const Strip>(rows + i);
+    for (int j = 0; j < b; ++j) r = r.max(Eigen::Map<const Strip>(block + i + static_cast<long>(j) * b).abs());
+    Eigen::Map<Strip>(rows + i) = r;
+  }
+  for (; i < b; ++i) {
+    double r = rows[i];
+    for (int j = 0; j < b; ++j) r = std::max(r, std::abs(block[i + static_cast<long>(j) * b]));
+    rows[i] = r;
+  }
+}
+
 }  // namespace graphsolve::kernels

@@ -7,9 +7,7 @@
 
 #include <vector>
 
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
-#include <Eigen/LU>
 
 #include "block_kernels.hpp"
 #include "block_view.hpp"
@@ -30,8 +28,7 @@ void widen_row_magnitudes(Size b, const double* block, double* rows) {
     if constexpr (kernels::is_fixed_height<decltype(size)>) {
       kernels::widen_row_magnitudes<decltype(size)::value>(block, rows);
     } else {
-      for (int j = 0; j < size; ++j)
-        for (int i = 0; i < size; ++i) rows[i] = std::max(rows[i], std::abs(block[i + static_cast<long>(j) * size]));
+      kernels::widen_row_magnitudes(size, block, rows);
     }
   });
 }
@@ -208,10 +205,10 @@ struct Factorization::Impl {
   bool track_columns_next = false;
   double* column_magnitudes(int k) { return column_magnitude.data() + magnitude_off[k]; }
   const double* column_magnitudes(int k) const { return column_magnitude.data() + magnitude_off[k]; }
-  // Pivots larger than kernels::kMaxFixed: preallocated dynamic factorizations.
-  std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> large_lu;
-  std::vector<Eigen::LLT<Eigen::MatrixXd>> large_llt;
-  std::vector<int> large_index;  // position -> index in large_*, or -1
+  // Work space of kernels::invert_large_pivot, for the largest pivot above
+  // kernels::kMaxFixed (empty if none).
+  std::vector<double> large_pivot_work;
+  std::vector<int> large_pivot_rows;
   // Supernodal panels: per position, the range [panel_begin, panel_end) of
   // the panel it belongs to (-1 if none) and its first column in the panel;
   // buffers for the outer update.

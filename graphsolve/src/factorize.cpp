@@ -35,6 +35,9 @@ inline __attribute__((always_inline)) double checked_block(Rows m, Columns n, co
       if constexpr (copy_too) Eigen::Map<Values>{c} = source;
       return (source * 0.0).sum();
     }
+  } else if (lda == m && (!copy_too || ldc == m)) {
+    // Contiguous blocks of run-time size as one column: no loop per column.
+    return kn::checked_contiguous<copy_too>(static_cast<long>(m) * n, a, c);
   }
   return kn::checked_columns<copy_too>(m, n, a, lda, c, ldc);
 }
@@ -108,21 +111,10 @@ void Factorization::Impl::allocate_storage(long factor_values) {
   for (int k = 1; k < n; ++k) magnitude_off[k] = magnitude_off[k - 1] + d->size[k - 1];
   row_off.resize(n);
   for (int k = 0; k < n; ++k) row_off[k] = d->pattern->offset[d->order[k]];
-  large_index.assign(n, -1);
-  // Reserve exactly: Eigen's LLT(size) leaves its status uninitialized, so
-  // these objects must be constructed in place, never copied on growth.
-  const long large = std::count_if(d->size.begin(), d->size.end(), [](int b) { return b > kn::kMaxFixed; });
-  if (method == Method::LLT)
-    large_llt.reserve(large);
-  else
-    large_lu.reserve(large);
-  for (int k = 0; k < n; ++k) {
-    if (d->size[k] <= kn::kMaxFixed) continue;
-    large_index[k] = static_cast<int>(std::max(large_lu.size(), large_llt.size()));
-    if (method == Method::LLT)
-      large_llt.emplace_back(d->size[k]);
-    else
-      large_lu.emplace_back(d->size[k]);
+  const int largest = d->size.empty() ? 0 : *std::max_element(d->size.begin(), d->size.end());
+  if (largest > kn::kMaxFixed) {
+    large_pivot_work.assign(static_cast<std::size_t>(kn::large_pivot_work_size(largest)), 0.0);
+    large_pivot_rows.assign(largest, 0);
   }
   scratch.assign(std::max(1L, d->max_panel), 0.0);
   rhs_scratch.resize(std::max(1, d->max_size), kRhsChunk);
@@ -519,13 +511,11 @@ long Factorization::memory_bytes() const {
                bytes_of(m.correction) + bytes_of(m.kept_rhs) + bytes_of(m.row_magnitude) +
                bytes_of(m.column_magnitude) + bytes_of(m.outer_left) + bytes_of(m.outer_right) +
                bytes_of(m.outer_product) + bytes_of(m.panel_lower) + bytes_of(m.panel_upper);
-  for (int b : m.d->size)
-    if (b > kernels::kMaxFixed) bytes += 8L * b * b;  // dynamic pivot factorizations
   // The schedules: where each block lies and what each pivot loads and updates.
   bytes += bytes_of(m.diag_off) + bytes_of(m.upper_off) + bytes_of(m.lower_off) + bytes_of(m.entry_source) +
            bytes_of(m.diag_source) + bytes_of(m.loads_itself) + bytes_of(m.first_touch_begin) +
            bytes_of(m.first_touched) + bytes_of(m.active) + bytes_of(m.magnitude_off) + bytes_of(m.row_off) +
-           bytes_of(m.pairs) + bytes_of(m.large_index) + bytes_of(m.panel_begin) +
+           bytes_of(m.pairs) + bytes_of(m.large_pivot_work) + bytes_of(m.large_pivot_rows) + bytes_of(m.panel_begin) +
            bytes_of(m.panel_end) + bytes_of(m.panel_column);
   return bytes;
 }

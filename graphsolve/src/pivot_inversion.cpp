@@ -48,38 +48,16 @@ Status Factorization::Impl::factor_pivot(int k, double tolerance, bool equilibra
   return Status::Success;
 }
 
-// By the fixed-size kernels up to kMaxFixed, else by the preallocated dynamic
-// factorizations, against the largest of the b row magnitudes. Below the
-// tolerance (or singular) the block is left as it was.
+// By the fixed-size kernels up to kMaxFixed, else by the run-time sized ones
+// in the preallocated work space, against the largest of the b row
+// magnitudes. Below the tolerance (or singular) the block is left as it was.
 double Factorization::Impl::invert_pivot(int k, const double* row_magnitudes, double tolerance) {
   const int b = size(k);
   const bool cholesky = method == Method::LLT;
   if (b <= kn::kMaxFixed) return kn::invert_small_pivot(b, diag(k), b, row_magnitudes, tolerance, cholesky);
   const double input_scale = *std::max_element(row_magnitudes, row_magnitudes + b);
-  Eigen::Map<Eigen::MatrixXd> dk(diag(k), b, b);
-  const int i = large_index[k];
-  double ratio;
-  if (cholesky) {
-    auto& llt = large_llt[i];
-    llt.compute(dk);
-    if (llt.info() != Eigen::Success) return -1.0;
-    ratio = kn::pivot_ratio(llt.matrixLLT().diagonal(), std::sqrt(input_scale));
-    ratio *= ratio;
-    if (!(ratio >= tolerance) || ratio == 0.0) return ratio;
-    dk.setIdentity();
-    llt.matrixL().solveInPlace(dk);
-  } else {
-    auto& lu = large_lu[i];
-    lu.compute(dk);
-    ratio = kn::pivot_ratio(lu.matrixLU().diagonal(), input_scale);
-    if (!(ratio >= tolerance) || ratio == 0.0) return ratio;
-    // D^{-1} = U^{-1} L^{-1} P, by triangular solves in place (no temporaries).
-    dk = lu.permutationP();
-    lu.matrixLU().triangularView<Eigen::UnitLower>().solveInPlace(dk);
-    lu.matrixLU().triangularView<Eigen::Upper>().solveInPlace(dk);
-  }
-  dk *= -1.0;
-  return ratio;
+  return kn::invert_large_pivot(b, diag(k), b, input_scale, tolerance, cholesky, large_pivot_work.data(),
+                                large_pivot_rows.data());
 }
 
 double Factorization::Impl::invert_equilibrated_pivot(int k, double tolerance) {

@@ -72,6 +72,16 @@ std::vector<Case> cases() {
   all.push_back({"crystal", fam::crystal(3, 6), fam::Values::Unsymmetric});
   all.push_back({"saddle_chain", fam::mechanism(fam::chain(12, 6), 5, true), fam::Values::SaddleUnsymmetric});
   all.push_back({"saddle_ladder", fam::mechanism(fam::ladder(5, 6), 3, false), fam::Values::Saddle});
+  // Blocks past the fixed-size kernels: run-time sized pivots, products
+  // tiled by the fixed-size kernels (13 rows: three tiles) and, past 96 rows,
+  // Eigen's own product; next to scalar and empty nodes.
+  all.push_back({"mixed_large", random_cyclic(20, 12, 300, true, 20), fam::Values::Unsymmetric});
+  gs::Graph large;
+  for (const int size : {7, 13, 97, 1, 49, 0, 8, 30}) large.add_node(size);
+  for (int i = 0; i + 1 < large.num_nodes(); ++i) large.add_edge(i, i + 1);
+  large.add_edge(0, 4);
+  large.add_edge(2, 7);
+  all.push_back({"large_blocks", large, fam::Values::Unsymmetric});
   all.push_back({"empty", gs::Graph(), fam::Values::Unsymmetric});
   return all;
 }

@@ -127,6 +127,9 @@ TEST_F(Kernels, BothSolveTheFamiliesAlike) {
   families.push_back({"chain of 5x5 and 6x6 in turn", chain_of_sizes(31, {5, 6})});
   families.push_back({"chain of sizes 1 to 6", chain_of_sizes(37, {1, 1, 2, 1, 3, 1, 4, 1, 5, 1, 6, 2, 2, 3, 2, 4, 2, 5, 2,
                                                                    6, 3, 3, 4, 3, 5, 3, 6, 4, 4, 5, 4, 6, 5, 5, 6, 6, 1})});
+  // Past 6 rows the products run as tiles of the kernels above.
+  families.push_back({"chain of sizes 7 to 14 and 25", chain_of_sizes(20, {7, 8, 9, 10, 11, 12, 13, 14, 25})});
+  families.push_back({"crystal of 12x12", fam::crystal(3, 12)});
   for (const Family& family : families)
     expect_same_solutions(family, fam::Values::Unsymmetric, fam::Values::SymmetricPositiveDefinite);
   // 6x6 bodies and joints with zero diagonals, whose pivots must pivot: 5

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include <Eigen/Eigenvalues>
+
 #include "graphsolve/families.hpp"
 #include "test_support.hpp"
 
@@ -398,8 +400,9 @@ TEST(Numeric, MultiplyMatchesTheDenseMatrix) {
 TEST(Numeric, PivotsThatNeedRowInterchangesAreInverted) {
   // A chain of three nodes whose diagonal blocks are a well-conditioned block
   // with its rows reversed: the large entries sit on the antidiagonal, so
-  // partial pivoting must interchange rows (all but the middle one).
-  for (int size = 1; size <= 7; ++size) {
+  // partial pivoting must interchange rows (all but the middle one). Sizes
+  // past 6 take the run-time sized kernels.
+  for (const int size : {1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 24}) {
     gs::Graph g;
     for (int i = 0; i < 3; ++i) g.add_node(size);
     g.add_edge(0, 1);
@@ -423,11 +426,12 @@ TEST(Numeric, PivotsThatNeedRowInterchangesAreInverted) {
 
 // The pivot ratio of a lone pivot block is KLU's rcond of its LU with
 // partial pivoting, min|u_ii| / max(max|u_ii|, max|a_ij|), whichever kernel
-// inverts it (Gauss-Jordan, or cofactors for 3 x 3 blocks).
+// inverts it (Gauss-Jordan, or cofactors for 3 x 3 blocks; fixed-size up to
+// 6 rows, with run-time bounds past that).
 TEST(Numeric, PivotRatioIsThatOfPartialPivoting) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  for (int size = 1; size <= 6; ++size) {
+  for (const int size : {1, 2, 3, 4, 5, 6, 7, 8, 11, 16}) {
     gs::Graph g;
     g.add_node(size);
     const gs::Symbolic sym = gs::analyze(g);
@@ -449,6 +453,46 @@ TEST(Numeric, PivotRatioIsThatOfPartialPivoting) {
       Eigen::VectorXd x(size);
       ASSERT_EQ(f.solve(b, x), gs::Status::Success);
       EXPECT_LT((x - d.partialPivLu().solve(b)).norm(), 1e-12 * x.norm() / expected);
+    }
+  }
+}
+
+// LLT's pivot ratio is partial pivoting's for the Cholesky factor C, squared:
+// min c_jj^2 / max(max c_jj^2, max|a_ij|); a block that is not positive
+// definite is refused as such, whatever its size, and left as it was.
+TEST(Numeric, CholeskyPivotRatioAndIndefiniteBlocks) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (const int size : {1, 2, 5, 6, 7, 9, 16}) {
+    gs::Graph g;
+    g.add_node(size);
+    const gs::Symbolic sym = gs::analyze(g);
+    gs::BlockMatrix a(sym);
+    gs::Factorization f(sym, gs::Method::LLT);
+    for (int trial = 0; trial < 6; ++trial) {
+      Eigen::MatrixXd r(size, size);
+      for (Eigen::Index i = 0; i < r.size(); ++i) r.data()[i] = u(rng);
+      const double lift = trial % 2 == 0 ? 0.5 : 1e-6;  // the odd trials nearly singular
+      const Eigen::MatrixXd d = r * r.transpose() + lift * Eigen::MatrixXd::Identity(size, size);
+      a.diag(0) = d;
+      const Eigen::VectorXd squares = d.llt().matrixLLT().diagonal().array().square();
+      const double expected = squares.minCoeff() / std::max(squares.maxCoeff(), d.cwiseAbs().maxCoeff());
+      ASSERT_EQ(f.factorize(a), gs::Status::Success) << "size " << size << " trial " << trial;
+      EXPECT_NEAR(f.min_pivot_ratio(), expected, 1e-6 * expected) << "size " << size << " trial " << trial;
+      const Eigen::VectorXd b = gs_test::random_rhs(size, 1, trial);
+      Eigen::VectorXd x(size);
+      ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+      EXPECT_LT((x - d.llt().solve(b)).norm(), 1e-12 * x.norm() / expected) << "size " << size;
+
+      // One negative eigenvalue: no longer positive definite.
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(d);
+      Eigen::VectorXd values = eig.eigenvalues();
+      values[trial % size] = -1.0;
+      a.diag(0) = eig.eigenvectors() * values.asDiagonal() * eig.eigenvectors().transpose();
+      EXPECT_EQ(f.factorize(a), gs::Status::NotPositiveDefinite) << "size " << size << " trial " << trial;
+      EXPECT_EQ(f.failed_node(), 0);
+      gs::Factorization ldlt(sym, gs::Method::LDLT);  // which takes it
+      EXPECT_EQ(ldlt.factorize(a), gs::Status::Success) << "size " << size << " trial " << trial;
     }
   }
 }

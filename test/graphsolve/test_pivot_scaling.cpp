@@ -24,15 +24,15 @@ struct ScaledCase {
 };
 
 // Chains and trees of 6x6 and 3x3 blocks (the fused edge kernels), a ladder
-// and a net (cycles, supernodal panels), and blocks of 7 and 9 rows (the
-// dynamic pivot factorizations).
+// and a net (cycles, supernodal panels), and blocks of 7, 9 and 13 rows
+// (the run-time sized pivot kernels and tiled products).
 std::vector<ScaledCase> scaled_cases() {
   std::vector<ScaledCase> out = {{"chain6", fam::chain(12, 6)},    {"chain3", fam::chain(12, 3)},
                            {"tree4", fam::random_tree(15, 4, 5)}, {"ladder6", fam::ladder(5, 6)},
                            {"net3", fam::net(4, 3)}};
   gs::Graph mixed;
-  for (int size : {7, 2, 9, 6, 1}) mixed.add_node(size);
-  for (int i = 0; i + 1 < 5; ++i) mixed.add_edge(i, i + 1);
+  for (int size : {7, 2, 9, 6, 1, 13}) mixed.add_node(size);
+  for (int i = 0; i + 1 < 6; ++i) mixed.add_edge(i, i + 1);
   mixed.add_edge(0, 4);
   out.push_back({"mixed", mixed});
   return out;
