@@ -5,15 +5,21 @@
 // its solution's relative residual and fails loudly (non-zero exit) if wrong.
 //
 // Extra flags: --quick (a few mid sizes, refactor_solve only: the README's
-// main job) and --smoke (the smallest system of every kind, every phase: the
-// test suite runs it so the benchmark cannot rot).
+// main job), --smoke (the smallest system of every kind, every phase: the
+// test suite runs it so the benchmark cannot rot) and --block-sizes=B1,B2,...
+// (the chain, tree, ladder, net and crystal families with those block sizes
+// instead of 6 and 3, e.g. a user's own; no saddle-point or scalar systems).
 #include <benchmark/benchmark.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <iostream>
+#include <string>
+#include <vector>
+
 #include <unistd.h>
 
 #include "graphsolve/kernels.hpp"
@@ -97,9 +103,9 @@ bool wants_full(const std::string& solver) {
          solver == "cholmod-supernodal";
 }
 
-void register_all(bench::Scale scale) {
+void register_all(bench::Scale scale, const std::vector<int>& blocks) {
   const bool quick = scale == bench::Scale::Quick;
-  for (const bench::ProblemKey& key : bench::all_keys(scale))
+  for (const bench::ProblemKey& key : bench::all_keys(scale, blocks))
     for (const bench::SolverInfo& info : bench::all_solvers()) {
       if (info.symmetric != (key.variant == bench::Variant::Spd) || !info.applies(key)) continue;
       if (quick && !info.in_tables) continue;  // the main job prints the tables only
@@ -127,20 +133,52 @@ void pin_to_one_thread(char** argv) {
 
 }  // namespace
 
+// The sizes of --block-sizes=B1,B2,...: each a whole number from 1 to
+// kLargestBlock; empty and an error message on bad input.
+constexpr int kLargestBlock = 512;
+std::vector<int> parse_block_sizes(const std::string& list, std::string& error) {
+  std::vector<int> sizes;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = list.find(',', start);
+    const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    char* end = nullptr;
+    errno = 0;
+    const long value = item.empty() ? 0 : std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || errno != 0 || value < 1 || value > kLargestBlock) {
+      error = "--block-sizes: '" + item + "' is not a block size from 1 to " + std::to_string(kLargestBlock);
+      return {};
+    }
+    sizes.push_back(static_cast<int>(value));
+    if (comma == std::string::npos) return sizes;
+    start = comma + 1;
+  }
+}
+
 int main(int argc, char** argv) {
   pin_to_one_thread(argv);
   bench::Scale scale = bench::Scale::Full;
+  std::vector<int> blocks;
   std::vector<char*> args;
+  const std::string block_flag = "--block-sizes=";
   for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0)
+    if (std::strcmp(argv[i], "--quick") == 0) {
       scale = bench::Scale::Quick;
-    else if (std::strcmp(argv[i], "--smoke") == 0)
+    } else if (std::strcmp(argv[i], "--smoke") == 0) {
       scale = bench::Scale::Smoke;
-    else
+    } else if (std::strncmp(argv[i], block_flag.c_str(), block_flag.size()) == 0) {
+      std::string error;
+      blocks = parse_block_sizes(argv[i] + block_flag.size(), error);
+      if (blocks.empty()) {
+        std::cerr << "graphsolve_bench: " << error << "\n";
+        return 2;
+      }
+    } else {
       args.push_back(argv[i]);
+    }
   }
   int count = static_cast<int>(args.size());
-  register_all(scale);
+  register_all(scale, blocks);
   benchmark::Initialize(&count, args.data());
   // The kernels decide the speed of 5x5 and 6x6 blocks and the last bits of
   // every result, so the report says which ran.

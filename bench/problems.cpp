@@ -61,13 +61,13 @@ const Problem& problem(const ProblemKey& key) {
   return *slot;
 }
 
-std::vector<ProblemKey> all_keys(Scale scale) {
+std::vector<ProblemKey> all_keys(Scale scale, const std::vector<int>& chosen_blocks) {
   std::vector<ProblemKey> keys;
   using Sizes = std::vector<int>;
   const Sizes linear = scale == Scale::Full ? Sizes{10, 100, 1000, 10000} : scale == Scale::Quick ? Sizes{100, 1000} : Sizes{10};
   const Sizes nets = scale == Scale::Full ? Sizes{3, 5, 10, 20, 32} : scale == Scale::Quick ? Sizes{10} : Sizes{3};
   const Sizes crystals = scale == Scale::Full ? Sizes{2, 3, 4, 5, 6, 8, 10} : scale == Scale::Quick ? Sizes{5} : Sizes{2};
-  const Sizes blocks = scale == Scale::Quick ? Sizes{6} : Sizes{6, 3};
+  const Sizes blocks = !chosen_blocks.empty() ? chosen_blocks : scale == Scale::Quick ? Sizes{6} : Sizes{6, 3};
   for (int block : blocks)
     for (Variant v : {Variant::Unsymmetric, Variant::Spd}) {
       for (const char* family : {"chain", "tree", "ladder"})
@@ -75,6 +75,7 @@ std::vector<ProblemKey> all_keys(Scale scale) {
       for (int s : nets) keys.push_back({"net", s, block, v});
       for (int s : crystals) keys.push_back({"crystal", s, block, v});
     }
+  if (!chosen_blocks.empty()) return keys;
   for (const char* family : {"chain", "tree", "ladder"})
     for (int n : linear) keys.push_back({family, n, 6, Variant::Saddle});
   if (scale == Scale::Full)  // scalar systems: outside the targets, for users who bring them

@@ -38,7 +38,9 @@ const Problem& problem(const ProblemKey& key);
 
 enum class Scale { Full, Quick, Smoke };
 // Every key the full benchmark runs; a few mid sizes for Quick (the README's
-// main job); the smallest of every kind for Smoke (the test suite).
-std::vector<ProblemKey> all_keys(Scale scale);
+// main job); the smallest of every kind for Smoke (the test suite). With
+// `blocks`, the unsymmetric and SPD families take those block sizes instead
+// of the defaults, and the saddle-point and scalar systems are left out.
+std::vector<ProblemKey> all_keys(Scale scale, const std::vector<int>& blocks = {});
 
 }  // namespace bench
