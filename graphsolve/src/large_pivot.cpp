@@ -17,6 +17,7 @@
 #include <Eigen/Core>
 
 #include "block_kernels.hpp"
+#include "wide_kernels.hpp"
 
 namespace graphsolve::kernels {
 
@@ -39,10 +40,19 @@ void load_padded(int k, const double* d, int ldd, int rows, double* work) {
   }
 }
 
-// y -= x * s on rows [first, rows), first and rows multiples of the chunk.
-inline void subtract_scaled(int first, int rows, const double* x, double s, double* y) {
-  for (int i = first; i < rows; i += kLargePivotChunk)
-    Eigen::Map<Chunk>(y + i) -= Eigen::Map<const Chunk>(x + i) * s;
+// y_c -= x * (coefficients[c * stride] * scale) for `count` columns y_c = y
+// + c * ld, on rows [first, rows) (multiples of the chunk): the whole
+// arithmetic of both pivot kernels, one call per elimination step, by the
+// wide kernels (one fused multiply-add per chunk) where they run.
+void update_columns(int first, int rows, const double* x, const double* coefficients, long stride, double scale,
+                    double* y, long ld, int count) {
+  if (wide::enabled()) return wide::update_columns(first, rows, x, coefficients, stride, scale, y, ld, count);
+  for (int c = 0; c < count; ++c) {
+    const double s = coefficients[c * stride] * scale;
+    double* column = y + c * ld;
+    for (int i = first; i < rows; i += kLargePivotChunk)
+      Eigen::Map<Chunk>(column + i) -= Eigen::Map<const Chunk>(x + i) * s;
+  }
 }
 
 // The first row of the chunk that holds row i.
@@ -73,13 +83,12 @@ double gauss_jordan(int k, double* d, int ldd, double input_scale, double tolera
     const double inverse = 1.0 / pivot;
     for (int i = 0; i < rows; ++i) multiplier[i] = pivot_column[i] * inverse;  // of row j, for every other row
     multiplier[j] = 0.0;
-    for (int c = 0; c < k; ++c) {
-      if (c == j) continue;
-      double* target = column(c);
-      const double r = target[j];
-      subtract_scaled(0, rows, multiplier, r, target);
-      target[j] = r * inverse;
-    }
+    // Every other column c takes multiplier * w_jc (which leaves w_jc as it
+    // was), then w_jc becomes w_jc / pivot.
+    update_columns(0, rows, multiplier, column(0) + j, rows, 1.0, column(0), rows, j);
+    update_columns(0, rows, multiplier, column(j + 1) + j, rows, 1.0, column(j + 1), rows, k - j - 1);
+    for (int c = 0; c < k; ++c)
+      if (c != j) column(c)[j] *= inverse;
     for (int i = 0; i < rows; ++i) pivot_column[i] = -multiplier[i];
     pivot_column[j] = inverse;
   }
@@ -118,7 +127,7 @@ double cholesky(int k, double* d, int ldd, double input_scale, double tolerance,
       if (i <= j) l[i] = 0.0;
     for (int i = j + 1; i < rows; ++i) l[i] *= inverse_pivot[j];
     // D_ic -= l_i p l_c for the columns c after j: the scaled l times D_cj.
-    for (int c = j + 1; c < k; ++c) subtract_scaled(first, rows, l, l[c] * pivot, column(c));
+    update_columns(first, rows, l, l + j + 1, 1, pivot, column(j + 1), rows, k - j - 1);
   }
   const double ratio = smallest / largest;
   if (!(ratio >= tolerance)) return ratio;  // d stays for the caller's retry
@@ -134,8 +143,7 @@ double cholesky(int k, double* d, int ldd, double input_scale, double tolerance,
     for (int i = chunk_start(j); i < rows; i += kLargePivotChunk) Eigen::Map<Chunk>(x_column(j) + i).setZero();
     x_column(j)[j] = 1.0;
   }
-  for (int q = 0; q + 1 < k; ++q)
-    for (int j = 0; j <= q; ++j) subtract_scaled(chunk_start(q), rows, column(q), x_column(j)[q], x_column(j));
+  for (int q = 0; q + 1 < k; ++q) update_columns(chunk_start(q), rows, column(q), x + q, rows, 1.0, x, rows, q + 1);
   for (int j = 0; j < k; ++j) {
     double* to = d + static_cast<long>(j) * ldd;
     for (int i = 0; i < k; ++i) to[i] = i < j ? 0.0 : x_column(j)[i] * inverse_pivot[i];

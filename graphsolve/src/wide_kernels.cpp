@@ -209,6 +209,16 @@ double cholesky(int k, double* d, int ldd, double input_scale, double tolerance)
   return k == 5 ? cholesky_sized<5>(d, ldd, input_scale, tolerance) : cholesky_sized<6>(d, ldd, input_scale, tolerance);
 }
 
+GS_WIDE void update_columns(int first, int rows, const double* x, const double* coefficients, long stride,
+                            double scale, double* y, long ld, int count) {
+  for (int c = 0; c < count; ++c) {
+    const __m256d s = _mm256_set1_pd(coefficients[c * stride] * scale);
+    double* column = y + c * ld;
+    for (int i = first; i < rows; i += 4)
+      _mm256_storeu_pd(column + i, _mm256_fnmadd_pd(_mm256_loadu_pd(x + i), s, _mm256_loadu_pd(column + i)));
+  }
+}
+
 namespace {
 template <int M, bool b_transposed>
 constexpr ProductsOfHeight products_of_height() {
@@ -281,6 +291,7 @@ PairKernel pair_kernel(int b, int a_rows, int c_rows, PairMethod method) {
 
 double gauss_jordan(int, double*, int, double, double) { std::abort(); }
 double cholesky(int, double*, int, double, double) { std::abort(); }
+void update_columns(int, int, const double*, const double*, long, double, double*, long, int) { std::abort(); }
 const ProductTable minus_products{};  // null: never read while enabled() is false
 void negate_product_in_place(int, int, const double*, double*) { std::abort(); }
 void negate_strip_transposed(int, const double*, double*, int, double*, int, bool) { std::abort(); }

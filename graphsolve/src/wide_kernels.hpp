@@ -40,6 +40,13 @@ inline bool enabled() { return in_use.load(std::memory_order_relaxed); }
 double gauss_jordan(int k, double* d, int ldd, double input_scale, double tolerance);
 double cholesky(int k, double* d, int ldd, double input_scale, double tolerance);
 
+// The column updates of the run-time sized pivots (large_pivot.cpp):
+// y_c -= x * (coefficients[c * stride] * scale) on rows [first, rows) of the
+// `count` columns y_c = y + c * ld, first and rows multiples of four. Each
+// coefficient is read before its column changes.
+void update_columns(int first, int rows, const double* x, const double* coefficients, long stride, double scale,
+                    double* y, long ld, int count);
+
 // C -= A B, or A B^T when b_transposed: minus_products[b_transposed][m -
 // 3][k - 1] for an m x k A and an m x n C, 3 <= m <= 6 and 1 <= k <= 6. A
 // table rather than a function of m and k: its switches cost a 6x6 product
