@@ -760,6 +760,8 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate box-drop --contact-regularization -1", "--contact-regularization: must be zero or positive", 2},
            {"simulate box-drop --friction-regularization nan", "--friction-regularization: 'nan' is not a number", 2},
            {"simulate pendulum --dt inf", "--dt: must be finite, got inf", 2},
+           // Finite, but m g dt overflows: once a step of no iteration, exit code 0.
+           {"simulate pendulum --dt 1e308 --max-substeps 1", "failed: diverged after 0 Newton iterations", 1},
            {"simulate pendulum --tol 1e400", "--tol: must be finite, got 1e400", 2},
            {"simulate pendulum --v0 joint1=300 --max-substeps 2",
             "2 sub-steps of --dt 0.01 s carry at most a quarter turn each, 282.843 rad/s; lower --dt or --v0", 1},
