@@ -13,6 +13,7 @@ headline phase is refactor_solve.
 import math
 import os
 import platform
+import re
 import subprocess
 
 from report_sections import (ReportInputError, kept_sections, median_of_repetitions, parse_report_arguments,
@@ -61,7 +62,10 @@ def load(paths, statistic="fastest"):
 
 
 def families(best):
-    return sorted({k[0] for k in best}, key=lambda f: (f.split("-")[0] not in LINEAR_FAMILIES, f))
+    # Block sizes in numeric order (chain-b7 before chain-b12, as --block-sizes runs them).
+    def natural(name):
+        return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+    return sorted({k[0] for k in best}, key=lambda f: (f.split("-")[0] not in LINEAR_FAMILIES, natural(f)))
 
 
 def time(best, family, n, solver, phase="refactor_solve"):
