@@ -87,6 +87,11 @@ void dynamic(int m, int k, int n, const double* a, int lda, const double* b, int
     cm.noalias() -= ConstMap(a, k, m, Stride(lda)).transpose() * ConstMap(b, k, n, Stride(ldb));
 }
 
+// Blocks past the fixed-size kernels' sizes: tiles of them, or past
+// kMaxTiled Eigen's product (below).
+template <Op op>
+void large_product(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
+
 template <Op op, int M>
 void on_k(int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
   if constexpr (M >= 3 && op != Op::AtB)
@@ -99,12 +104,25 @@ void on_k(int k, int n, const double* a, int lda, const double* b, int ldb, doub
     case 4: return fixed<op, M, 4>(n, a, lda, b, ldb, c, ldc);
     case 5: return fixed<op, M, 5>(n, a, lda, b, ldb, c, ldc);
     case 6: return fixed<op, M, 6>(n, a, lda, b, ldb, c, ldc);
-    default: return dynamic<op>(M, k, n, a, lda, b, ldb, c, ldc);
+    default: return large_product<op>(M, k, n, a, lda, b, ldb, c, ldc);
   }
 }
 
+// Out of line, as large_product(): the public wrappers below are then each a
+// jump (with either inlined into them, they saved registers and set up a
+// frame on every call, and 3x3 nets took 4-11% more instructions).
 template <Op op>
-void small_product(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
+__attribute__((noinline)) void product(int m, int k, int n, const double* a, int lda, const double* b, int ldb,
+                                       double* c, int ldc) {
+  if (m == 0 || n == 0 || k == 0) return;
+  if (k <= kMaxFixed && m > kMaxFixed && m <= 8 * kMaxFixed) {
+    // Tall panels: strips of fixed-size rows.
+    for (int i = 0; i < m; i += kMaxFixed) {
+      const double* ai = op == Op::AtB ? a + static_cast<long>(i) * lda : a + i;
+      product<op>(std::min(kMaxFixed, m - i), k, n, ai, lda, b, ldb, c + i, ldc);
+    }
+    return;
+  }
   switch (m) {
     case 1: return on_k<op, 1>(k, n, a, lda, b, ldb, c, ldc);
     case 2: return on_k<op, 2>(k, n, a, lda, b, ldb, c, ldc);
@@ -112,7 +130,7 @@ void small_product(int m, int k, int n, const double* a, int lda, const double* 
     case 4: return on_k<op, 4>(k, n, a, lda, b, ldb, c, ldc);
     case 5: return on_k<op, 5>(k, n, a, lda, b, ldb, c, ldc);
     case 6: return on_k<op, 6>(k, n, a, lda, b, ldb, c, ldc);
-    default: return dynamic<op>(m, k, n, a, lda, b, ldb, c, ldc);
+    default: return large_product<op>(m, k, n, a, lda, b, ldb, c, ldc);
   }
 }
 
@@ -126,33 +144,27 @@ struct Tiles {
   int length(int piece) const { return base + (piece < longer ? 1 : 0); }
 };
 
-// Blocks above kMaxFixed (in rows or inner dimension) up to kMaxTiled, as
-// tiles of the fixed-size kernels: Eigen's general product packs its
-// operands and dispatches per call, which cost blocks of 7 to 24 rows up to
-// 5 times the arithmetic's time (a chain of 7x7 blocks ran at a fifth of the
-// speed of a 6x6 one). Measured on chains of blocks up to 128 rows, the
-// tiles were faster than Eigen's product at every size with the wide
-// kernels, and as fast from 48 rows up with the portable ones; past 96 rows
-// Eigen's cache blocking is kept.
+// Blocks past kMaxFixed in inner dimension, or in rows past the tall
+// panels' strips, up to kMaxTiled: as tiles of the fixed-size kernels.
+// Eigen's general product packs its operands and dispatches per call, which
+// cost blocks of 7 to 24 rows up to 5 times the arithmetic's time (a chain
+// of 7x7 blocks ran at a fifth of the speed of a 6x6 one). Measured on
+// chains of blocks up to 128 rows, the tiles were faster than Eigen's
+// product at every size with the wide kernels, and as fast from 48 rows up
+// with the portable ones; past 96 rows Eigen's cache blocking is kept.
 constexpr int kMaxTiled = 16 * kMaxFixed;
 
 template <Op op>
-void tiled_product(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
+__attribute__((noinline)) void large_product(int m, int k, int n, const double* a, int lda, const double* b, int ldb,
+                                             double* c, int ldc) {
+  if (m > kMaxTiled || k > kMaxTiled) return dynamic<op>(m, k, n, a, lda, b, ldb, c, ldc);
   const Tiles rows(m), inner(k);
   for (int ti = 0, i = 0; ti < rows.count; i += rows.length(ti++))
     for (int tq = 0, q = 0; tq < inner.count; q += inner.length(tq++)) {
       const double* aiq = op == Op::AtB ? a + q + static_cast<long>(i) * lda : a + i + static_cast<long>(q) * lda;
       const double* bq = op == Op::ABt ? b + static_cast<long>(q) * ldb : b + q;
-      small_product<op>(rows.length(ti), inner.length(tq), n, aiq, lda, bq, ldb, c + i, ldc);
+      product<op>(rows.length(ti), inner.length(tq), n, aiq, lda, bq, ldb, c + i, ldc);
     }
-}
-
-template <Op op>
-void product(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
-  if (m == 0 || n == 0 || k == 0) return;
-  if (m <= kMaxFixed && k <= kMaxFixed) return small_product<op>(m, k, n, a, lda, b, ldb, c, ldc);
-  if (m <= kMaxTiled && k <= kMaxTiled) return tiled_product<op>(m, k, n, a, lda, b, ldb, c, ldc);
-  dynamic<op>(m, k, n, a, lda, b, ldb, c, ldc);
 }
 
 // In-place inverse of a small block by Gauss-Jordan elimination with partial
