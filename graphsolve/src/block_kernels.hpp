@@ -153,13 +153,4 @@ inline bool track_pivot(double pivot, double& smallest, double& largest) {
   return true;
 }
 
-// The same ratio for a pivot factorized elsewhere, from its diagonal.
-template <class Pivots>
-double pivot_ratio(const Pivots& pivots, double input_scale) {
-  if (pivots.size() == 0) return 1.0;
-  const double largest = std::max(pivots.cwiseAbs().maxCoeff(), input_scale);
-  if (!(largest > 0.0) || !(largest < 1e308)) return 0.0;
-  return pivots.cwiseAbs().minCoeff() / largest;
-}
-
 }  // namespace graphsolve::kernels
