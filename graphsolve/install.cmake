@@ -22,3 +22,12 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/graphsolveConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/graphsolveConfigVersion.cmake
   ${PROJECT_SOURCE_DIR}/cmake/FindSuiteSparse.cmake ${PROJECT_SOURCE_DIR}/cmake/FindMETIS.cmake
   DESTINATION ${_gs_cmake_dir})
+# graphsolve.pc: a static library's private dependencies go to Libs.private
+# (pkg-config --static); the BLAS found here is named by its path.
+if(BUILD_SHARED_LIBS)
+  set(GS_PC_GRAPHSOLVE_PRIVATE "")
+else()
+  list(JOIN BLAS_LIBRARIES " " _gs_pc_blas)
+  set(GS_PC_GRAPHSOLVE_PRIVATE "Libs.private: -lcamd -lsuitesparseconfig -lmetis ${_gs_pc_blas}")
+endif()
+gs_install_pkgconfig(graphsolve)

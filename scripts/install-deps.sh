@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(cmake g++ make libeigen3-dev libsuitesparse-dev libmetis-dev libopenblas-dev
           libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev python3 python3-matplotlib
-          liburdfdom-dev libconsole-bridge-dev libtinyxml-dev libmujoco-dev locales
+          liburdfdom-dev libconsole-bridge-dev libtinyxml-dev libmujoco-dev locales pkgconf
           clang libclang-rt-14-dev)  # clang: the sanitizer build of scripts/test.sh and the fuzzers
 missing=()
 for p in "${packages[@]}"; do

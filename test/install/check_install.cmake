@@ -1,7 +1,8 @@
 # Installs the build into a scratch prefix, builds a consumer project against
 # it with find_package(graphsolve) (graphsolve::graphsolve and graphsolve::dynamics),
-# and runs its programs and the installed CLI.
-# Arguments: BUILD_DIR, SOURCE_DIR, WORK_DIR.
+# runs its programs and the installed CLI, then builds the same examples with
+# the flags of the installed pkg-config files (no CMake).
+# Arguments: BUILD_DIR, SOURCE_DIR, WORK_DIR, CXX (compiler), LIBDIR (relative).
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 function(run_step)
@@ -18,4 +19,32 @@ run_step(${CMAKE_COMMAND} --build ${WORK_DIR}/consumer)
 run_step(${WORK_DIR}/consumer/consumer)
 run_step(${WORK_DIR}/consumer/dynamics_consumer)
 run_step(${prefix}/bin/graphsolve demo)
-message(STATUS "installed package, consumer and CLI work")
+
+find_program(PKG_CONFIG pkg-config REQUIRED)
+# Installed here, the .pc files must also work where the prefix was moved to.
+file(RENAME ${prefix} ${WORK_DIR}/moved)
+set(prefix ${WORK_DIR}/moved)
+set(ENV{PKG_CONFIG_PATH} ${prefix}/${LIBDIR}/pkgconfig)
+set(ENV{LD_LIBRARY_PATH} ${prefix}/${LIBDIR})
+foreach(pair "graphsolve;quickstart" "dynamics;dynamics_quickstart")
+  list(GET pair 0 package)
+  list(GET pair 1 example)
+  execute_process(COMMAND ${PKG_CONFIG} --modversion ${package} OUTPUT_VARIABLE version
+                  OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE code ERROR_VARIABLE err)
+  if(NOT code EQUAL 0 OR NOT version STREQUAL VERSION)
+    message(FATAL_ERROR "pkg-config --modversion ${package}: '${version}' (want ${VERSION}) ${err}")
+  endif()
+  execute_process(COMMAND ${PKG_CONFIG} --cflags --libs ${package} OUTPUT_VARIABLE flags
+                  OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE code ERROR_VARIABLE err)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "pkg-config --cflags --libs ${package} failed: ${err}")
+  endif()
+  string(FIND "${flags}" "-I${prefix}/" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "pkg-config ${package} does not point at the moved prefix: ${flags}")
+  endif()
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  run_step(${CXX} -std=c++17 ${SOURCE_DIR}/examples/${example}.cpp ${flags} -o ${WORK_DIR}/pc_${example})
+  run_step(${WORK_DIR}/pc_${example})
+endforeach()
+message(STATUS "installed package, consumer, CLI and pkg-config files work")
