@@ -2,6 +2,8 @@
 
 #include <cstddef>
 
+#include <malloc.h>
+
 extern "C" {
 void* __libc_malloc(size_t);
 void* __libc_calloc(size_t, size_t);
@@ -10,37 +12,43 @@ void* __libc_memalign(size_t, size_t);
 void __libc_free(void*);
 
 static long g_allocations = 0;
+static long g_live_bytes = 0;  // usable bytes allocated minus freed while counting
 static bool g_counting = false;
 
-void* malloc(size_t n) {
-  if (g_counting) ++g_allocations;
-  return __libc_malloc(n);
+static void* counted(void* p) {
+  if (g_counting) {
+    ++g_allocations;
+    if (p) g_live_bytes += static_cast<long>(malloc_usable_size(p));
+  }
+  return p;
 }
-void* calloc(size_t n, size_t size) {
-  if (g_counting) ++g_allocations;
-  return __libc_calloc(n, size);
-}
+
+void* malloc(size_t n) { return counted(__libc_malloc(n)); }
+void* calloc(size_t n, size_t size) { return counted(__libc_calloc(n, size)); }
 void* realloc(void* p, size_t n) {
-  if (g_counting) ++g_allocations;
-  return __libc_realloc(p, n);
+  if (g_counting && p) g_live_bytes -= static_cast<long>(malloc_usable_size(p));
+  return counted(__libc_realloc(p, n));
 }
-void* memalign(size_t alignment, size_t n) {
-  if (g_counting) ++g_allocations;
-  return __libc_memalign(alignment, n);
-}
+void* memalign(size_t alignment, size_t n) { return counted(__libc_memalign(alignment, n)); }
 void* aligned_alloc(size_t alignment, size_t n) { return memalign(alignment, n); }
 int posix_memalign(void** out, size_t alignment, size_t n) {
   *out = memalign(alignment, n);
   return *out ? 0 : 12;
 }
-void free(void* p) { __libc_free(p); }
+void free(void* p) {
+  if (g_counting && p) g_live_bytes -= static_cast<long>(malloc_usable_size(p));
+  __libc_free(p);
+}
 }
 
 
-long allocations_during(const std::function<void()>& work) {
+long allocations_during(const std::function<void()>& work) { return heap_use_of(work).allocations; }
+
+HeapUse heap_use_of(const std::function<void()>& work) {
   g_allocations = 0;
+  g_live_bytes = 0;
   g_counting = true;
   work();
   g_counting = false;
-  return g_allocations;
+  return {g_allocations, g_live_bytes};
 }

@@ -7,3 +7,12 @@
 #include <functional>
 
 long allocations_during(const std::function<void()>& work);
+
+// What `work` left on the heap: its allocations, and the bytes it allocated
+// and did not free (usable sizes, so each block counts its allocator's
+// rounding too; a free of a block allocated before `work` counts against it).
+struct HeapUse {
+  long allocations = 0;
+  long live_bytes = 0;
+};
+HeapUse heap_use_of(const std::function<void()>& work);
