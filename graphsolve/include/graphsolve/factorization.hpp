@@ -131,7 +131,9 @@ class Factorization {
   double min_pivot_ratio() const;
   const Symbolic& symbolic() const;
   // Bytes held for the factor values, pivot factorizations, scratch and the
-  // schedules computed from the analysis (not the Symbolic it shares).
+  // schedules computed from the analysis (not the Symbolic it shares). An
+  // array of 2 MB or more is placed on a huge-page boundary and takes up to
+  // 2 MB of address space more than this counts.
   long memory_bytes() const;
   // Runs of pivots with nested structure (supernodes, e.g. the dense
   // separators of grids) whose shared outer update is one BLAS product
