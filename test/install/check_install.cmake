@@ -2,7 +2,8 @@
 # it with find_package(graphsolve) (graphsolve::graphsolve and graphsolve::dynamics),
 # runs its programs and the installed CLI, then builds the same examples with
 # the flags of the installed pkg-config files (no CMake).
-# Arguments: BUILD_DIR, SOURCE_DIR, WORK_DIR, CXX (compiler), LIBDIR (relative).
+# Arguments: BUILD_DIR, SOURCE_DIR, WORK_DIR, CXX (compiler), LIBDIR (relative),
+# VERSION (the project's, which pkg-config must report).
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 function(run_step)
