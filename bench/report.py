@@ -240,7 +240,8 @@ def machine(context):
     return (f"{model}, {context.get('num_cpus', '?')} cores at {context.get('mhz_per_cpu', '?')} MHz "
             f"(host {cpu}), {platform.system()} {platform.release()}, {compiler}, "
             f"run {context.get('date', '?')}; single thread (OPENBLAS_NUM_THREADS=OMP_NUM_THREADS=1); "
-            f"graphsolve kernels: {context.get('graphsolve_kernels', 'not recorded')}")
+            f"graphsolve kernels: {context.get('graphsolve_kernels', 'not recorded')}; "
+            f"allocator: {context.get('malloc', 'glibc defaults (not recorded)')}")
 
 
 def main():
