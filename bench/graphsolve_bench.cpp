@@ -141,10 +141,12 @@ void pin_to_one_thread(char** argv) {
 // made UMFPACK 2.5-3x slower (1000-node 6x6 chain: 22-26 ms against 7-9 ms).
 // Kept in the process, freed memory is reused, and the benchmark measures
 // the solvers rather than the kernel's page faults. graphsolve's
-// refactorizations and solves allocate nothing either way.
-void keep_freed_memory() {
-  mallopt(M_MMAP_MAX, 0);         // every block from the heap
-  mallopt(M_TRIM_THRESHOLD, -1);  // and the heap never shrinks
+// refactorizations and solves allocate nothing either way. False where the
+// allocator refuses (a sanitizer's own allocator does).
+bool keep_freed_memory() {
+  const bool from_heap = mallopt(M_MMAP_MAX, 0) == 1;  // every block from the heap
+  const bool kept = mallopt(M_TRIM_THRESHOLD, -1) == 1;  // and the heap never shrinks
+  return from_heap && kept;
 }
 
 }  // namespace
@@ -196,14 +198,16 @@ int main(int argc, char** argv) {
       args.push_back(argv[i]);
     }
   }
-  if (!system_malloc) keep_freed_memory();
+  const char* malloc_setting = "glibc defaults";
+  if (!system_malloc)
+    malloc_setting = keep_freed_memory() ? "freed memory kept in the process" : "the allocator refused mallopt";
   int count = static_cast<int>(args.size());
   register_all(scale, blocks);
   benchmark::Initialize(&count, args.data());
   // The kernels decide the speed of 5x5 and 6x6 blocks and the last bits of
   // every result, so the report says which ran.
   benchmark::AddCustomContext("graphsolve_kernels", graphsolve::to_string(graphsolve::active_kernels()));
-  benchmark::AddCustomContext("malloc", system_malloc ? "glibc defaults" : "freed memory kept in the process");
+  benchmark::AddCustomContext("malloc", malloc_setting);
   if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 2;
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
