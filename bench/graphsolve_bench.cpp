@@ -142,7 +142,7 @@ void pin_to_one_thread(char** argv) {
 // Kept in the process, freed memory is reused, and the benchmark measures
 // the solvers rather than the kernel's page faults. graphsolve's
 // refactorizations and solves allocate nothing either way. False where the
-// allocator refuses (a sanitizer's own allocator does).
+// allocator refuses (AddressSanitizer's does; ThreadSanitizer's accepts).
 bool keep_freed_memory() {
   const bool from_heap = mallopt(M_MMAP_MAX, 0) == 1;  // every block from the heap
   const bool kept = mallopt(M_TRIM_THRESHOLD, -1) == 1;  // and the heap never shrinks
