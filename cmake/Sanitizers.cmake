@@ -6,13 +6,14 @@ if(GS_SANITIZE STREQUAL "thread")
 elseif(GS_SANITIZE)
   set(_gs_san -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 endif()
-# UBSan's checks in Eigen's inline code (every coefficient access, offset and
-# reference) kept clang from inlining it: the ASan + UBSan suite's quadruped
-# drops ran 68 s against 12 s under ASan alone (pointer-overflow 19 s of
-# that, the other checks the rest). Clang's UBSan therefore skips Eigen's
-# headers (cmake/ubsan-ignore-eigen.txt): 16 s. Our own code keeps every
+# UBSan's checks in Eigen's inline code (on every coefficient's offset and
+# reference) kept clang from inlining it: two of the suite's quadruped drops
+# ran 68 s under ASan + UBSan against 12 s under ASan alone. Clang's UBSan
+# therefore skips Eigen's headers (cmake/ubsan-ignore-eigen.txt): 16 s (35 s
+# if the pointer-overflow check stays on there). Our own code keeps every
 # check, and AddressSanitizer still checks every access Eigen makes.
-# -DGS_UBSAN_EIGEN=ON checks Eigen's code as well.
+# -DGS_UBSAN_EIGEN=ON checks Eigen's code as well; the fuzzers (GS_FUZZ)
+# always do.
 option(GS_UBSAN_EIGEN "With GS_SANITIZE=ON under clang, run UBSan's checks inside Eigen's headers too" OFF)
 if(GS_SANITIZE)
   add_compile_options(${_gs_san})
