@@ -25,6 +25,8 @@ std::string rod_inertial(char along, const std::string& pos) {
   return s.str();
 }
 
+void warn_on_stderr(const char* message) { std::fprintf(stderr, "MuJoCo warning: %s\n", message); }
+
 std::string header() {
   return "<mujoco><option timestep='0.01' gravity='0 0 -9.81'/>"
          "<default><geom contype='0' conaffinity='0' size='0.05'/></default><worldbody>";
@@ -191,6 +193,7 @@ Mjcf mjcf_box_stack(int count, double edge, double gap, double mu) {
 }
 
 mjModel* load_mujoco(const Mjcf& model) {
+  mju_user_warning = warn_on_stderr;
   char directory[] = "/tmp/dynamics_bench_XXXXXX";
   if (!mkdtemp(directory)) throw std::runtime_error("cannot create a temporary directory for MJCF files");
   std::vector<std::string> files{std::string(directory) + "/model.xml"};

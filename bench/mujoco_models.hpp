@@ -37,7 +37,11 @@ Mjcf mjcf_box_drop(double edge, double height, double mu);
 Mjcf mjcf_box_stack(int count, double edge, double gap, double mu);
 
 // Loads the model through a temporary directory; throws std::runtime_error
-// with MuJoCo's message when it refuses the model.
+// with MuJoCo's message when it refuses the model. From the first call on,
+// MuJoCo's warnings (a full constraint buffer, reset accelerations) go to
+// stderr: MuJoCo printed them on stdout, in the middle of the benchmarks'
+// `--benchmark_format=json` output, and appended them to a MUJOCO_LOG.TXT in
+// the working directory. The benchmarks count them in `warnings`.
 mjModel* load_mujoco(const Mjcf& model);
 
 }  // namespace bench

@@ -1,15 +1,18 @@
 // The benchmark's MJCF models (bench/mujoco_models.cpp) against the built-in
 // models they stand for: the bodies' centres of mass must approach MuJoCo's
 // RK4 at first order in dt (mujoco_oracle.hpp), or the speed and energy
-// tables of docs/benchmarks.md would compare different mechanisms.
+// tables of docs/benchmarks.md would compare different mechanisms. And the
+// benchmarks' loader keeps MuJoCo's warnings out of their output.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include <Eigen/Core>
 #include <gtest/gtest.h>
 #include <mujoco/mujoco.h>
+#include <unistd.h>
 
 #include <dynamics/dynamics.hpp>
 
@@ -227,6 +230,31 @@ TEST(AgainstMuJoCo, HingeSpringsWoundOverWholeTurnsPullAsMujocosDo) {
                           our_centres(model, run.qvel, none, kCoarse, kDuration),
                           our_centres(model, run.qvel, none, kFine, kDuration),
                           our_centres(model, none, none, kFine, 0.0));
+}
+
+// The benchmarks print JSON on stdout: MuJoCo's warnings must go to stderr,
+// not into that output, nor into a MUJOCO_LOG.TXT in the working directory.
+// 100 spheres joined by `connect` equalities fill MuJoCo 2.2's default
+// constraint buffer (500 rows) when they land.
+TEST(AgainstMuJoCo, BenchmarkWarningsGoToStderrOnly) {
+  namespace fs = std::filesystem;
+  const fs::path before = fs::current_path();
+  const fs::path scratch = fs::temp_directory_path() / ("mujoco_warnings_" + std::to_string(::getpid()));
+  fs::create_directories(scratch);
+  fs::current_path(scratch);
+  MujocoModel model(bench::load_mujoco(bench::mjcf_sphere_chain(100, 0.1, 0.5, bench::ChainLayout::FreeBodies)));
+  MujocoData data(mj_makeData(model.get()));
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  for (int k = 0; k < 100 && data->warning[mjWARN_CNSTRFULL].number == 0; ++k) mj_step(model.get(), data.get());
+  const std::string out = testing::internal::GetCapturedStdout(), err = testing::internal::GetCapturedStderr();
+  const bool logged = fs::exists(scratch / "MUJOCO_LOG.TXT");
+  fs::current_path(before);
+  fs::remove_all(scratch);
+  ASSERT_GT(data->warning[mjWARN_CNSTRFULL].number, 0) << "the model no longer fills the buffer: the test checks nothing";
+  EXPECT_EQ(out, "");
+  EXPECT_NE(err.find("MuJoCo warning: Pre-allocated constraint buffer is full"), std::string::npos) << err;
+  EXPECT_FALSE(logged);
 }
 
 }  // namespace
