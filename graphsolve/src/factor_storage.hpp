@@ -120,6 +120,11 @@ struct Factorization::Impl {
   // (see supernodal_panels.cpp).
   void eliminate_unsymmetric(int k);
   int single_small_neighbour(int k) const;
+  // Per position: for a pivot whose only later neighbour lies outside any
+  // panel, both of 1 to 6 rows, its wide edge kernel; null otherwise. Found
+  // once, as the pairs below are.
+  std::vector<kernels::wide::EdgeKernel> edges;
+  kernels::wide::EdgeKernel fused_edge(int k) const;
   kernels::wide::PairKernel fused_pair(int k, kernels::wide::PairTargets& t);
   // Per position: for a pivot whose only later neighbours a < c lie outside
   // any panel, all three of 1 to 6 rows, its pair kernel and the entry of c
@@ -130,7 +135,7 @@ struct Factorization::Impl {
     int entry = -1;
   };
   std::vector<Pair> pairs;
-  void find_pairs();
+  void find_pairs();  // and the edges
   void eliminate_symmetric(int k);
   // Solves A X = B, or A^T X = B when transposed, after checking the state
   // and the right-hand side (solve.cpp).

@@ -303,13 +303,24 @@ void Factorization::Impl::find_pairs() {
   const PairMethod pair_method =
       method == Method::LDU ? PairMethod::Ldu : method == Method::LDLT ? PairMethod::Ldlt : PairMethod::Llt;
   pairs.assign(n, Pair{});
+  edges.assign(n, nullptr);
   for (int k = 0; k < n; ++k) {
     const int e = d->struct_begin[k];
+    if (d->struct_begin[k + 1] == e + 1 && panel_end[k] < 0)
+      edges[k] = kn::wide::edge_kernel(size(k), size(d->struct_pos[e]), pair_method);
     if (d->struct_begin[k + 1] != e + 2 || panel_end[k] >= 0) continue;
     const int a = d->struct_pos[e], c = d->struct_pos[e + 1];
     if (const kn::wide::PairKernel kernel = kn::wide::pair_kernel(size(k), size(a), size(c), pair_method))
       pairs[k] = {kernel, find_entry(c, d->struct_begin[a])};
   }
+}
+
+// Pivot k's edge kernel when its only later neighbour is active and the
+// wide kernels run; null otherwise (single_small_neighbour's case then).
+kn::wide::EdgeKernel Factorization::Impl::fused_edge(int k) const {
+  const kn::wide::EdgeKernel kernel = edges[k];
+  if (!kernel || tracking_columns || !kn::wide::enabled()) return nullptr;
+  return active[d->struct_pos[d->struct_begin[k]]] ? kernel : nullptr;
 }
 
 // The kernel and the blocks for pivot k when its only later neighbours are
@@ -327,6 +338,11 @@ kn::wide::PairKernel Factorization::Impl::fused_pair(int k, kn::wide::PairTarget
 }
 
 void Factorization::Impl::eliminate_unsymmetric(int k) {
+  if (const kn::wide::EdgeKernel edge = fused_edge(k)) {
+    const int e = d->struct_begin[k], a = d->struct_pos[e];
+    edge(diag(k), upper(k, e), lower(k, e), diag(a), magnitudes(a));
+    return;
+  }
   const int b = size(k), ldl = lower_ld(k);
   if (const int a = single_small_neighbour(k); a >= 0) {
     const int e = d->struct_begin[k];
@@ -373,6 +389,11 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
 }
 
 void Factorization::Impl::eliminate_symmetric(int k) {
+  if (const kn::wide::EdgeKernel edge = fused_edge(k)) {
+    const int e = d->struct_begin[k], a = d->struct_pos[e];
+    edge(diag(k), nullptr, lower(k, e), diag(a), magnitudes(a));
+    return;
+  }
   const int b = size(k), ldl = lower_ld(k);
   if (const int a = single_small_neighbour(k); a >= 0) {
     const int e = d->struct_begin[k];
@@ -515,7 +536,7 @@ long Factorization::memory_bytes() const {
   bytes += bytes_of(m.diag_off) + bytes_of(m.upper_off) + bytes_of(m.lower_off) + bytes_of(m.entry_source) +
            bytes_of(m.diag_source) + bytes_of(m.loads_itself) + bytes_of(m.first_touch_begin) +
            bytes_of(m.first_touched) + bytes_of(m.active) + bytes_of(m.magnitude_off) + bytes_of(m.row_off) +
-           bytes_of(m.pairs) + bytes_of(m.large_pivot_work) + bytes_of(m.large_pivot_rows) + bytes_of(m.panel_begin) +
+           bytes_of(m.pairs) + bytes_of(m.edges) + bytes_of(m.large_pivot_work) + bytes_of(m.large_pivot_rows) + bytes_of(m.panel_begin) +
            bytes_of(m.panel_end) + bytes_of(m.panel_column);
   return bytes;
 }

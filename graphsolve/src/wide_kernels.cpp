@@ -276,6 +276,32 @@ void edge_symmetric(int b, int c, const double* p, double* l, double* d, bool ch
   });
 }
 
+namespace {
+// edge_ldu_sized and edge_symmetric_sized behind the one signature of EdgeKernel.
+template <int B, int C>
+GS_WIDE void ldu_edge_entry(const double* p, double* u, double* l, double* d, double* rows) {
+  edge_ldu_sized<B, C>(p, u, l, d, rows);
+}
+template <int B, int C, bool cholesky>
+GS_WIDE void symmetric_edge_entry(const double* p, double*, double* l, double* d, double* rows) {
+  edge_symmetric_sized<B, C, cholesky>(p, l, d, rows);
+}
+}  // namespace
+
+EdgeKernel edge_kernel(int b, int c, PairMethod method) {
+  const auto fits = [](int rows) { return rows >= 1 && rows <= 6; };
+  if (!fits(b) || !fits(c)) return nullptr;
+  EdgeKernel kernel = nullptr;
+  with_edge_sizes(b, c, [&](auto bs, auto cs) {
+    switch (method) {
+      case PairMethod::Ldu: kernel = &ldu_edge_entry<bs(), cs()>; break;
+      case PairMethod::Ldlt: kernel = &symmetric_edge_entry<bs(), cs(), false>; break;
+      case PairMethod::Llt: kernel = &symmetric_edge_entry<bs(), cs(), true>; break;
+    }
+  });
+  return kernel;
+}
+
 PairKernel pair_kernel(int b, int a_rows, int c_rows, PairMethod method) {
   const auto fits = [](int rows) { return rows >= 1 && rows <= 6; };
   if (!fits(b) || !fits(a_rows) || !fits(c_rows)) return nullptr;
@@ -299,6 +325,7 @@ void edge_ldu(int, int, const double*, double*, const double*, double*, double*)
 const CopyTable checked_copies{};  // null: never read while enabled() is false
 void edge_symmetric(int, int, const double*, double*, double*, bool, double*) { std::abort(); }
 PairKernel pair_kernel(int, int, int, PairMethod) { return nullptr; }
+EdgeKernel edge_kernel(int, int, PairMethod) { return nullptr; }
 
 #endif
 

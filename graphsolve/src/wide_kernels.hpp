@@ -113,6 +113,15 @@ enum class PairMethod { Ldu, Ldlt, Llt };
 using PairKernel = void (*)(const double* p, double* u, double* l, const PairTargets& t);
 PairKernel pair_kernel(int b, int a_rows, int c_rows, PairMethod method);
 
+// The same, chosen once per pivot, for the pivots with one later neighbour:
+// edge_ldu or edge_symmetric for sizes b and c (and LLT or LDLT) fixed, null
+// where a size is outside 1..6 or this build has no wide kernels. Through
+// it, a forest pivot skips three calls that dispatch on its sizes (3x3
+// chains: 7% of a refactorization's instructions). u is unused by LDLT and
+// LLT, and l only read by LDU. Callers check enabled() before each call.
+using EdgeKernel = void (*)(const double* p, double* u, double* l, double* d, double* rows);
+EdgeKernel edge_kernel(int b, int c, PairMethod method);
+
 // C <- A: checked_copies[m - 1][n - 1] for an m x n block (1 <= m, n <= 6),
 // column by column in the pieces the kernels above read back; returns the
 // sum of every value times zero (NaN if any is not finite). A table: its
