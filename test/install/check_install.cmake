@@ -3,7 +3,9 @@
 # runs its programs and the installed CLI, then builds the same examples with
 # the flags of the installed pkg-config files (no CMake).
 # Arguments: BUILD_DIR, SOURCE_DIR, WORK_DIR, CXX (compiler), LIBDIR (relative),
-# VERSION (the project's, which pkg-config must report).
+# VERSION (the project's, which pkg-config must report), SHARED (the build's
+# BUILD_SHARED_LIBS: static libraries link with `pkg-config --static`, which
+# adds their private dependencies, as the README says).
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 function(run_step)
@@ -43,7 +45,11 @@ foreach(pair "graphsolve;quickstart" "dynamics;dynamics_quickstart")
   if(NOT version STREQUAL VERSION)
     message(FATAL_ERROR "pkg-config --modversion ${package}: '${version}' (want ${VERSION})")
   endif()
-  pkg_config(flags --cflags --libs ${package})
+  if(SHARED)
+    pkg_config(flags --cflags --libs ${package})
+  else()
+    pkg_config(flags --static --cflags --libs ${package})
+  endif()
   string(FIND "${flags}" "-I${prefix}/" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "pkg-config ${package} does not point at the moved prefix: ${flags}")
