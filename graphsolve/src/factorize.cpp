@@ -536,8 +536,8 @@ long Factorization::memory_bytes() const {
   bytes += bytes_of(m.diag_off) + bytes_of(m.upper_off) + bytes_of(m.lower_off) + bytes_of(m.entry_source) +
            bytes_of(m.diag_source) + bytes_of(m.loads_itself) + bytes_of(m.first_touch_begin) +
            bytes_of(m.first_touched) + bytes_of(m.active) + bytes_of(m.magnitude_off) + bytes_of(m.row_off) +
-           bytes_of(m.pairs) + bytes_of(m.edges) + bytes_of(m.large_pivot_work) + bytes_of(m.large_pivot_rows) + bytes_of(m.panel_begin) +
-           bytes_of(m.panel_end) + bytes_of(m.panel_column);
+           bytes_of(m.pairs) + bytes_of(m.edges) + bytes_of(m.large_pivot_work) + bytes_of(m.large_pivot_rows) +
+           bytes_of(m.panel_begin) + bytes_of(m.panel_end) + bytes_of(m.panel_column);
   return bytes;
 }
 

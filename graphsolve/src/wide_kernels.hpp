@@ -117,8 +117,9 @@ PairKernel pair_kernel(int b, int a_rows, int c_rows, PairMethod method);
 // edge_ldu or edge_symmetric for sizes b and c (and LLT or LDLT) fixed, null
 // where a size is outside 1..6 or this build has no wide kernels. Through
 // it, a forest pivot skips three calls that dispatch on its sizes (3x3
-// chains: 7% of a refactorization's instructions). u is unused by LDLT and
-// LLT, and l only read by LDU. Callers check enabled() before each call.
+// chains and trees: 8-10% of a refactorization's instructions). u is unused
+// by LDLT and LLT, and l only read by LDU. Callers check enabled() before
+// each call.
 using EdgeKernel = void (*)(const double* p, double* u, double* l, double* d, double* rows);
 EdgeKernel edge_kernel(int b, int c, PairMethod method);
 

@@ -251,7 +251,7 @@ TEST(AgainstMuJoCo, BenchmarkWarningsGoToStderrOnly) {
   const bool logged = fs::exists(scratch / "MUJOCO_LOG.TXT");
   fs::current_path(before);
   fs::remove_all(scratch);
-  ASSERT_GT(data->warning[mjWARN_CNSTRFULL].number, 0) << "the model no longer fills the buffer: the test checks nothing";
+  ASSERT_GT(data->warning[mjWARN_CNSTRFULL].number, 0) << "the model no longer fills the buffer: nothing checked";
   EXPECT_EQ(out, "");
   EXPECT_NE(err.find("MuJoCo warning: Pre-allocated constraint buffer is full"), std::string::npos) << err;
   EXPECT_FALSE(logged);
