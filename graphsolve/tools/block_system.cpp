@@ -28,9 +28,11 @@ std::vector<int> read_block_sizes(const std::string& path, int dimension) {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used != token.size() || value < 0 || value > dimension)
-      throw UserError(path + ": block size #" + std::to_string(sizes.size() + 1) + " is '" + token +
-                      "', expected a non-negative integer");
+    const std::string which = path + ": block size #" + std::to_string(sizes.size() + 1) + " is '" + token + "'";
+    if (used != token.size() || value < 0) throw UserError(which + ", expected a non-negative integer");
+    // Checked one by one, before the sum, which a huge size could overflow.
+    if (value > dimension)
+      throw UserError(which + ", larger than the dimension " + std::to_string(dimension) + " of A");
     sizes.push_back(static_cast<int>(value));
     total += value;
   }

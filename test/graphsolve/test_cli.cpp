@@ -273,6 +273,8 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
   write("huge.mtx", "%%MatrixMarket matrix coordinate real general\n2000000000 2000000000 1\n1 1 1\n");
   write("blocks.txt", "1 1\n");
   write("blocks_bad.txt", "1 two\n");
+  write("blocks_negative.txt", "1 -1 3\n");
+  write("blocks_too_large.txt", "4\n");
   fs::create_directory(dir_ / "outdir");  // a solution cannot replace a directory
   write("outdir/keep", "");
   struct Case {
@@ -292,7 +294,9 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       {"solve A.mtx --rhs missing.mtx --out x.mtx", "missing.mtx: cannot open file", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --block-size 2", "--block-size 2 does not divide the dimension 3", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks.txt", "block sizes sum to 2 but A has dimension 3", 1},
-      {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_bad.txt", "block size #2 is 'two'", 1},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_bad.txt", "block size #2 is 'two', expected a non-negative integer", 1},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_negative.txt", "block size #2 is '-1', expected a non-negative integer", 1},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_too_large.txt", "block size #1 is '4', larger than the dimension 3 of A", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --blocks nowhere.txt", "nowhere.txt: cannot open", 1},
       {"solve sing.mtx --rhs b.mtx --out x.mtx --ordering dfs", "singular pivot block at node", 1},
       {"solve empty_row.mtx --rhs b.mtx --out x.mtx", "empty_row.mtx: row 3 of A stores no entry", 1},
