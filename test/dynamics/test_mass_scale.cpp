@@ -144,5 +144,41 @@ TEST(MassScale, HeavyBodyAmongLightOnesConvergesToItsRoundoff) {
   }
 }
 
+// Masses whose momenta the step's merit cannot square in doubles are refused
+// with the body's name, where a first step read as diverged and hinted at the
+// step size; the limits themselves still simulate.
+TEST(MassScale, MassesBeyondTheDoubleRangeOfTheStepAreRejected) {
+  for (const double mass : {1e151, 1e-151, 1e200, 1e-200}) {
+    try {
+      Simulator sim(pendulum(1.0, mass));
+      FAIL() << "a pendulum of " << mass << " kg was accepted";
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("body 'link1': mass"), std::string::npos) << what;
+      EXPECT_NE(what.find("is outside [1e-150, 1e+150] kg"), std::string::npos) << what;
+    }
+  }
+  // One heavy body among ordinary ones is named.
+  const Model chain = hinged_chain({1.0, 1e160, 1.0});
+  try {
+    Simulator sim(chain);
+    FAIL() << "a 1e160 kg link was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("body '" + chain.body(1).name + "': mass 1e+160 kg"), std::string::npos)
+        << e.what();
+  }
+  for (const double mass : {1e150, 1e-150}) {
+    const Model model = pendulum(1.0, mass);
+    State state = make_state(model);
+    set_joint_positions(model, state, Eigen::VectorXd::Constant(1, 0.5));
+    Simulator sim(model);
+    for (int k = 0; k < 20; ++k) {
+      const StepResult r = sim.step(state);
+      ASSERT_TRUE(r.ok()) << mass << " kg, step " << k << ": " << to_string(r.status);
+    }
+    EXPECT_LE(constraint_violation(model, state), 1e-10) << mass << " kg";
+  }
+}
+
 }  // namespace
 }  // namespace dynamics
