@@ -716,6 +716,7 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate nope", "unknown model 'nope'", 1},
            {"simulate pendulum --param size=3", "has no parameter 'size'", 1},
            {"simulate pendulum --param length=abc", "must be a number", 1},
+           {"simulate pendulum --param mass=1e200", "body 'link1': mass 1e+200 kg is outside [1e-150, 1e+150] kg", 1},
            {"simulate n-link-pendulum --param joint=hinge", "revolute or spherical", 1},
            {"simulate pendulum --q0 elbow=1", "unknown joint 'elbow' (joints with coordinates: joint1; fixed joints have none)", 1},
            // The loop-closing joint4 and the joints past the twelfth are not listed.
