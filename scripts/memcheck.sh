@@ -2,7 +2,7 @@
 # Runs the test suites under Valgrind's memcheck, which finds what the
 # sanitizer builds of scripts/test.sh cannot: reads of uninitialized memory
 # (MemorySanitizer would need every dependency rebuilt with it). Not part of
-# CI: about 12 minutes on this project's 2-core machine, 9 of them the
+# CI: 12-15 minutes on this project's 2-core machine, 9-11 of them the
 # simulator's suite.
 #
 # Usage: scripts/memcheck.sh [BUILD_DIR]   (default build/release; a build of
