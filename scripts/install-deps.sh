@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages graphsolve needs (skipped when all are present).
 set -euo pipefail
-packages=(cmake g++ make libeigen3-dev libsuitesparse-dev libmetis-dev libopenblas-dev
+packages=(cmake g++ make ninja-build libeigen3-dev libsuitesparse-dev libmetis-dev libopenblas-dev
           libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev python3 python3-matplotlib
           liburdfdom-dev libconsole-bridge-dev libtinyxml-dev libmujoco-dev locales pkgconf
           clang libclang-rt-14-dev)  # clang: the sanitizer build of scripts/test.sh and the fuzzers

@@ -12,13 +12,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 ./scripts/install-deps.sh
+# New build trees use Ninja: make -j2 starts a target's objects only once the
+# targets it links are built, ninja as soon as their headers exist; the plain
+# build took 6.6 min with make and 5.2-5.7 with ninja on 2 cores. A tree
+# configured earlier keeps its generator (cmake refuses to switch it).
+configure() {
+  local dir=$1; shift
+  local generator=()
+  if [ ! -f "$dir/CMakeCache.txt" ] && command -v ninja >/dev/null; then generator=(-G Ninja); fi
+  cmake -S . -B "$dir" "${generator[@]}" "$@"
+}
 # Line tables only (-g1): enough for file:line in gdb backtraces and sanitizer
 # reports, and a third less compile time than full debug information.
-cmake -S . -B build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
+configure build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
 cmake --build build/test -j"$jobs"
 ctest --test-dir build/test --output-on-failure -j"$jobs"
 if [ "${1:-}" = "--sanitize" ]; then
-  cmake -S . -B build/sanitize-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  configure build/sanitize-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
     -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g1" -DGS_SANITIZE=ON -DGS_BUILD_BENCH=OFF
   cmake --build build/sanitize-clang -j"$jobs"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -26,7 +36,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   # ThreadSanitizer on the tests that share one analysis or one model between
   # threads (their own program: about 90 s of building). OpenBLAS's own worker
   # threads synchronize where the sanitizer cannot see it, hence one BLAS thread.
-  cmake -S . -B build/tsan-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  configure build/tsan-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
     -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g1" -DGS_SANITIZE=thread -DGS_BUILD_BENCH=OFF
   cmake --build build/tsan-clang -j"$jobs" --target threads_tests
   OPENBLAS_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1 build/tsan-clang/bin/threads_tests
