@@ -51,6 +51,18 @@ BlockMatrix::BlockMatrix(std::shared_ptr<const Pattern> pattern) : pattern_(std:
   active_.assign(pattern_->num_nodes, 1);
 }
 
+namespace detail {
+void throw_block_size_mismatch(const char* operation, int row_node, int col_node, Eigen::Index rows,
+                               Eigen::Index cols, Eigen::Index other_rows, Eigen::Index other_cols) {
+  const std::string block = row_node == col_node ? "diagonal block of node " + std::to_string(row_node)
+                                                 : "block (" + std::to_string(row_node) + ", " +
+                                                       std::to_string(col_node) + ")";
+  throw std::invalid_argument("graphsolve::BlockMatrix: " + block + " is " + std::to_string(rows) + "x" +
+                              std::to_string(cols) + ", given a " + std::to_string(other_rows) + "x" +
+                              std::to_string(other_cols) + " matrix (" + operation + ")");
+}
+}  // namespace detail
+
 void BlockMatrix::check_node(NodeId node, const char* where) const {
   if (node < 0 || node >= pattern_->num_nodes)
     throw std::out_of_range(std::string("graphsolve::BlockMatrix::") + where + ": node " +
@@ -74,7 +86,7 @@ BlockMatrix::ConstBlockMap BlockMatrix::diag(NodeId i) const { return block(i, i
 
 BlockMatrix::BlockMap BlockMatrix::block(NodeId i, NodeId j) {
   const int off = block_offset(i, j, "block");
-  return BlockMap(values_.data() + off, pattern_->size[i], pattern_->size[j]);
+  return BlockMap(values_.data() + off, pattern_->size[i], pattern_->size[j], i, j);
 }
 
 BlockMatrix::ConstBlockMap BlockMatrix::block(NodeId i, NodeId j) const {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include "graphsolve/families.hpp"
@@ -32,6 +33,49 @@ TEST(Errors, BlockMatrixRejectsMissingBlocksAndWrongSizes) {
   EXPECT_NE(message_of([&] { a.diag(3); }).find("node 3 does not exist"), std::string::npos);
   Eigen::VectorXd x(5), y(6);
   EXPECT_NE(message_of([&] { a.multiply(x, y); }).find("expected 6 rows"), std::string::npos);
+}
+
+// With NDEBUG an Eigen map assigned another size copies part of the matrix
+// or reads past its end; the block views check instead.
+TEST(Errors, BlockWritesOfAnotherSizeNameTheBlockAndChangeNothing) {
+  gs::Graph g;
+  g.add_node(2);
+  g.add_node(3);
+  g.add_edge(0, 1);
+  const gs::Symbolic sym = gs::analyze(g);
+  gs::BlockMatrix a(sym);
+  a.diag(0).setConstant(7.0);
+  a.block(0, 1).setConstant(5.0);
+  using Invalid = std::invalid_argument;
+  EXPECT_EQ(message_of<Invalid>([&] { a.diag(0) = Eigen::Matrix3d::Identity(); }),
+            "graphsolve::BlockMatrix: diagonal block of node 0 is 2x2, given a 3x3 matrix (=)");
+  EXPECT_EQ(message_of<Invalid>([&] { a.block(0, 1) = Eigen::MatrixXd::Ones(3, 2); }),
+            "graphsolve::BlockMatrix: block (0, 1) is 2x3, given a 3x2 matrix (=)");
+  EXPECT_EQ(message_of<Invalid>([&] { a.block(0, 1) += Eigen::MatrixXd::Ones(1, 1); }),
+            "graphsolve::BlockMatrix: block (0, 1) is 2x3, given a 1x1 matrix (+=)");
+  EXPECT_EQ(message_of<Invalid>([&] { a.diag(1) -= Eigen::Vector3d::Ones(); }),
+            "graphsolve::BlockMatrix: diagonal block of node 1 is 3x3, given a 3x1 matrix (-=)");
+  EXPECT_EQ(message_of<Invalid>([&] { a.block(1, 0) = a.block(0, 1); }),  // view to view: A_10 is 3x2
+            "graphsolve::BlockMatrix: block (1, 0) is 3x2, given a 2x3 matrix (=)");
+  EXPECT_EQ(message_of<Invalid>([&] { a.diag(1) = Eigen::Vector2d(1, 2).asDiagonal(); }),
+            "graphsolve::BlockMatrix: diagonal block of node 1 is 3x3, given a 2x2 matrix (=)");
+  EXPECT_TRUE((a.diag(0).array() == 7.0).all());
+  EXPECT_TRUE((a.block(0, 1).array() == 5.0).all());
+  EXPECT_TRUE(a.diag(1).isZero(0.0));
+  EXPECT_TRUE(a.block(1, 0).isZero(0.0));
+
+  // Writes of the right size, of every kind of expression, land.
+  a.block(1, 0) = a.block(0, 1).transpose();
+  EXPECT_TRUE((a.block(1, 0).array() == 5.0).all());
+  a.diag(1) = Eigen::Vector3d(1, 2, 3).asDiagonal();
+  a.diag(1) += Eigen::Matrix3d::Ones();
+  a.diag(1) -= 2.0 * Eigen::Matrix3d::Identity();
+  EXPECT_EQ(a.diag(1)(2, 2), 2.0);
+  EXPECT_EQ(a.diag(1)(0, 1), 1.0);
+  gs::BlockMatrix b(sym);
+  b.diag(1) = a.diag(1);  // a view assigned a view copies its values
+  EXPECT_EQ(b.diag(1), a.diag(1));
+  EXPECT_NE(b.diag(1).data(), a.diag(1).data());
 }
 
 TEST(Errors, BlockQueriesAndPositionsNameUnknownNodes) {

@@ -1,7 +1,8 @@
 #pragma once
 // BlockMatrix: the values of a square block-sparse system on a fixed Pattern.
 // All blocks live in one contiguous column-major arena. Write them through
-// diag(i) and block(i, j); both return Eigen maps into the arena.
+// diag(i) and block(i, j); both return Eigen maps into the arena (BlockRef:
+// a map whose assignments check their size).
 //
 // Activation: a node switched off behaves as an identity diagonal block with
 // no couplings, so the remaining nodes see the reduced system and the
@@ -12,6 +13,7 @@
 
 #include <Eigen/Core>
 
+#include "graphsolve/block_ref.hpp"
 #include "graphsolve/eigen_abi.hpp"
 #include "graphsolve/out_of_memory.hpp"
 #include "graphsolve/pattern.hpp"
@@ -28,7 +30,7 @@ class Symbolic;
 
 class BlockMatrix {
  public:
-  using BlockMap = Eigen::Map<Eigen::MatrixXd>;
+  using BlockMap = BlockRef;
   using ConstBlockMap = Eigen::Map<const Eigen::MatrixXd>;
 
   explicit BlockMatrix(const Symbolic& symbolic);
@@ -42,7 +44,8 @@ class BlockMatrix {
   BlockMap diag(NodeId i);
   ConstBlockMap diag(NodeId i) const;
   // A_ij; i == j gives the diagonal block. Throws std::out_of_range if {i, j}
-  // is not an edge of the pattern.
+  // is not an edge of the pattern; writing a matrix of another size than the
+  // block's through =, += or -= throws std::invalid_argument.
   BlockMap block(NodeId i, NodeId j);
   ConstBlockMap block(NodeId i, NodeId j) const;
   bool has_block(NodeId i, NodeId j) const;
