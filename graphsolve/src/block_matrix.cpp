@@ -52,14 +52,24 @@ BlockMatrix::BlockMatrix(std::shared_ptr<const Pattern> pattern) : pattern_(std:
 }
 
 namespace detail {
+namespace {
+std::string block_name(int row_node, int col_node, Eigen::Index rows, Eigen::Index cols) {
+  const std::string name = row_node == col_node ? "diagonal block of node " + std::to_string(row_node)
+                                                : "block (" + std::to_string(row_node) + ", " +
+                                                      std::to_string(col_node) + ")";
+  return "graphsolve::BlockMatrix: " + name + " is " + std::to_string(rows) + "x" + std::to_string(cols);
+}
+}  // namespace
+
 void throw_block_size_mismatch(const char* operation, int row_node, int col_node, Eigen::Index rows,
                                Eigen::Index cols, Eigen::Index other_rows, Eigen::Index other_cols) {
-  const std::string block = row_node == col_node ? "diagonal block of node " + std::to_string(row_node)
-                                                 : "block (" + std::to_string(row_node) + ", " +
-                                                       std::to_string(col_node) + ")";
-  throw std::invalid_argument("graphsolve::BlockMatrix: " + block + " is " + std::to_string(rows) + "x" +
-                              std::to_string(cols) + ", given a " + std::to_string(other_rows) + "x" +
-                              std::to_string(other_cols) + " matrix (" + operation + ")");
+  throw std::invalid_argument(block_name(row_node, col_node, rows, cols) + ", given a " +
+                              std::to_string(other_rows) + "x" + std::to_string(other_cols) + " matrix (" +
+                              operation + ")");
+}
+
+void throw_block_fill_error(const char* what, int row_node, int col_node, Eigen::Index rows, Eigen::Index cols) {
+  throw std::invalid_argument(block_name(row_node, col_node, rows, cols) + ", given " + what + " (<<)");
 }
 }  // namespace detail
 

@@ -78,6 +78,46 @@ TEST(Errors, BlockWritesOfAnotherSizeNameTheBlockAndChangeNothing) {
   EXPECT_NE(b.diag(1).data(), a.diag(1).data());
 }
 
+// Eigen's comma initializer, given too many values, writes on into the next
+// block of the arena (with NDEBUG); the block views' own one counts.
+TEST(Errors, BlockCommaInitializersThatDoNotFillTheirBlockNameIt) {
+  gs::Graph g;
+  g.add_node(2);
+  g.add_node(3);
+  g.add_node(0);
+  g.add_edge(0, 1);
+  const gs::Symbolic sym = gs::analyze(g);
+  gs::BlockMatrix a(sym);
+  using Invalid = std::invalid_argument;
+  EXPECT_EQ(message_of<Invalid>([&] { a.diag(0) << 1, 2, 3, 4, 5; }),
+            "graphsolve::BlockMatrix: diagonal block of node 0 is 2x2, given more coefficients than it holds (<<)");
+  EXPECT_TRUE(a.diag(1).isZero(0.0));  // the next block in the arena
+  EXPECT_EQ(message_of<Invalid>([&] { a.diag(1) << 1, 2, 3, 4; }),
+            "graphsolve::BlockMatrix: diagonal block of node 1 is 3x3, given fewer coefficients than it holds (<<)");
+  EXPECT_EQ(message_of<Invalid>([&] { a.block(0, 1) << Eigen::Vector2d(1, 2), Eigen::RowVector2d(3, 4); }),
+            "graphsolve::BlockMatrix: block (0, 1) is 2x3, given pieces of different heights in one row (<<)");
+  EXPECT_EQ(message_of<Invalid>([&] { a.block(1, 0) << Eigen::Matrix2d::Identity(), Eigen::Matrix2d::Identity(); }),
+            "graphsolve::BlockMatrix: block (1, 0) is 3x2, given more coefficients than it holds (<<)");
+  EXPECT_EQ(message_of<Invalid>([&] { a.diag(2) << 1.0; }),
+            "graphsolve::BlockMatrix: diagonal block of node 2 is 0x0, given more coefficients than it holds (<<)");
+  EXPECT_EQ(message_of<Invalid>([&] { (a.diag(0) << 1, 2).finished(); }),  // one error, not a second one
+            "graphsolve::BlockMatrix: diagonal block of node 0 is 2x2, given fewer coefficients than it holds (<<)");
+
+  // Fills of the right size land row by row, as Eigen's do.
+  a.diag(1) << 1, 2, 3, 4, 5, 6, 7, 8, 9;
+  EXPECT_EQ(a.diag(1)(0, 1), 2.0);
+  EXPECT_EQ(a.diag(1)(1, 0), 4.0);
+  EXPECT_EQ(a.diag(1)(2, 2), 9.0);
+  a.block(0, 1) << Eigen::Vector2d(1, 2), Eigen::Matrix2d::Identity();
+  Eigen::MatrixXd expected(2, 3);
+  expected << 1, 1, 0, 2, 0, 1;
+  EXPECT_EQ(a.block(0, 1), expected);
+  a.block(1, 0) << Eigen::RowVector2d(5, 6), Eigen::Matrix2d::Constant(7);
+  EXPECT_EQ(a.block(1, 0)(0, 1), 6.0);
+  EXPECT_EQ(a.block(1, 0)(2, 0), 7.0);
+  EXPECT_EQ((a.diag(0) << 1, 2, 3, 4).finished()(1, 1), 4.0);
+}
+
 TEST(Errors, BlockQueriesAndPositionsNameUnknownNodes) {
   const gs::Symbolic sym = gs::analyze(fam::chain(3, 2));
   gs::BlockMatrix a(sym);
