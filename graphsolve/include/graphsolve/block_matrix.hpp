@@ -2,7 +2,7 @@
 // BlockMatrix: the values of a square block-sparse system on a fixed Pattern.
 // All blocks live in one contiguous column-major arena. Write them through
 // diag(i) and block(i, j); both return Eigen maps into the arena (BlockRef:
-// a map whose assignments check their size).
+// a map whose assignments and comma initializer check their size).
 //
 // Activation: a node switched off behaves as an identity diagonal block with
 // no couplings, so the remaining nodes see the reduced system and the
@@ -45,7 +45,8 @@ class BlockMatrix {
   ConstBlockMap diag(NodeId i) const;
   // A_ij; i == j gives the diagonal block. Throws std::out_of_range if {i, j}
   // is not an edge of the pattern; writing a matrix of another size than the
-  // block's through =, += or -= throws std::invalid_argument.
+  // block's through =, += or -=, or a << fill that does not fill it exactly,
+  // throws std::invalid_argument (block_ref.hpp).
   BlockMap block(NodeId i, NodeId j);
   ConstBlockMap block(NodeId i, NodeId j) const;
   bool has_block(NodeId i, NodeId j) const;
