@@ -43,16 +43,10 @@ class BlockRef : public Eigen::Map<Eigen::MatrixXd> {
 
   // Assigning one view to another copies values, as for an Eigen map.
   BlockRef& operator=(const BlockRef& other) { return *this = static_cast<const Base&>(other); }
-  template <typename Other>
-  BlockRef& operator=(const Eigen::DenseBase<Other>& other) {
+  template <typename Other>  // dense expressions, diagonal matrices, permutations
+  BlockRef& operator=(const Eigen::EigenBase<Other>& other) {
     check("=", other.rows(), other.cols());
-    Base::operator=(other);
-    return *this;
-  }
-  template <typename Other>
-  BlockRef& operator=(const Eigen::EigenBase<Other>& other) {  // diagonal matrices, permutations
-    check("=", other.rows(), other.cols());
-    Base::operator=(other);
+    Base::operator=(other.derived());
     return *this;
   }
   template <typename Other>
