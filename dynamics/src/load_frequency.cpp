@@ -71,6 +71,14 @@ void add_lever_stiffness(const Vector3& force, const Vector3& arm, Matrix3& k) {
   k += force.dot(arm) * Matrix3::Identity() - 0.5 * (arm * force.transpose() + force * arm.transpose());
 }
 
+}  // namespace
+
+// The estimator's storage types are named outside the anonymous namespace:
+// LoadEstimator::Workspace, declared in the header, holds them, and GCC warns
+// when such a type has members of internal linkage (-Wsubobject-linkage, in a
+// unity build, where this file is not the main one).
+namespace load_estimation {
+
 // A joint spring, linearized: k times its coordinate rates from the motions
 // of its bodies (rows past `coordinates` zero; parent -1 for the world).
 struct LinearSpring {
@@ -246,6 +254,15 @@ struct Krylov {
   Eigen::SelfAdjointEigenSolver<RitzMatrix> ritz;
 };
 
+}  // namespace load_estimation
+
+namespace {
+
+using load_estimation::Krylov;
+using load_estimation::LinearSpring;
+using load_estimation::LoadedMotion;
+using load_estimation::RitzMatrix;
+
 // Largest eigenvalue of the operator and its eigenvector (B-normalized),
 // starting from `x`; false when no allowed motion is left from it. Each new
 // direction is projected onto the allowed motions again: orthogonalizing
@@ -363,8 +380,8 @@ struct LoadEstimator::Workspace {
         x(op.size()),
         motion(op.size()) {}
   ConstraintSystem system;
-  LoadedMotion op;
-  Krylov krylov;
+  load_estimation::LoadedMotion op;
+  load_estimation::Krylov krylov;
   std::vector<Matrix6> alone;  // each body's stiffness with the others held still
   Eigen::VectorXd g, x, motion;
 };
