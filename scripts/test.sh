@@ -23,6 +23,9 @@ configure() {
   if [ ! -f "$dir/CMakeCache.txt" ] && [ -z "${CMAKE_GENERATOR:-}" ] && command -v ninja >/dev/null; then generator=(-G Ninja); fi
   cmake -S . -B "$dir" "${generator[@]}" "$@"
 }
+# The sanitizer builds also compile the libraries as unity builds
+# (cmake/UnityBuild.cmake); the plain one keeps them file by file, as users
+# build them.
 # Line tables only (-g1): enough for file:line in gdb backtraces and sanitizer
 # reports, and a third less compile time than full debug information.
 configure build/test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
@@ -30,7 +33,8 @@ cmake --build build/test -j"$jobs"
 ctest --test-dir build/test --output-on-failure -j"$jobs"
 if [ "${1:-}" = "--sanitize" ]; then
   configure build/sanitize-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-    -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g1" -DGS_SANITIZE=ON -DGS_BUILD_BENCH=OFF
+    -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g1" -DGS_SANITIZE=ON -DGS_BUILD_BENCH=OFF \
+    -DGS_UNITY_LIBRARIES=ON
   cmake --build build/sanitize-clang -j"$jobs"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build/sanitize-clang --output-on-failure -j"$jobs" -E install
@@ -38,7 +42,8 @@ if [ "${1:-}" = "--sanitize" ]; then
   # threads (their own program: about 90 s of building). OpenBLAS's own worker
   # threads synchronize where the sanitizer cannot see it, hence one BLAS thread.
   configure build/tsan-clang -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-    -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g1" -DGS_SANITIZE=thread -DGS_BUILD_BENCH=OFF
+    -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g1" -DGS_SANITIZE=thread -DGS_BUILD_BENCH=OFF \
+    -DGS_UNITY_LIBRARIES=ON
   cmake --build build/tsan-clang -j"$jobs" --target threads_tests
   OPENBLAS_NUM_THREADS=1 TSAN_OPTIONS=halt_on_error=1 build/tsan-clang/bin/threads_tests
 fi
