@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -33,6 +34,27 @@ TEST(Errors, BlockMatrixRejectsMissingBlocksAndWrongSizes) {
   EXPECT_NE(message_of([&] { a.diag(3); }).find("node 3 does not exist"), std::string::npos);
   Eigen::VectorXd x(5), y(6);
   EXPECT_NE(message_of([&] { a.multiply(x, y); }).find("expected 6 rows"), std::string::npos);
+}
+
+// Row and value offsets are ints: a system of more rows, or a matrix of more
+// stored values, than an int counts is refused by name, before anything of its
+// size is allocated (under AddressSanitizer, an allocation that large would
+// abort the test).
+TEST(Errors, SystemsPastIntOffsetsAreRefusedBeforeAllocating) {
+  gs::Graph rows;
+  rows.add_node(1 << 30);
+  rows.add_node(1 << 30);
+  rows.add_edge(0, 1);
+  EXPECT_NE(message_of([&] { gs::analyze(rows); }).find("more than 2^31-1 rows"), std::string::npos);
+  EXPECT_NE(message_of([&] { gs::Pattern pattern(rows); }).find("more than 2^31-1 rows"), std::string::npos);
+
+  gs::Graph values;  // 80000 rows, but 6.4e9 values in its three blocks
+  values.add_node(40000);
+  values.add_node(40000);
+  values.add_edge(0, 1);
+  const auto pattern = std::make_shared<const gs::Pattern>(values);
+  EXPECT_NE(message_of([&] { gs::BlockMatrix matrix(pattern); }).find("more than 2^31-1 stored values"),
+            std::string::npos);
 }
 
 // With NDEBUG an Eigen map assigned another size copies part of the matrix
