@@ -523,9 +523,7 @@ void Inequalities::rhs(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, con
   for (const Pair& p : pairs_) {
     if (stands_down(p)) continue;
     const double k = u(p.kept), a = aux(p.eliminated);
-    double t = target;
-    if (corrected) t -= corr_u(p.kept) * corr_aux(p.eliminated);
-    b(p.kept) = (t - k * a) / k - point.eq(p.eliminated);
+    b(p.kept) = (pair_target(p, target, corr_u, corr_aux) - k * a) / k - point.eq(p.eliminated);
   }
   for (size_t c = 0; c < contacts_.size(); ++c)
     if (!active_[c]) b.segment(contacts_[c].row, node_rows(contacts_[c])).setZero();
@@ -545,13 +543,10 @@ void Inequalities::rhs(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, con
 void Inequalities::recover(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point,
                            double target, const Eigen::VectorXd& corr_u, const Eigen::VectorXd& corr_aux,
                            const Eigen::VectorXd& du, Eigen::VectorXd& daux) const {
-  const bool corrected = corr_u.size() > 0;
   for (const Pair& p : pairs_) {
     if (stands_down(p)) continue;
     const double k = u(p.kept), a = aux(p.eliminated);
-    double t = target;
-    if (corrected) t -= corr_u(p.kept) * corr_aux(p.eliminated);
-    daux(p.eliminated) = (t - k * a - a * du(p.kept)) / k;
+    daux(p.eliminated) = (pair_target(p, target, corr_u, corr_aux) - k * a - a * du(p.kept)) / k;
   }
   for (const Cone& c : cones_) {
     if (!active_[c.contact]) continue;

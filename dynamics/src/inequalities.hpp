@@ -177,6 +177,12 @@ class Inequalities {
   void find_rim_points();
   void stand_down_rim_points(const std::vector<Pose>& now);
   bool stands_down(const Pair& p) const { return p.contact >= 0 && !active_[p.contact]; }
+  // A pair's centring target, less the corrector's second-order term when
+  // the direction `corr` (empty: none) is given.
+  static double pair_target(const Pair& p, double target, const Eigen::VectorXd& corr_u,
+                            const Eigen::VectorXd& corr_aux) {
+    return corr_u.size() > 0 ? target - corr_u(p.kept) * corr_aux(p.eliminated) : target;
+  }
   // Rows of a contact's node, which is also its number of eliminated members.
   static int node_rows(const ContactSlot& s);
   Pose pose_of(const std::vector<Pose>& poses, int body) const { return body == kWorld ? Pose{} : poses[body]; }
