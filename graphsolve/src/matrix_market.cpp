@@ -105,12 +105,17 @@ class Reader {
   double real(const char* what) {
     while (*cursor_ == ' ' || *cursor_ == '\t') ++cursor_;
     char* end = nullptr;
+    errno = 0;
     const double v = std::strtod(cursor_, &end);
     if (end == cursor_ || !ends_token(*end)) fail(std::string("expected a number ") + what);
     // strtod also reads C's hexadecimal floats; Matrix Market numbers are decimal.
     if (std::find_if(cursor_, static_cast<const char*>(end), [](char c) { return c == 'x' || c == 'X'; }) != end)
       fail(std::string("expected a decimal number ") + what + ", found '" +
            std::string(cursor_, static_cast<const char*>(end)) + "'");
+    // A finite number too large for a double reads as Inf, with ERANGE.
+    if (std::isinf(v) && errno == ERANGE)
+      fail(std::string("number '") + std::string(cursor_, static_cast<const char*>(end)) + "' " + what +
+           " is beyond the range of a double");
     if (!std::isfinite(v)) fail(std::string("non-finite value (NaN or Inf) ") + what);
     cursor_ = end;
     return v;

@@ -122,6 +122,7 @@ TEST_F(MatrixMarket, MalformedFilesNameTheFileAndLine) {
       {h + "2 2 1\n1 1 0x10\n", ":3: expected a decimal number for the value, found '0x10'"},
       {h + "2 2 1\n1 1 nan\n", ":3: non-finite value (NaN or Inf)"},
       {h + "2 2 1\n1 1 inf\n", ":3: non-finite value"},
+      {h + "2 2 1\n1 1 -1e999\n", ":3: number '-1e999' for the value is beyond the range of a double"},
       {h + "2 2 1\n1 1 1 9\n", ":3: unexpected text '9'"},
       {h + "2 2 1\n1.5 1 1\n", ":3: expected an integer for the row index"},
       {"%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n", "a symmetric matrix must be square"},
@@ -158,6 +159,14 @@ TEST_F(MatrixMarket, MalformedFilesNameTheFileAndLine) {
     FAIL() << "no error for the wrong number of rows";
   } catch (const gs::MatrixMarketError& e) {
     EXPECT_NE(std::string(e.what()).find("rows.mtx:2: the matrix has 2 rows, expected 3"), std::string::npos)
+        << e.what();
+  }
+  try {  // a right-hand side's value past a double's range is named, not read as Inf
+    gs::read_matrix_market_dense(write("huge.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n2e400\n"));
+    FAIL() << "no error for a value past a double's range";
+  } catch (const gs::MatrixMarketError& e) {
+    EXPECT_NE(std::string(e.what()).find("huge.mtx:4: number '2e400' for an array value is beyond the range"),
+              std::string::npos)
         << e.what();
   }
   EXPECT_EQ(gs::read_matrix_market_dense(write("ok.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n2\n"), 2)
