@@ -19,22 +19,28 @@ std::vector<int> read_block_sizes(const std::string& path, int dimension) {
   if (!in) throw UserError(path + ": cannot open the block sizes file");
   std::vector<int> sizes;
   long total = 0;
-  std::string token;
-  while (in >> token) {
-    std::size_t used = 0;
-    long value = -1;
-    try {
-      value = std::stol(token, &used);
-    } catch (const std::exception&) {
-      used = 0;
+  std::string line, token;
+  for (int line_number = 1; std::getline(in, line); ++line_number) {
+    // A comment runs from '%' (Matrix Market's mark) or '#' to the line's end.
+    if (const std::size_t comment = line.find_first_of("%#"); comment != std::string::npos) line.resize(comment);
+    std::istringstream tokens(line);
+    while (tokens >> token) {
+      std::size_t used = 0;
+      long value = -1;
+      try {
+        value = std::stol(token, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      const std::string which = path + ":" + std::to_string(line_number) + ": block size #" +
+                                std::to_string(sizes.size() + 1) + " is '" + token + "'";
+      if (used != token.size() || value < 0) throw UserError(which + ", expected a non-negative integer");
+      // Checked one by one, before the sum, which a huge size could overflow.
+      if (value > dimension)
+        throw UserError(which + ", larger than the dimension " + std::to_string(dimension) + " of A");
+      sizes.push_back(static_cast<int>(value));
+      total += value;
     }
-    const std::string which = path + ": block size #" + std::to_string(sizes.size() + 1) + " is '" + token + "'";
-    if (used != token.size() || value < 0) throw UserError(which + ", expected a non-negative integer");
-    // Checked one by one, before the sum, which a huge size could overflow.
-    if (value > dimension)
-      throw UserError(which + ", larger than the dimension " + std::to_string(dimension) + " of A");
-    sizes.push_back(static_cast<int>(value));
-    total += value;
   }
   if (total != dimension)
     throw UserError(path + ": the " + std::to_string(sizes.size()) + " block sizes sum to " + std::to_string(total) +

@@ -16,7 +16,8 @@ struct UserError : std::runtime_error {
 };
 
 std::vector<int> uniform_block_sizes(int dimension, int block_size);
-// Whitespace-separated non-negative integers that must sum to `dimension`.
+// Whitespace-separated non-negative integers that must sum to `dimension`;
+// '%' or '#' starts a comment that runs to the end of its line.
 std::vector<int> read_block_sizes(const std::string& path, int dimension);
 
 // Throws if a row or column of A stores no entry (A is then singular). Checks

@@ -68,7 +68,8 @@ TEST_F(Cli, SymmetricFileWithBlockFileLltRepeatAndRefinement) {
   write("A.mtx",
         "%%MatrixMarket matrix coordinate real symmetric\n4 4 6\n1 1 4\n2 2 5\n3 3 6\n4 4 7\n2 1 1\n4 3 -2\n");
   write("b.mtx", "%%MatrixMarket matrix coordinate real general\n4 2 3\n1 1 1\n4 1 2\n2 2 3\n");
-  write("blocks.txt", "1 1\n2\n");
+  // Comments, whose numbers are not sizes: 3 nodes, not 5.
+  write("blocks.txt", "% 2 sizes of 1, then one of 2\n1 1  # the scalar nodes: 7 7\n\n2%the pair\n");
   const CliResult r = run("solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks.txt --method llt --repeat 3 --refine 2 --json");
   ASSERT_EQ(r.code, 0) << r.err;
   Eigen::Matrix4d dense;
@@ -272,7 +273,7 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
   // Two billion rows but one entry: rejected before any per-row storage exists.
   write("huge.mtx", "%%MatrixMarket matrix coordinate real general\n2000000000 2000000000 1\n1 1 1\n");
   write("blocks.txt", "1 1\n");
-  write("blocks_bad.txt", "1 two\n");
+  write("blocks_bad.txt", "1 # one\n two\n");
   write("blocks_negative.txt", "1 -1 3\n");
   write("blocks_too_large.txt", "4\n");
   fs::create_directory(dir_ / "outdir");  // a solution cannot replace a directory
@@ -294,9 +295,9 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       {"solve A.mtx --rhs missing.mtx --out x.mtx", "missing.mtx: cannot open file", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --block-size 2", "--block-size 2 does not divide the dimension 3", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks.txt", "block sizes sum to 2 but A has dimension 3", 1},
-      {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_bad.txt", "block size #2 is 'two', expected a non-negative integer", 1},
-      {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_negative.txt", "block size #2 is '-1', expected a non-negative integer", 1},
-      {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_too_large.txt", "block size #1 is '4', larger than the dimension 3 of A", 1},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_bad.txt", "blocks_bad.txt:2: block size #2 is 'two', expected a non-negative integer", 1},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_negative.txt", "blocks_negative.txt:1: block size #2 is '-1', expected a non-negative integer", 1},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_too_large.txt", "blocks_too_large.txt:1: block size #1 is '4', larger than the dimension 3 of A", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --blocks nowhere.txt", "nowhere.txt: cannot open", 1},
       {"solve sing.mtx --rhs b.mtx --out x.mtx --ordering dfs", "singular pivot block at node", 1},
       {"solve empty_row.mtx --rhs b.mtx --out x.mtx", "empty_row.mtx: row 3 of A stores no entry", 1},
