@@ -137,6 +137,18 @@ struct Factorization::Impl {
   std::vector<Pair> pairs;
   void find_pairs();  // and the edges
   void eliminate_symmetric(int k);
+  // Per position: whether pivot k and all its later neighbours have the
+  // same size, one the front kernels take (kernels::wide::front_kernels).
+  // Its general updates then go one neighbour's row at a time through them,
+  // the pointers to their blocks gathered in front_factors and
+  // front_targets (two halves of front_half entries: U and L blocks).
+  std::vector<char> uniform_front;
+  std::vector<const double*> front_factors;
+  std::vector<double*> front_targets;
+  int front_half = 0;
+  void find_fronts();
+  void update_front_row_ldu(int k, int e1, int stop, const double* l_ak, const double* u_ka);
+  void update_front_row_symmetric(int k, int e1, int stop, const double* r_a);
   // Solves A X = B, or A^T X = B when transposed, after checking the state
   // and the right-hand side (solve.cpp).
   Status solve_checked(Eigen::Ref<Eigen::MatrixXd> rhs, bool transposed);

@@ -104,6 +104,7 @@ void Factorization::Impl::allocate_storage(long factor_values) {
   build_load_schedule();
   plan_panels();
   find_pairs();
+  find_fronts();
   active.assign(n, 1);
   row_magnitude.assign(d->pattern->dimension, 0.0);
   if (method == Method::LDU) column_magnitude.assign(d->pattern->dimension, 0.0);
@@ -315,6 +316,81 @@ void Factorization::Impl::find_pairs() {
   }
 }
 
+void Factorization::Impl::find_fronts() {
+  const int n = static_cast<int>(d->order.size());
+  uniform_front.assign(n, 0);
+  int longest = 0;
+  for (int k = 0; k < n; ++k) {
+    const int b = size(k), begin = d->struct_begin[k], end = d->struct_begin[k + 1];
+    if (!kn::wide::front_kernels(b).fixed_left || end - begin < 3) continue;  // fewer: no row has two blocks
+    bool uniform = true;
+    for (int e = begin; e < end && uniform; ++e) uniform = size(d->struct_pos[e]) == b;
+    uniform_front[k] = uniform;
+    if (uniform) longest = std::max(longest, end - begin);
+  }
+  front_half = longest;
+  front_factors.assign(2 * static_cast<std::size_t>(longest), nullptr);
+  front_targets.assign(2 * static_cast<std::size_t>(longest), nullptr);
+}
+
+// The updates of neighbour a = struct_pos[e1]'s row and column by pivot k
+// (entries e1 + 1 .. stop): A_ac -= L_ak U_kc and A_ca -= L_ck U_ka for every
+// active c, as eliminate_unsymmetric's loop makes them, in two calls.
+void Factorization::Impl::update_front_row_ldu(int k, int e1, int stop, const double* l_ak, const double* u_ka) {
+  if (e1 + 1 >= stop) return;
+  const int a = d->struct_pos[e1], b = size(k);
+  const double** u_factors = front_factors.data();
+  const double** l_factors = u_factors + front_half;
+  double** u_targets = front_targets.data();
+  double** l_targets = u_targets + front_half;
+  // k's blocks follow one another b columns apart (its neighbours all have
+  // b rows); a's lie where its own list says.
+  const double* u_kc = upper(k, e1 + 1);
+  const double* l_ck = lower(k, e1 + 1);
+  double* const u_a = values.data() + upper_off[a];
+  double* const l_a = values.data() + lower_off[a];
+  const int* const pos = d->struct_pos.data();
+  const int* const col = d->struct_col.data();
+  const int wa = size(a), ldla = lower_ld(a);
+  int count = 0;
+  for (int e2 = e1 + 1, r = d->struct_begin[a]; e2 < stop; ++e2, u_kc += b * b, l_ck += b) {
+    const int c = pos[e2];
+    while (pos[r] != c) ++r;
+    if (!active[c]) continue;
+    u_factors[count] = u_kc;
+    l_factors[count] = l_ck;
+    u_targets[count] = u_a + static_cast<long>(wa) * col[r];
+    l_targets[count] = l_a + col[r];
+    ++count;
+  }
+  const kn::wide::FrontKernels& kernels = kn::wide::front_kernels(b);
+  kernels.fixed_left(count, l_ak, lower_ld(k), u_factors, b, u_targets, upper_ld(a));
+  kernels.fixed_right(count, u_ka, b, l_factors, lower_ld(k), l_targets, ldla);
+}
+
+// The same for LDLT and LLT: A_ca -= L_ck R_ak^T (eliminate_symmetric's loop).
+void Factorization::Impl::update_front_row_symmetric(int k, int e1, int stop, const double* r_a) {
+  if (e1 + 1 >= stop) return;
+  const int a = d->struct_pos[e1], b = size(k);
+  const double** factors = front_factors.data();
+  double** targets = front_targets.data();
+  const double* l_ck = lower(k, e1 + 1);  // b rows apart, as in update_front_row_ldu
+  double* const l_a = values.data() + lower_off[a];
+  const int* const pos = d->struct_pos.data();
+  const int* const col = d->struct_col.data();
+  int count = 0;
+  for (int e2 = e1 + 1, r = d->struct_begin[a]; e2 < stop; ++e2, l_ck += b) {
+    const int c = pos[e2];
+    while (pos[r] != c) ++r;
+    if (!active[c]) continue;
+    factors[count] = l_ck;
+    targets[count] = l_a + col[r];
+    ++count;
+  }
+  kn::wide::front_kernels(size(k)).fixed_right_transposed(count, r_a, lower_ld(k), factors, lower_ld(k), targets,
+                                                          lower_ld(a));
+}
+
 // Pivot k's edge kernel when its only later neighbour is active and the
 // wide kernels run; null otherwise (single_small_neighbour's case then).
 kn::wide::EdgeKernel Factorization::Impl::fused_edge(int k) const {
@@ -357,6 +433,7 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
   const int end = d->struct_begin[k + 1], stop = entries_now(k);
   const int columns = columns_before(k, stop);
   double* panel = upper(k, d->struct_begin[k]);
+  const bool fronts = uniform_front[k] && kn::wide::enabled();
   // U_k <- D_k^{-1} U_k  ==  0 - P_k * copy
   if (!kn::negate_product_in_place(b, columns, diag(k), panel)) {
     kn::copy(b, columns, panel, b, scratch.data(), b);
@@ -375,6 +452,10 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
       const int ra = d->struct_begin[a], strip = columns - d->struct_col[e1 + 1];
       kn::sub_ab(wa, b, strip, l_ak, ldl, upper(k, e1 + 1), b, upper(a, ra), upper_ld(a));
       kn::sub_ab(strip, b, wa, lower(k, e1 + 1), ldl, u_ka, b, lower(a, ra), lower_ld(a));
+      continue;
+    }
+    if (fronts) {
+      update_front_row_ldu(k, e1, stop, l_ak, u_ka);
       continue;
     }
     int r = d->struct_begin[a];
@@ -417,6 +498,7 @@ void Factorization::Impl::eliminate_symmetric(int k) {
     kn::sub_abt(rows, b, b, scratch.data(), ldl, diag(k), b, panel, ldl);
   }
   const double* right = cholesky ? panel : scratch.data();
+  const bool fronts = uniform_front[k] && kn::wide::enabled();
   for (int e1 = d->struct_begin[k]; e1 < stop; ++e1) {
     const int a = d->struct_pos[e1], wa = size(a);
     if (!active[a]) continue;
@@ -427,6 +509,10 @@ void Factorization::Impl::eliminate_symmetric(int k) {
     if (tail_is_structure_of(a, e1, end)) {  // one product for the strip
       const int strip = rows - d->struct_col[e1 + 1];
       kn::sub_abt(strip, b, wa, lower(k, e1 + 1), ldl, r_a, ldl, lower(a, d->struct_begin[a]), lower_ld(a));
+      continue;
+    }
+    if (fronts) {
+      update_front_row_symmetric(k, e1, stop, r_a);
       continue;
     }
     int r = d->struct_begin[a];
@@ -537,7 +623,8 @@ long Factorization::memory_bytes() const {
            bytes_of(m.diag_source) + bytes_of(m.loads_itself) + bytes_of(m.first_touch_begin) +
            bytes_of(m.first_touched) + bytes_of(m.active) + bytes_of(m.magnitude_off) + bytes_of(m.row_off) +
            bytes_of(m.pairs) + bytes_of(m.edges) + bytes_of(m.large_pivot_work) + bytes_of(m.large_pivot_rows) +
-           bytes_of(m.panel_begin) + bytes_of(m.panel_end) + bytes_of(m.panel_column);
+           bytes_of(m.panel_begin) + bytes_of(m.panel_end) + bytes_of(m.panel_column) +
+           bytes_of(m.uniform_front) + bytes_of(m.front_factors) + bytes_of(m.front_targets);
   return bytes;
 }
 

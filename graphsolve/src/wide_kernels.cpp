@@ -140,6 +140,51 @@ GS_WIDE void minus_product_sized(int n, const double* a, int lda, const double* 
   }
 }
 
+// front_kernels(S): the fixed operand's columns (fixed_left) or
+// coefficients (the others) stay in registers over every item.
+template <int S>
+GS_WIDE void front_fixed_left(int count, const double* fixed, int ld_fixed, const double* const* factors,
+                              int ld_factors, double* const* targets, int ld_targets) {
+  Column columns[S];
+#pragma GCC unroll 8
+  for (int q = 0; q < S; ++q) columns[q] = load<S>(fixed + static_cast<long>(q) * ld_fixed);
+  for (int i = 0; i < count; ++i) {
+    const double* b = factors[i];
+    double* c = targets[i];
+#pragma GCC unroll 8
+    for (int j = 0; j < S; ++j) {
+      double* cj = c + static_cast<long>(j) * ld_targets;
+      Column sum = load<S>(cj);
+#pragma GCC unroll 8
+      for (int q = 0; q < S; ++q) subtract_scaled<S>(sum, columns[q], b[q + static_cast<long>(j) * ld_factors]);
+      store<S>(cj, sum);
+    }
+  }
+}
+
+template <int S, bool transposed>
+GS_WIDE void front_fixed_right(int count, const double* fixed, int ld_fixed, const double* const* factors,
+                               int ld_factors, double* const* targets, int ld_targets) {
+  // Coefficient (q, j) of the fixed operand (or of its transpose).
+  const auto coefficient = [&](int q, int j) {
+    return transposed ? fixed[j + static_cast<long>(q) * ld_fixed] : fixed[q + static_cast<long>(j) * ld_fixed];
+  };
+  for (int i = 0; i < count; ++i) {
+    Column columns[S];
+#pragma GCC unroll 8
+    for (int q = 0; q < S; ++q) columns[q] = load<S>(factors[i] + static_cast<long>(q) * ld_factors);
+    double* c = targets[i];
+#pragma GCC unroll 8
+    for (int j = 0; j < S; ++j) {
+      double* cj = c + static_cast<long>(j) * ld_targets;
+      Column sum = load<S>(cj);
+#pragma GCC unroll 8
+      for (int q = 0; q < S; ++q) subtract_scaled<S>(sum, columns[q], coefficient(q, j));
+      store<S>(cj, sum);
+    }
+  }
+}
+
 template <int K>
 GS_WIDE void negate_strip_transposed_sized(const double* p, double* c, int ldc, double* keep, int ldkeep,
                                            bool lower_triangular) {
@@ -288,6 +333,18 @@ GS_WIDE void symmetric_edge_entry(const double* p, double*, double* l, double* d
 }
 }  // namespace
 
+namespace {
+template <int S>
+constexpr FrontKernels front_kernels_of() {
+  return {&front_fixed_left<S>, &front_fixed_right<S, false>, &front_fixed_right<S, true>};
+}
+constexpr std::array<FrontKernels, 4> kFrontKernels = {front_kernels_of<3>(), front_kernels_of<4>(),
+                                                       front_kernels_of<5>(), front_kernels_of<6>()};
+constexpr FrontKernels kNoFrontKernels{};
+}  // namespace
+
+const FrontKernels& front_kernels(int s) { return s >= 3 && s <= 6 ? kFrontKernels[s - 3] : kNoFrontKernels; }
+
 EdgeKernel edge_kernel(int b, int c, PairMethod method) {
   const auto fits = [](int rows) { return rows >= 1 && rows <= 6; };
   if (!fits(b) || !fits(c)) return nullptr;
@@ -326,6 +383,10 @@ const CopyTable checked_copies{};  // null: never read while enabled() is false
 void edge_symmetric(int, int, const double*, double*, double*, bool, double*) { std::abort(); }
 PairKernel pair_kernel(int, int, int, PairMethod) { return nullptr; }
 EdgeKernel edge_kernel(int, int, PairMethod) { return nullptr; }
+const FrontKernels& front_kernels(int) {
+  static constexpr FrontKernels none{};
+  return none;
+}
 
 #endif
 

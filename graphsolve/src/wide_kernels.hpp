@@ -58,6 +58,27 @@ using ProductsOfHeight = std::array<ProductKernel, 6>;
 using ProductTable = std::array<std::array<ProductsOfHeight, 4>, 2>;
 extern const ProductTable minus_products;
 
+// The updates a pivot with many later neighbours makes to one neighbour's
+// row and column (a net's or crystal's pivot, outside the fused edge and
+// pair kernels): every block S x S (3 <= S <= 6), one operand fixed for the
+// whole call and held in registers, the other and the target given per
+// item. For i < count:
+//   fixed_left:             targets[i] -= fixed * factors[i]
+//   fixed_right:            targets[i] -= factors[i] * fixed
+//   fixed_right_transposed: targets[i] -= factors[i] * fixed^T
+// Each item computes what minus_products[.][S - 3][S - 1] does for it, in
+// the same order, so the results are those of one call per block; one call
+// per row instead of two dispatched ones per block took the 8^3 crystal of
+// 3x3 blocks from XX to YY us.
+using FrontKernel = void (*)(int count, const double* fixed, int ld_fixed, const double* const* factors,
+                             int ld_factors, double* const* targets, int ld_targets);
+struct FrontKernels {
+  FrontKernel fixed_left = nullptr, fixed_right = nullptr, fixed_right_transposed = nullptr;
+};
+// The kernels for blocks of s rows; every member null where s is outside
+// 3..6 or this build has no wide kernels. Callers check enabled().
+const FrontKernels& front_kernels(int s);
+
 // C <- -A C for a square k x k A (3 <= k <= 6) and a contiguous k x n C.
 void negate_product_in_place(int k, int n, const double* a, double* c);
 

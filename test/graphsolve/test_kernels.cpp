@@ -218,6 +218,51 @@ TEST_F(Kernels, BothTakeGeneralPivotsOfMixedSizesAlike) {
       }
 }
 
+// A pivot k whose later neighbours all have its size (3 to 6 rows, a net's
+// or crystal's pivot) updates each neighbour's row and column through one
+// wide call per row. Here k has five: a, then c1..c4, where a also couples
+// to x, eliminated last, so that a's list is not the tail of k's (no strip
+// product) and the updates of a's row land between its entries. Then c2,
+// one of those targets, is switched off: the reduced system is solved and
+// c2 stays an identity block.
+TEST_F(Kernels, BothUpdateUniformFrontsAlike) {
+  require_wide();
+  for (int b = 3; b <= 6; ++b) {
+    gs::Graph graph;
+    const gs::NodeId k = graph.add_node(b), a = graph.add_node(b);
+    std::vector<gs::NodeId> c;
+    for (int i = 0; i < 4; ++i) c.push_back(graph.add_node(b));
+    const gs::NodeId x = graph.add_node(b);
+    graph.add_edge(k, a);
+    for (gs::NodeId v : c) graph.add_edge(k, v);
+    graph.add_edge(a, x);
+    graph.add_edge(x, c[3]);
+    gs::AnalyzeOptions options;
+    options.ordering = gs::Ordering::Given;
+    options.order = std::vector<gs::NodeId>{k, a, c[0], c[1], c[2], c[3], x};
+    const std::string what = "front of " + std::to_string(b) + "x" + std::to_string(b) + " blocks";
+    expect_same_solutions({what, graph}, fam::Values::Unsymmetric, fam::Values::SymmetricPositiveDefinite, options);
+
+    const gs::Symbolic symbolic = gs::analyze(graph, options);
+    gs::BlockMatrix m(symbolic);
+    const std::vector<int> off = {c[1]};
+    for (gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
+      fam::fill_values(m, method == gs::Method::LDU ? fam::Values::Unsymmetric : fam::Values::SymmetricPositiveDefinite,
+                       9);
+      const Eigen::MatrixXd dense = dense_as_read(m, method);
+      m.set_active(c[1], false);
+      const Eigen::MatrixXd rhs = gs_test::random_rhs(static_cast<int>(m.rows()), 2, 4);
+      SCOPED_TRACE(what + ", " + gs::to_string(method) + ", c2 off");
+      const Solution s = solve_with(gs::Kernels::Wide, symbolic, m, method, rhs);
+      ASSERT_EQ(s.status, gs::Status::Success);
+      EXPECT_LT(gs_test::reduced_solution_error(dense, symbolic.pattern(), off, rhs, s.x), 1e-12);
+      const int row = symbolic.pattern().offset[c[1]];
+      EXPECT_EQ(s.x.middleRows(row, b), rhs.middleRows(row, b));
+      m.set_active(c[1], true);
+    }
+  }
+}
+
 // Ladders with nodes switched off, among them neighbours of pairs: each
 // inactive node stays an identity block (x_v = b_v) and the rest solves the
 // reduced system, for every method and both kernels.
