@@ -141,12 +141,14 @@ struct Factorization::Impl {
   // same size, one the front kernels take (kernels::wide::front_kernels).
   // Its general updates then go one neighbour's row at a time through them,
   // the pointers to their blocks gathered in front_factors and
-  // front_targets (two halves of front_half entries: U and L blocks).
+  // front_targets (two halves of front_half entries: L blocks, then U).
   std::vector<char> uniform_front;
   std::vector<const double*> front_factors;
   std::vector<double*> front_targets;
   int front_half = 0;
   void find_fronts();
+  template <bool upper_too>
+  int gather_front_row(int k, int e1, int stop);
   void update_front_row_ldu(int k, int e1, int stop, const double* l_ak, const double* u_ka);
   void update_front_row_symmetric(int k, int e1, int stop, const double* r_a);
   // Solves A X = B, or A^T X = B when transposed, after checking the state

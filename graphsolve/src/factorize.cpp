@@ -333,62 +333,62 @@ void Factorization::Impl::find_fronts() {
   front_targets.assign(2 * static_cast<std::size_t>(longest), nullptr);
 }
 
-// The updates of neighbour a = struct_pos[e1]'s row and column by pivot k
-// (entries e1 + 1 .. stop): A_ac -= L_ak U_kc and A_ca -= L_ck U_ka for every
-// active c, as eliminate_unsymmetric's loop makes them, in two calls.
-void Factorization::Impl::update_front_row_ldu(int k, int e1, int stop, const double* l_ak, const double* u_ka) {
-  if (e1 + 1 >= stop) return;
-  const int a = d->struct_pos[e1], b = size(k);
-  const double** u_factors = front_factors.data();
-  const double** l_factors = u_factors + front_half;
-  double** u_targets = front_targets.data();
-  double** l_targets = u_targets + front_half;
-  // k's blocks follow one another b columns apart (its neighbours all have
-  // b rows); a's lie where its own list says.
-  const double* u_kc = upper(k, e1 + 1);
+// Gathers the blocks pivot k updates in neighbour a = struct_pos[e1]'s row
+// and column, for the active neighbours c of entries e1 + 1 .. stop (at
+// least one entry): L_ck and A_ca (and U_kc and A_ac if upper_too) into
+// the first front_half entries of front_factors and front_targets (and the
+// second). k's blocks follow one another b columns apart (its neighbours
+// all have b rows); a's lie where its own list says. Returns their count.
+template <bool upper_too>
+int Factorization::Impl::gather_front_row(int k, int e1, int stop) {
+  const int a = d->struct_pos[e1], b = size(k), wa = size(a);
+  const double** l_factors = front_factors.data();
+  const double** u_factors = l_factors + front_half;
+  double** l_targets = front_targets.data();
+  double** u_targets = l_targets + front_half;
   const double* l_ck = lower(k, e1 + 1);
+  const double* u_kc = upper_too ? upper(k, e1 + 1) : nullptr;
+  double* const l_a = values.data() + lower_off[a];
   double* const u_a = values.data() + upper_off[a];
-  double* const l_a = values.data() + lower_off[a];
-  const int* const pos = d->struct_pos.data();
-  const int* const col = d->struct_col.data();
-  const int wa = size(a), ldla = lower_ld(a);
-  int count = 0;
-  for (int e2 = e1 + 1, r = d->struct_begin[a]; e2 < stop; ++e2, u_kc += b * b, l_ck += b) {
-    const int c = pos[e2];
-    while (pos[r] != c) ++r;
-    if (!active[c]) continue;
-    u_factors[count] = u_kc;
-    l_factors[count] = l_ck;
-    u_targets[count] = u_a + static_cast<long>(wa) * col[r];
-    l_targets[count] = l_a + col[r];
-    ++count;
-  }
-  const kn::wide::FrontKernels& kernels = kn::wide::front_kernels(b);
-  kernels.fixed_left(count, l_ak, lower_ld(k), u_factors, b, u_targets, upper_ld(a));
-  kernels.fixed_right(count, u_ka, b, l_factors, lower_ld(k), l_targets, ldla);
-}
-
-// The same for LDLT and LLT: A_ca -= L_ck R_ak^T (eliminate_symmetric's loop).
-void Factorization::Impl::update_front_row_symmetric(int k, int e1, int stop, const double* r_a) {
-  if (e1 + 1 >= stop) return;
-  const int a = d->struct_pos[e1], b = size(k);
-  const double** factors = front_factors.data();
-  double** targets = front_targets.data();
-  const double* l_ck = lower(k, e1 + 1);  // b rows apart, as in update_front_row_ldu
-  double* const l_a = values.data() + lower_off[a];
   const int* const pos = d->struct_pos.data();
   const int* const col = d->struct_col.data();
   int count = 0;
   for (int e2 = e1 + 1, r = d->struct_begin[a]; e2 < stop; ++e2, l_ck += b) {
     const int c = pos[e2];
     while (pos[r] != c) ++r;
-    if (!active[c]) continue;
-    factors[count] = l_ck;
-    targets[count] = l_a + col[r];
-    ++count;
+    if (active[c]) {
+      l_factors[count] = l_ck;
+      l_targets[count] = l_a + col[r];
+      if constexpr (upper_too) {
+        u_factors[count] = u_kc;
+        u_targets[count] = u_a + static_cast<long>(wa) * col[r];
+      }
+      ++count;
+    }
+    if constexpr (upper_too) u_kc += b * b;
   }
-  kn::wide::front_kernels(size(k)).fixed_right_transposed(count, r_a, lower_ld(k), factors, lower_ld(k), targets,
-                                                          lower_ld(a));
+  return count;
+}
+
+// eliminate_unsymmetric's updates of a's row and column, A_ac -= L_ak U_kc
+// and A_ca -= L_ck U_ka, in two calls.
+void Factorization::Impl::update_front_row_ldu(int k, int e1, int stop, const double* l_ak, const double* u_ka) {
+  if (e1 + 1 >= stop) return;
+  const int a = d->struct_pos[e1], b = size(k);
+  const int count = gather_front_row<true>(k, e1, stop);
+  const kn::wide::FrontKernels& kernels = kn::wide::front_kernels(b);
+  kernels.fixed_left(count, l_ak, lower_ld(k), front_factors.data() + front_half, b,
+                     front_targets.data() + front_half, upper_ld(a));
+  kernels.fixed_right(count, u_ka, b, front_factors.data(), lower_ld(k), front_targets.data(), lower_ld(a));
+}
+
+// eliminate_symmetric's (LDLT, LLT): A_ca -= L_ck R_ak^T, in one call.
+void Factorization::Impl::update_front_row_symmetric(int k, int e1, int stop, const double* r_a) {
+  if (e1 + 1 >= stop) return;
+  const int a = d->struct_pos[e1];
+  const int count = gather_front_row<false>(k, e1, stop);
+  kn::wide::front_kernels(size(k)).fixed_right_transposed(count, r_a, lower_ld(k), front_factors.data(), lower_ld(k),
+                                                          front_targets.data(), lower_ld(a));
 }
 
 // Pivot k's edge kernel when its only later neighbour is active and the
