@@ -140,8 +140,22 @@ GS_WIDE void minus_product_sized(int n, const double* a, int lda, const double* 
   }
 }
 
-// front_kernels(S): the fixed operand's columns (fixed_left) or
-// coefficients (the others) stay in registers over every item.
+// front_kernels(S). fixed_left keeps the fixed block's columns in registers
+// over every item; the others load each item's columns and take the fixed
+// block's coefficients from the cache, as the per-block products do.
+// c (S x S) -= X Y for X's columns x, Y's coefficient (q, j) from y(q, j).
+template <int S, class Coefficient>
+GS_WIDE_INLINE void subtract_front_item(const Column* x, Coefficient y, double* c, int ld_c) {
+#pragma GCC unroll 8
+  for (int j = 0; j < S; ++j) {
+    double* cj = c + static_cast<long>(j) * ld_c;
+    Column sum = load<S>(cj);
+#pragma GCC unroll 8
+    for (int q = 0; q < S; ++q) subtract_scaled<S>(sum, x[q], y(q, j));
+    store<S>(cj, sum);
+  }
+}
+
 template <int S>
 GS_WIDE void front_fixed_left(int count, const double* fixed, int ld_fixed, const double* const* factors,
                               int ld_factors, double* const* targets, int ld_targets) {
@@ -150,15 +164,8 @@ GS_WIDE void front_fixed_left(int count, const double* fixed, int ld_fixed, cons
   for (int q = 0; q < S; ++q) columns[q] = load<S>(fixed + static_cast<long>(q) * ld_fixed);
   for (int i = 0; i < count; ++i) {
     const double* b = factors[i];
-    double* c = targets[i];
-#pragma GCC unroll 8
-    for (int j = 0; j < S; ++j) {
-      double* cj = c + static_cast<long>(j) * ld_targets;
-      Column sum = load<S>(cj);
-#pragma GCC unroll 8
-      for (int q = 0; q < S; ++q) subtract_scaled<S>(sum, columns[q], b[q + static_cast<long>(j) * ld_factors]);
-      store<S>(cj, sum);
-    }
+    subtract_front_item<S>(columns, [&](int q, int j) { return b[q + static_cast<long>(j) * ld_factors]; },
+                           targets[i], ld_targets);
   }
 }
 
@@ -173,15 +180,7 @@ GS_WIDE void front_fixed_right(int count, const double* fixed, int ld_fixed, con
     Column columns[S];
 #pragma GCC unroll 8
     for (int q = 0; q < S; ++q) columns[q] = load<S>(factors[i] + static_cast<long>(q) * ld_factors);
-    double* c = targets[i];
-#pragma GCC unroll 8
-    for (int j = 0; j < S; ++j) {
-      double* cj = c + static_cast<long>(j) * ld_targets;
-      Column sum = load<S>(cj);
-#pragma GCC unroll 8
-      for (int q = 0; q < S; ++q) subtract_scaled<S>(sum, columns[q], coefficient(q, j));
-      store<S>(cj, sum);
-    }
+    subtract_front_item<S>(columns, coefficient, targets[i], ld_targets);
   }
 }
 

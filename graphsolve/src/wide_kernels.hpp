@@ -61,8 +61,7 @@ extern const ProductTable minus_products;
 // The updates a pivot with many later neighbours makes to one neighbour's
 // row and column (a net's or crystal's pivot, outside the fused edge and
 // pair kernels): every block S x S (3 <= S <= 6), one operand fixed for the
-// whole call and held in registers, the other and the target given per
-// item. For i < count:
+// whole call, the other and the target given per item. For i < count:
 //   fixed_left:             targets[i] -= fixed * factors[i]
 //   fixed_right:            targets[i] -= factors[i] * fixed
 //   fixed_right_transposed: targets[i] -= factors[i] * fixed^T
