@@ -355,7 +355,7 @@ int Factorization::Impl::gather_front_row(int k, int e1, int stop) {
   int count = 0;
   for (int e2 = e1 + 1, r = d->struct_begin[a]; e2 < stop; ++e2, l_ck += b) {
     const int c = pos[e2];
-    while (pos[r] != c) ++r;
+    r = find_entry(c, r);
     if (active[c]) {
       l_factors[count] = l_ck;
       l_targets[count] = l_a + col[r];
