@@ -11,6 +11,7 @@
 
 #include "comma_locale.hpp"
 #include "graphsolve/matrix_market.hpp"
+#include "test_support.hpp"
 
 namespace gs = graphsolve;
 namespace fs = std::filesystem;
@@ -32,22 +33,12 @@ class MatrixMarket : public ::testing::Test {
   }
   std::string error_of_sparse(const std::string& text) {
     const std::string path = write("bad.mtx", text);
-    try {
-      gs::read_matrix_market_sparse(path);
-    } catch (const gs::MatrixMarketError& e) {
-      return e.what();
-    }
-    return "no error";
+    return gs_test::message_of<gs::MatrixMarketError>([&] { gs::read_matrix_market_sparse(path); });
   }
   // The error reading `text` as an array file `name`, with `rows` expected.
   std::string error_of_dense(const std::string& name, const std::string& text, long rows = -1) {
     const std::string path = write(name, text);
-    try {
-      gs::read_matrix_market_dense(path, rows);
-    } catch (const gs::MatrixMarketError& e) {
-      return e.what();
-    }
-    return "no error";
+    return gs_test::message_of<gs::MatrixMarketError>([&] { gs::read_matrix_market_dense(path, rows); });
   }
   fs::path dir_;
 };
