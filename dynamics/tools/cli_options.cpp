@@ -57,8 +57,23 @@ std::map<std::string, std::vector<double>> parse_joint_values(const std::vector<
                                                               const char* option) {
   std::map<std::string, std::vector<double>> out;
   for (const std::string& item : items) {
-    for (const std::string& entry : split(item, ',')) {
-      const auto eq = entry.find('=');
+    // Values never hold ',' or '=', names may (URDF allows any text): a piece
+    // without '=' is part of the next piece's name, and a name ends at its
+    // entry's last '='.
+    std::vector<std::string> entries;
+    std::string pending;
+    for (const std::string& piece : split(item, ',')) {
+      pending += piece;
+      if (pending.find('=') == std::string::npos) {
+        pending += ',';
+        continue;
+      }
+      entries.push_back(pending);
+      pending.clear();
+    }
+    if (!pending.empty()) entries.push_back(pending.substr(0, pending.size() - 1));
+    for (const std::string& entry : entries) {
+      const auto eq = entry.rfind('=');
       if (eq == std::string::npos || eq == 0)
         throw std::invalid_argument(std::string(option) + ": expected joint=value[:value...], got '" + entry + "'");
       std::vector<double> values;

@@ -72,6 +72,19 @@ double check_initial_spin(const Model& model, const State& state, double dt, int
   }
 }
 
+// A header field as RFC 4180 writes it: quoted, with its quotes doubled, when
+// it holds a comma, a quote or a line break (URDF link names may), so that
+// every body keeps its 13 columns for a CSV reader.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
+
 class TrajectoryCsv {
  public:
   TrajectoryCsv(const std::string& path, const Model& model) : path_(path), tmp_(path + ".tmp") {
@@ -82,7 +95,7 @@ class TrajectoryCsv {
             "ip_iterations";
     for (const Body& b : model.bodies())
       for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"})
-        out_ << ',' << b.name << '.' << c;
+        out_ << ',' << csv_field(b.name + '.' + c);
     out_ << '\n';
   }
   ~TrajectoryCsv() {

@@ -417,6 +417,33 @@ TEST_F(DynamicsCli, UrdfModelsRunWithFloatingRoots) {
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 }
 
+// A link name with a comma and quotes is one quoted header field per column
+// (RFC 4180), so a CSV reader still finds 13 columns per body.
+TEST_F(DynamicsCli, CsvHeaderQuotesNamesWithCommasAndQuotes) {
+  write("robot.urdf",
+        "<robot name='r'><link name='arm,&quot;l=r&quot;'><inertial><mass value='2'/>"
+        "<inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>");
+  // --q0 finds the floating joint, named after the link: a name may hold ','
+  // and '=', which values never do.
+  const CliResult r = run("simulate robot.urdf --steps 2 --q0 'arm,\"l=r\"=0:0:1:0:0:0' --out t.csv");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream csv(dir_ / "t.csv");
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_NE(header.find(",\"arm,\"\"l=r\"\".x\",\"arm,\"\"l=r\"\".y\","), std::string::npos) << header;
+  // Split as a CSV reader does: commas inside quotes do not count.
+  int fields = 1;
+  bool quoted = false;
+  for (char c : header) {
+    if (c == '"') quoted = !quoted;
+    if (c == ',' && !quoted) ++fields;
+  }
+  EXPECT_FALSE(quoted);
+  EXPECT_EQ(fields, 9 + 13);
+  EXPECT_EQ(csv_numbers(last_row("t.csv")).size(), 9u + 13u);
+  EXPECT_EQ(csv_numbers(first_row("t.csv"))[11], 1.0);  // z as --q0 set it
+}
+
 TEST_F(DynamicsCli, BuiltinGripperHoldsItsCube) {
   const CliResult r = run("simulate gripper --steps 50 --json");
   ASSERT_EQ(r.code, 0) << r.err;
