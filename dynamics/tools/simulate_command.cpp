@@ -341,7 +341,9 @@ int run_simulate(const SimulateOptions& o) {
                           {"translation_m", init.correction_translation},
                           {"rotation_rad", init.correction_rotation},
                           {"velocity_change", init.velocity_change}}}};
-    std::cout << j.dump(2) << '\n';
+    // A model path need not be UTF-8 (file names are bytes): JSON gets U+FFFD
+    // for a byte it cannot hold instead of an exception after the whole run.
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   } else {
     std::printf("%s: %d bodies, %d joints", o.model.c_str(), model.num_bodies(), model.num_joints());
     if (model.num_couplings() > 0) std::printf(", %d joint couplings", model.num_couplings());

@@ -444,6 +444,19 @@ TEST_F(DynamicsCli, CsvHeaderQuotesNamesWithCommasAndQuotes) {
   EXPECT_EQ(csv_numbers(first_row("t.csv"))[11], 1.0);  // z as --q0 set it
 }
 
+// File names are bytes: a model path that is not UTF-8 still gets its JSON
+// summary, with U+FFFD for the byte JSON cannot hold.
+TEST_F(DynamicsCli, JsonSummaryTakesModelPathsThatAreNotUtf8) {
+  write("caf\xe9.urdf",
+        "<robot name='r'><link name='base'><inertial><mass value='2'/>"
+        "<inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>");
+  const CliResult r = run("simulate 'caf\xe9.urdf' --steps 2 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["model"], "caf\xef\xbf\xbd.urdf");
+  EXPECT_EQ(summary["steps"], 2);
+}
+
 TEST_F(DynamicsCli, BuiltinGripperHoldsItsCube) {
   const CliResult r = run("simulate gripper --steps 50 --json");
   ASSERT_EQ(r.code, 0) << r.err;
