@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -265,7 +266,7 @@ Eigen::MatrixXd read_matrix_market_dense(const std::string& path, long expected_
 void write_matrix_market_dense(const std::string& path, const Eigen::MatrixXd& matrix) {
   const detail::CNumericLocale c_numbers;
   std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw MatrixMarketError(path + ": cannot open file for writing");
+  if (!f) throw MatrixMarketError(path + ": cannot open file for writing: " + std::strerror(errno));
   std::fprintf(f, "%%%%MatrixMarket matrix array real general\n%ld %ld\n", static_cast<long>(matrix.rows()),
                static_cast<long>(matrix.cols()));
   for (Eigen::Index j = 0; j < matrix.cols(); ++j)
@@ -277,7 +278,7 @@ void write_matrix_market_dense(const std::string& path, const Eigen::MatrixXd& m
 void write_matrix_market_sparse(const std::string& path, const SparseTriplets& matrix) {
   const detail::CNumericLocale c_numbers;
   std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw MatrixMarketError(path + ": cannot open file for writing");
+  if (!f) throw MatrixMarketError(path + ": cannot open file for writing: " + std::strerror(errno));
   std::fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%d %d %zu\n", matrix.rows, matrix.cols,
                matrix.entries.size());
   for (const Triplet& t : matrix.entries) std::fprintf(f, "%d %d %.17g\n", t.row + 1, t.col + 1, t.value);

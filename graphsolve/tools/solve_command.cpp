@@ -44,7 +44,14 @@ std::string describe_failure(const Factorization& f, const Pattern& p) {
 // Writes through a temporary file so that a failed run leaves no output.
 void write_solution(const std::string& path, const Eigen::MatrixXd& x) {
   const std::string temporary = path + ".tmp";
-  write_matrix_market_dense(temporary, x);
+  try {
+    write_matrix_market_dense(temporary, x);
+  } catch (const MatrixMarketError& e) {
+    // The message names the temporary file; the user gave `path`.
+    std::remove(temporary.c_str());
+    const std::string what = e.what();
+    throw UserError(path + what.substr(what.rfind(temporary, 0) == 0 ? temporary.size() : 0));
+  }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     std::remove(temporary.c_str());
     throw UserError(path + ": cannot write the solution");

@@ -310,7 +310,7 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       {"solve A.mtx --rhs b.mtx --out x.mtx --max-backward-error 0", "--max-backward-error must be a positive", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --max-backward-error nan", "--max-backward-error must be a positive", 1},
       {"solve A.mtx --rhs b.mtx", "--out is required", 2},
-      {"solve A.mtx --rhs b.mtx --out nodir/x.mtx", "nodir/x.mtx.tmp: cannot open file for writing", 1},
+      {"solve A.mtx --rhs b.mtx --out nodir/x.mtx", "nodir/x.mtx: cannot open file for writing: No such file or directory", 1},
       {"solve A.mtx --rhs b.mtx --out outdir", "outdir: cannot write the solution", 1},
       {"frobnicate", "A subcommand is required", 2},
   };
