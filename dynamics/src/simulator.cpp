@@ -351,7 +351,9 @@ StepResult Simulator::step(State& state) {
       return r;
     }
   }
-  if (!state.joint_input.allFinite()) {
+  // The time only counts the steps, but a NaN there would carry into every
+  // later state (and a controller reading it) unnoticed.
+  if (!state.joint_input.allFinite() || !std::isfinite(state.time)) {
     StepResult r;
     r.status = StepStatus::InvalidInput;
     return r;

@@ -730,6 +730,21 @@ TEST(StepFailure, NonFiniteJointInputIsReported) {
   }
 }
 
+// So is a state whose time is not finite (set by hand): it would carry into
+// every later state.
+TEST(StepFailure, NonFiniteTimeIsReported) {
+  const Model model = pendulum();
+  Simulator sim(model);
+  for (const double bad : {std::nan(""), -std::numeric_limits<double>::infinity()}) {
+    State s = make_state(model);
+    s.time = bad;
+    const StepResult r = sim.step(s);
+    EXPECT_EQ(r.status, StepStatus::InvalidInput) << bad;
+    EXPECT_EQ(r.failed_body, -1);
+    EXPECT_EQ(s.steps, 0);
+  }
+}
+
 // A joint angle that is not a number, or beyond +-1e9 rad where its turns
 // swamp its precision (State::joint_angles set by hand), names its joint.
 TEST(StepFailure, JointAnglesOutOfRangeAreInvalidInput) {
