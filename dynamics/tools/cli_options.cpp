@@ -1,11 +1,14 @@
 #include "cli_options.hpp"
 
+#include <cctype>
+#include <filesystem>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
 
 #include "dynamics/coordinates.hpp"
+#include "dynamics/models.hpp"
 #include "parse_number.hpp"
 
 namespace dynamics::cli {
@@ -97,8 +100,36 @@ HalfSpace parse_ground(const std::string& text) {
   return h;
 }
 
+namespace {
+
+bool ends_with_ignoring_case(const std::string& text, std::string_view suffix) {
+  if (text.size() < suffix.size()) return false;
+  const std::size_t start = text.size() - suffix.size();
+  for (std::size_t i = 0; i < suffix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(text[start + i])) != suffix[i]) return false;
+  return true;
+}
+
+bool is_builtin_name(const std::string& model) {
+  for (const BuiltinModel& b : builtin_models())
+    if (b.name == model) return true;
+  return false;
+}
+
+}  // namespace
+
 bool is_urdf_path(const std::string& model) {
-  return model.size() > 5 && model.compare(model.size() - 5, 5, ".urdf") == 0;
+  if (ends_with_ignoring_case(model, ".urdf")) return true;
+  if (is_builtin_name(model) || ends_with_ignoring_case(model, ".xacro")) return false;
+  std::error_code error;
+  return std::filesystem::is_regular_file(model, error);
+}
+
+void check_not_xacro(const std::string& model) {
+  std::error_code error;
+  if (ends_with_ignoring_case(model, ".xacro") && std::filesystem::is_regular_file(model, error))
+    throw std::invalid_argument(model + ": a xacro file, which is a template for a URDF file: expand it first (xacro " +
+                                model + " > robot.urdf) and simulate the .urdf file");
 }
 
 namespace {

@@ -14,7 +14,7 @@
 namespace dynamics::cli {
 
 struct SimulateOptions {
-  std::string model;                  // built-in name or path to a .urdf file
+  std::string model;                  // built-in name or path to a URDF file (see is_urdf_path)
   std::vector<std::string> params;    // key=value
   double dt = 0.01;
   long steps = 1000;
@@ -48,7 +48,11 @@ HalfSpace parse_ground(const std::string& text);
 std::map<std::string, std::vector<double>> parse_joint_values(const std::vector<std::string>& items,
                                                               const char* option);
 
+// MODEL names a URDF file: it ends in .urdf (any case), or it is no
+// built-in model's name and names a file (not a .xacro template).
 bool is_urdf_path(const std::string& model);
+// Throws, saying how to expand it, if MODEL is a xacro template file.
+void check_not_xacro(const std::string& model);
 
 struct InitialState {
   State state;

@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
 
   SimulateOptions o;
   auto* sim = app.add_subcommand("simulate", "simulate a built-in model or a URDF file");
-  sim->add_option("MODEL", o.model, "built-in model name (see `dynamics models`) or a .urdf file")->required();
+  sim->add_option("MODEL", o.model, "built-in model name (see `dynamics models`) or a URDF file (.urdf, or any other file that is not a built-in name)")->required();
   sim->add_option("--param", o.params, "model parameter key=value (built-in models), repeatable");
   sim->add_option("--dt", o.dt, "time step, s (default 0.01)")->check(positive_number(false));
   sim->add_option("--steps", o.steps, "number of steps (default 1000)")->check(positive_number(true));

@@ -457,6 +457,35 @@ TEST_F(DynamicsCli, JsonSummaryTakesModelPathsThatAreNotUtf8) {
   EXPECT_EQ(summary["steps"], 2);
 }
 
+// A file is read as URDF whatever its extension's case or name (robot.xml),
+// unless a built-in model has that name; a xacro template is refused with
+// how to expand it.
+TEST_F(DynamicsCli, UrdfFilesAreFoundByContentNotOnlyByExtension) {
+  const std::string robot =
+      "<robot name='r'><link name='base'><inertial><mass value='2'/>"
+      "<inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>";
+  for (const char* name : {"ROBOT.URDF", "robot.xml", "robot"}) {
+    write(name, robot);
+    const CliResult r = run(std::string("simulate ") + name + " --steps 3 --json");
+    ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["bodies"], 1) << name;
+  }
+  write("robot.urdf.xacro", robot);
+  const CliResult xacro = run("simulate robot.urdf.xacro --steps 3 --fixed-base");
+  EXPECT_EQ(xacro.code, 1);
+  EXPECT_NE(xacro.err.find("robot.urdf.xacro: a xacro file"), std::string::npos) << xacro.err;
+  EXPECT_NE(xacro.err.find("xacro robot.urdf.xacro > robot.urdf"), std::string::npos) << xacro.err;
+  // A built-in name wins over a file of that name in the working directory.
+  write("pendulum", "not a URDF file");
+  const CliResult builtin = run("simulate pendulum --steps 3 --json");
+  ASSERT_EQ(builtin.code, 0) << builtin.err;
+  // A file that is not URDF says so through the URDF reader.
+  write("model.xml", "<mujoco model='m'><worldbody/></mujoco>");
+  const CliResult mjcf = run("simulate model.xml --steps 3");
+  EXPECT_EQ(mjcf.code, 1);
+  EXPECT_NE(mjcf.err.find("model.xml: "), std::string::npos) << mjcf.err;
+}
+
 TEST_F(DynamicsCli, BuiltinGripperHoldsItsCube) {
   const CliResult r = run("simulate gripper --steps 50 --json");
   ASSERT_EQ(r.code, 0) << r.err;
