@@ -100,6 +100,17 @@ TEST_F(MatrixMarket, SparseWriteReadsBack) {
   EXPECT_EQ(back.entries[1].row, 1);
 }
 
+// Some editors write a UTF-8 byte order mark first; the header follows it.
+TEST_F(MatrixMarket, ByteOrderMarkBeforeTheHeaderIsSkipped) {
+  const std::string path = (dir_ / "bom.mtx").string();
+  std::ofstream(path) << "\xEF\xBB\xBF%%MatrixMarket matrix coordinate real general\n2 2 1\n2 1 -3.5\n";
+  const auto a = gs::read_matrix_market_sparse(path);
+  ASSERT_EQ(a.entries.size(), 1u);
+  EXPECT_EQ(a.entries[0].row, 1);
+  EXPECT_EQ(a.entries[0].col, 0);
+  EXPECT_EQ(a.entries[0].value, -3.5);
+}
+
 TEST_F(MatrixMarket, MalformedFilesNameTheFileAndLine) {
   const std::string h = "%%MatrixMarket matrix coordinate real general\n";
   struct Bad {
@@ -136,6 +147,16 @@ TEST_F(MatrixMarket, MalformedFilesNameTheFileAndLine) {
       // A size line that announces more entries than the file's bytes can
       // hold fails before anything is allocated for them.
       {h + "2 2 99999999\n1 1 1\n", ":2: the size line announces 99999999 entries, more than the"},
+      // Compressed files are named as such, not echoed as text.
+      {std::string("\x1f\x8b\x08\x08junk\n", 9),
+       ": a gzip-compressed file, not Matrix Market text: decompress it first (gunzip -k "},
+      {std::string("\xfd" "7zXZ\0\0junk", 11), ": a xz-compressed file"},
+      {"PK\x03\x04junk\n", ": a zip-compressed file"},
+      {"m.mtx" + std::string(252, '\0') + "ustar\0" + std::string(250, '\0'),
+       ": a tar archive, not Matrix Market text: extract the .mtx file from it first (tar xf "},
+      // Other bytes a terminal cannot show are escaped, and a long line cut.
+      {"\x01\xff" + std::string(100, 'a') + "\n",
+       ":1: expected the header '%%MatrixMarket matrix ...', found '\\x01\\xff" + std::string(72, 'a') + "...'"},
   };
   for (const Bad& c : cases) {
     const std::string message = error_of_sparse(c.text);
