@@ -21,6 +21,8 @@ std::vector<int> read_block_sizes(const std::string& path, int dimension) {
   long total = 0;
   std::string line, token;
   for (int line_number = 1; std::getline(in, line); ++line_number) {
+    // A UTF-8 byte order mark, which some editors write first, is no size.
+    if (line_number == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
     // A comment runs from '%' (Matrix Market's mark) or '#' to the line's end.
     if (const std::size_t comment = line.find_first_of("%#"); comment != std::string::npos) line.resize(comment);
     std::istringstream tokens(line);

@@ -68,8 +68,9 @@ TEST_F(Cli, SymmetricFileWithBlockFileLltRepeatAndRefinement) {
   write("A.mtx",
         "%%MatrixMarket matrix coordinate real symmetric\n4 4 6\n1 1 4\n2 2 5\n3 3 6\n4 4 7\n2 1 1\n4 3 -2\n");
   write("b.mtx", "%%MatrixMarket matrix coordinate real general\n4 2 3\n1 1 1\n4 1 2\n2 2 3\n");
-  // Comments, whose numbers are not sizes: 3 nodes, not 5.
-  write("blocks.txt", "% 2 sizes of 1, then one of 2\n1 1  # the scalar nodes: 7 7\n\n2%the pair\n");
+  // Comments, whose numbers are not sizes: 3 nodes, not 5; a UTF-8 byte
+  // order mark and Windows line ends, as some editors write them.
+  write("blocks.txt", "\xEF\xBB\xBF% 2 sizes of 1, then one of 2\r\n1 1  # the scalar nodes: 7 7\r\n\r\n2%the pair\r\n");
   const CliResult r = run("solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks.txt --method llt --repeat 3 --refine 2 --json");
   ASSERT_EQ(r.code, 0) << r.err;
   Eigen::Matrix4d dense;
