@@ -125,11 +125,20 @@ bool is_urdf_path(const std::string& model) {
   return std::filesystem::is_regular_file(model, error);
 }
 
-void check_not_xacro(const std::string& model) {
+void check_model_file(const std::string& model) {
   std::error_code error;
   if (ends_with_ignoring_case(model, ".xacro") && std::filesystem::is_regular_file(model, error))
     throw std::invalid_argument(model + ": a xacro file, which is a template for a URDF file: expand it first (xacro " +
                                 model + " > robot.urdf) and simulate the .urdf file");
+  // Built-in names hold neither; a path that names nothing is a file's name
+  // mistyped (or a directory), not a model to look up among the built-ins.
+  if (model.find_first_of("./") != std::string::npos && !is_builtin_name(model)) {
+    std::string names;
+    for (const BuiltinModel& b : builtin_models()) names += (names.empty() ? "" : ", ") + b.name;
+    throw std::invalid_argument(model + ": " +
+                                (std::filesystem::is_directory(model, error) ? "a directory" : "no such file") +
+                                ", and no built-in model has that name (built-in models: " + names + ")");
+  }
 }
 
 namespace {

@@ -51,8 +51,10 @@ std::map<std::string, std::vector<double>> parse_joint_values(const std::vector<
 // MODEL names a URDF file: it ends in .urdf (any case), or it is no
 // built-in model's name and names a file (not a .xacro template).
 bool is_urdf_path(const std::string& model);
-// Throws, saying how to expand it, if MODEL is a xacro template file.
-void check_not_xacro(const std::string& model);
+// For a MODEL that is no URDF file: throws if it is a xacro template (saying
+// how to expand it) or a path to no file (saying so, not only that no
+// built-in model has that name).
+void check_model_file(const std::string& model);
 
 struct InitialState {
   State state;

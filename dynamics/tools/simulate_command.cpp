@@ -35,7 +35,7 @@ Model load_model(const SimulateOptions& o) {
     for (const std::string& line : ignored) std::cerr << "dynamics: warning: " << o.model << ": " << line << '\n';
     return model;
   }
-  check_not_xacro(o.model);
+  check_model_file(o.model);
   if (o.keep_welded_links) throw std::invalid_argument("--keep-welded-links applies to URDF files only");
   if (o.fixed_base) throw std::invalid_argument("--fixed-base applies to URDF files only");
   if (o.no_contacts) throw std::invalid_argument("--no-contacts applies to URDF files only");

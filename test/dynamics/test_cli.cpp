@@ -479,6 +479,15 @@ TEST_F(DynamicsCli, UrdfFilesAreFoundByContentNotOnlyByExtension) {
   write("pendulum", "not a URDF file");
   const CliResult builtin = run("simulate pendulum --steps 3 --json");
   ASSERT_EQ(builtin.code, 0) << builtin.err;
+  // A path to no file says so, as well as that no built-in model has that name.
+  for (const char* path : {"missing.xml", "sub/robot", "."}) {
+    const CliResult missing = run(std::string("simulate ") + path);
+    EXPECT_EQ(missing.code, 1) << path;
+    EXPECT_NE(missing.err.find(std::string(path) + ": " + (path[0] == '.' ? "a directory" : "no such file") +
+                               ", and no built-in model has that name (built-in models: pendulum"),
+              std::string::npos)
+        << missing.err;
+  }
   // A file that is not URDF says so through the URDF reader.
   write("model.xml", "<mujoco model='m'><worldbody/></mujoco>");
   const CliResult mjcf = run("simulate model.xml --steps 3");
