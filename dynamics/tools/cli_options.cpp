@@ -133,11 +133,11 @@ void check_model_file(const std::string& model) {
   // Built-in names hold neither; a path that names nothing is a file's name
   // mistyped (or a directory), not a model to look up among the built-ins.
   if (model.find_first_of("./") != std::string::npos && !is_builtin_name(model)) {
-    std::string names;
-    for (const BuiltinModel& b : builtin_models()) names += (names.empty() ? "" : ", ") + b.name;
-    throw std::invalid_argument(model + ": " +
-                                (std::filesystem::is_directory(model, error) ? "a directory" : "no such file") +
-                                ", and no built-in model has that name (built-in models: " + names + ")");
+    const char* what = !std::filesystem::exists(model, error)           ? "no such file"
+                       : std::filesystem::is_directory(model, error) ? "a directory"
+                                                                       : "not a regular file";
+    throw std::invalid_argument(model + ": " + what +
+                                ", and no built-in model has that name (`dynamics models` lists them)");
   }
 }
 

@@ -484,7 +484,7 @@ TEST_F(DynamicsCli, UrdfFilesAreFoundByContentNotOnlyByExtension) {
     const CliResult missing = run(std::string("simulate ") + path);
     EXPECT_EQ(missing.code, 1) << path;
     EXPECT_NE(missing.err.find(std::string(path) + ": " + (path[0] == '.' ? "a directory" : "no such file") +
-                               ", and no built-in model has that name (built-in models: pendulum"),
+                               ", and no built-in model has that name (`dynamics models` lists them)"),
               std::string::npos)
         << missing.err;
   }
