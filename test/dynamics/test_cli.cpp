@@ -60,6 +60,13 @@ class DynamicsCli : public CliFixture {
   }
 };
 
+// A URDF robot of one 2 kg link, which floats; `link` is its XML-escaped name.
+std::string free_body_urdf(const std::string& link) {
+  return "<robot name='r'><link name='" + link +
+         "'><inertial><mass value='2'/>"
+         "<inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>";
+}
+
 // The numbers of one CSV row.
 std::vector<double> csv_numbers(const std::string& row) {
   std::stringstream fields(row);
@@ -403,9 +410,7 @@ TEST_F(DynamicsCli, JointFrictionVelocitySetsHowFastAHeldJointCreeps) {
 }
 
 TEST_F(DynamicsCli, UrdfModelsRunWithFloatingRoots) {
-  write("robot.urdf",
-        "<robot name='r'><link name='base'><inertial><mass value='2'/>"
-        "<inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>");
+  write("robot.urdf", free_body_urdf("base"));
   const CliResult r = run("simulate robot.urdf --steps 10 --q0 base=0:0:1:0:0:0 --v0 base=1:0:0:0:0:0 --out t.csv");
   ASSERT_EQ(r.code, 0) << r.err;
   const std::vector<double> v = csv_numbers(last_row("t.csv"));
@@ -420,9 +425,7 @@ TEST_F(DynamicsCli, UrdfModelsRunWithFloatingRoots) {
 // A link name with a comma and quotes is one quoted header field per column
 // (RFC 4180), so a CSV reader still finds 13 columns per body.
 TEST_F(DynamicsCli, CsvHeaderQuotesNamesWithCommasAndQuotes) {
-  write("robot.urdf",
-        "<robot name='r'><link name='arm,&quot;l=r&quot;'><inertial><mass value='2'/>"
-        "<inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>");
+  write("robot.urdf", free_body_urdf("arm,&quot;l=r&quot;"));
   // --q0 finds the floating joint, named after the link: a name may hold ','
   // and '=', which values never do.
   const CliResult r = run("simulate robot.urdf --steps 2 --q0 'arm,\"l=r\"=0:0:1:0:0:0' --out t.csv");
@@ -447,9 +450,7 @@ TEST_F(DynamicsCli, CsvHeaderQuotesNamesWithCommasAndQuotes) {
 // File names are bytes: a model path that is not UTF-8 still gets its JSON
 // summary, with U+FFFD for the byte JSON cannot hold.
 TEST_F(DynamicsCli, JsonSummaryTakesModelPathsThatAreNotUtf8) {
-  write("caf\xe9.urdf",
-        "<robot name='r'><link name='base'><inertial><mass value='2'/>"
-        "<inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>");
+  write("caf\xe9.urdf", free_body_urdf("base"));
   const CliResult r = run("simulate 'caf\xe9.urdf' --steps 2 --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto summary = nlohmann::json::parse(r.out);
@@ -461,9 +462,7 @@ TEST_F(DynamicsCli, JsonSummaryTakesModelPathsThatAreNotUtf8) {
 // unless a built-in model has that name; a xacro template is refused with
 // how to expand it.
 TEST_F(DynamicsCli, UrdfFilesAreFoundByContentNotOnlyByExtension) {
-  const std::string robot =
-      "<robot name='r'><link name='base'><inertial><mass value='2'/>"
-      "<inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial></link></robot>";
+  const std::string robot = free_body_urdf("base");
   for (const char* name : {"ROBOT.URDF", "robot.xml", "robot"}) {
     write(name, robot);
     const CliResult r = run(std::string("simulate ") + name + " --steps 3 --json");
