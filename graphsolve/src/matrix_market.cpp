@@ -99,7 +99,7 @@ class Reader {
     if (!std::getline(in_, line_)) fail_plain("empty file, expected a '%%MatrixMarket' header");
     ++line_number_;
     if (const Compression* c = compression_of(line_))
-      fail_plain(std::string("a ") + c->name + "-compressed file, not Matrix Market text: decompress it first (" +
+      fail_plain(std::string("compressed with ") + c->name + ", not Matrix Market text: decompress it first (" +
                  c->tool + " " + path_ + ")");
     // A tar header holds "ustar" at byte 257 (the SuiteSparse collection's
     // .tar.gz, once decompressed); its first line usually runs that far.

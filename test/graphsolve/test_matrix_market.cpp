@@ -149,9 +149,9 @@ TEST_F(MatrixMarket, MalformedFilesNameTheFileAndLine) {
       {h + "2 2 99999999\n1 1 1\n", ":2: the size line announces 99999999 entries, more than the"},
       // Compressed files are named as such, not echoed as text.
       {std::string("\x1f\x8b\x08\x08junk\n", 9),
-       ": a gzip-compressed file, not Matrix Market text: decompress it first (gunzip -k "},
-      {std::string("\xfd" "7zXZ\0\0junk", 11), ": a xz-compressed file"},
-      {"PK\x03\x04junk\n", ": a zip-compressed file"},
+       ": compressed with gzip, not Matrix Market text: decompress it first (gunzip -k "},
+      {std::string("\xfd" "7zXZ\0\0junk", 11), ": compressed with xz, not"},
+      {"PK\x03\x04junk\n", ": compressed with zip, not"},
       {"m.mtx" + std::string(252, '\0') + "ustar\0" + std::string(250, '\0'),
        ": a tar archive, not Matrix Market text: extract the .mtx file from it first (tar xf "},
       // Other bytes a terminal cannot show are escaped, and a long line cut.
