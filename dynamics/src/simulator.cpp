@@ -338,8 +338,9 @@ Simulator::~Simulator() = default;
 Simulator::Simulator(Simulator&&) noexcept = default;
 
 StepResult Simulator::step(State& state) {
-  check_state(impl_->model, state);
-  for (int b = 0; b < impl_->nb; ++b) {
+  Impl& m = impl();
+  check_state(m.model, state);
+  for (int b = 0; b < m.nb; ++b) {
     // A quaternion off unit norm is a rotation only after normalizing, which
     // the joint and contact equations do not do: its bodies would be sheared.
     if (!(std::abs(state.orientation[b].norm() - 1.0) <= kUnitNormSlack) || !state.position[b].allFinite() ||
@@ -358,20 +359,25 @@ StepResult Simulator::step(State& state) {
     r.status = StepStatus::InvalidInput;
     return r;
   }
-  for (int j = 0; j < impl_->nj; ++j)
+  for (int j = 0; j < m.nj; ++j)
     if (!(std::abs(state.joint_angles[j]) <= detail::kMaxJointAngle)) {  // NaN too
       StepResult r;
       r.status = StepStatus::InvalidInput;
       r.failed_joint = j;
       return r;
     }
-  return impl_->advance(state);
+  return m.advance(state);
 }
 
-const Model& Simulator::model() const { return impl_->model; }
-const StepOptions& Simulator::options() const { return impl_->options; }
-long Simulator::fill_blocks() const { return impl_->symbolic.stats().fill_blocks; }
-LoadFrequency Simulator::load_frequency(const State& state) const { return impl_->load_frequency(state); }
+Simulator::Impl& Simulator::impl() const {
+  if (!impl_) throw std::logic_error("dynamics::Simulator: used after it was moved from (construct a new one)");
+  return *impl_;
+}
+
+const Model& Simulator::model() const { return impl().model; }
+const StepOptions& Simulator::options() const { return impl().options; }
+long Simulator::fill_blocks() const { return impl().symbolic.stats().fill_blocks; }
+LoadFrequency Simulator::load_frequency(const State& state) const { return impl().load_frequency(state); }
 
 // The smallest count of the retry sequence whose sub-steps stay within
 // three quarters of the state's load limit: the loads change as the
@@ -458,6 +464,6 @@ void Simulator::Impl::joint_forces(const State& state, std::vector<Vector3>& chi
   }
 }
 
-int Simulator::graph_nodes() const { return impl_->mg.graph.num_nodes(); }
+int Simulator::graph_nodes() const { return impl().mg.graph.num_nodes(); }
 
 }  // namespace dynamics

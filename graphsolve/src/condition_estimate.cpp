@@ -101,7 +101,7 @@ double Factorization::Impl::inverse_one_norm_estimate() {
 }
 
 Status Factorization::condition_estimate(const BlockMatrix& matrix, double& estimate) {
-  Impl& m = *impl_;
+  Impl& m = impl();
   if (m.status != Status::Success) return Status::NotFactorized;
   if (!matrix.pattern().same_as(*m.d->pattern)) return Status::DimensionMismatch;
   if (m.d->pattern->dimension == 0) {

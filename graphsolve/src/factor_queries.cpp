@@ -44,7 +44,7 @@ bool equilibrate(const Eigen::MatrixXd& m, Eigen::VectorXd& r, Eigen::VectorXd& 
 }  // namespace
 
 Status Factorization::determinant(Determinant& result) const {
-  const Impl& m = *impl_;
+  const Impl& m = impl();
   if (m.status != Status::Success) return Status::NotFactorized;
   int sign = 1;
   double log_abs = 0.0;
@@ -78,7 +78,7 @@ Status Factorization::determinant(Determinant& result) const {
 }
 
 Status Factorization::inertia(Inertia& result) const {
-  const Impl& m = *impl_;
+  const Impl& m = impl();
   if (m.method == Method::LDU) return Status::UnsupportedMethod;
   if (m.status != Status::Success) return Status::NotFactorized;
   const long rows = m.d->pattern->dimension;

@@ -8,6 +8,7 @@
 // tree property), so every target block is found by one forward scan.
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "arena_layout.hpp"
 #include "factor_storage.hpp"
@@ -526,7 +527,7 @@ void Factorization::Impl::eliminate_symmetric(int k) {
 }
 
 Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& options) {
-  Impl& m = *impl_;
+  Impl& m = impl();
   m.status = Status::NotFactorized;
   m.failed = -1;
   m.min_ratio = 1.0;
@@ -598,12 +599,18 @@ Factorization::~Factorization() = default;
 Factorization::Factorization(Factorization&&) noexcept = default;
 Factorization& Factorization::operator=(Factorization&&) noexcept = default;
 
-Method Factorization::method() const { return impl_->method; }
-Status Factorization::status() const { return impl_->status; }
-NodeId Factorization::failed_node() const { return impl_->failed; }
-double Factorization::min_pivot_ratio() const { return impl_->min_ratio; }
-int Factorization::supernodal_panels() const { return impl_->panels; }
-const Symbolic& Factorization::symbolic() const { return impl_->symbolic; }
+Factorization::Impl& Factorization::impl() const {
+  if (!impl_)
+    throw std::logic_error("graphsolve::Factorization: used after it was moved from (assign it a new one first)");
+  return *impl_;
+}
+
+Method Factorization::method() const { return impl().method; }
+Status Factorization::status() const { return impl().status; }
+NodeId Factorization::failed_node() const { return impl().failed; }
+double Factorization::min_pivot_ratio() const { return impl().min_ratio; }
+int Factorization::supernodal_panels() const { return impl().panels; }
+const Symbolic& Factorization::symbolic() const { return impl().symbolic; }
 
 namespace {
 template <class Container>
@@ -613,7 +620,7 @@ long bytes_of(const Container& c) {
 }  // namespace
 
 long Factorization::memory_bytes() const {
-  const Impl& m = *impl_;
+  const Impl& m = impl();
   long bytes = bytes_of(m.values) + bytes_of(m.scratch) + bytes_of(m.rhs_scratch) + bytes_of(m.residual) +
                bytes_of(m.correction) + bytes_of(m.kept_rhs) + bytes_of(m.row_magnitude) +
                bytes_of(m.column_magnitude) + bytes_of(m.outer_left) + bytes_of(m.outer_right) +

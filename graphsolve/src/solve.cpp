@@ -108,28 +108,28 @@ Status Factorization::Impl::solve_into(const Eigen::Ref<const Eigen::MatrixXd>& 
   return solve_checked(x, transposed);
 }
 
-Status Factorization::solve_in_place(Eigen::Ref<Eigen::MatrixXd> rhs) { return impl_->solve_checked(rhs, false); }
+Status Factorization::solve_in_place(Eigen::Ref<Eigen::MatrixXd> rhs) { return impl().solve_checked(rhs, false); }
 
 Status Factorization::solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x) {
-  return impl_->solve_into(rhs, x, false);
+  return impl().solve_into(rhs, x, false);
 }
 
 Status Factorization::solve_transposed_in_place(Eigen::Ref<Eigen::MatrixXd> rhs) {
-  return impl_->solve_checked(rhs, true);
+  return impl().solve_checked(rhs, true);
 }
 
 Status Factorization::solve_transposed(const Eigen::Ref<const Eigen::MatrixXd>& rhs, Eigen::Ref<Eigen::MatrixXd> x) {
-  return impl_->solve_into(rhs, x, true);
+  return impl().solve_into(rhs, x, true);
 }
 
 Status Factorization::solve_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
                                     Eigen::Ref<Eigen::MatrixXd> x, int steps) {
-  return impl_->solve_refined(matrix, rhs, x, steps, false);
+  return impl().solve_refined(matrix, rhs, x, steps, false);
 }
 
 Status Factorization::solve_transposed_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,
                                                Eigen::Ref<Eigen::MatrixXd> x, int steps) {
-  return impl_->solve_refined(matrix, rhs, x, steps, true);
+  return impl().solve_refined(matrix, rhs, x, steps, true);
 }
 
 Status Factorization::Impl::solve_refined(const BlockMatrix& matrix, const Eigen::Ref<const Eigen::MatrixXd>& rhs,

@@ -6,7 +6,9 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
@@ -743,6 +745,23 @@ TEST(StepFailure, NonFiniteTimeIsReported) {
     EXPECT_EQ(r.failed_body, -1);
     EXPECT_EQ(s.steps, 0);
   }
+}
+
+// A moved-from Simulator has no system to step: it says so instead of
+// dereferencing it.
+TEST(StepFailure, MovedFromSimulatorFailsClearly) {
+  const Model model = pendulum();
+  Simulator sim(model);
+  Simulator taken = std::move(sim);
+  State s = make_state(model);
+  try {
+    sim.step(s);  // NOLINT(bugprone-use-after-move): the point of the test
+    FAIL() << "no exception";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("dynamics::Simulator: used after it was moved from"), std::string::npos);
+  }
+  EXPECT_THROW(sim.model(), std::logic_error);
+  EXPECT_TRUE(taken.step(s).ok());
 }
 
 // A joint angle that is not a number, or beyond +-1e9 rad where its turns

@@ -4,6 +4,8 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "graphsolve/families.hpp"
@@ -389,6 +391,35 @@ TEST(Errors, SolveChecksStateAndDimensions) {
   gs::BlockMatrix a_again(again);
   fam::fill_values(a_again, fam::Values::Unsymmetric, 1);
   EXPECT_EQ(f.factorize(a_again), gs::Status::Success);
+}
+
+// A moved-from Factorization has no state: every call says so instead of
+// dereferencing it, and assigning it a new one makes it usable again. A
+// moved-from Symbolic keeps its analysis (a move copies the shared handle).
+TEST(Errors, MovedFromObjectsFailClearlyOrStayValid) {
+  gs::Symbolic sym = gs::analyze(fam::chain(4, 2));
+  const gs::Symbolic taken = std::move(sym);
+  EXPECT_EQ(sym.order(), taken.order());  // NOLINT(bugprone-use-after-move): the point of the test
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::Unsymmetric, 1);
+  gs::Factorization f(sym);
+  gs::Factorization g = std::move(f);
+  Eigen::VectorXd b = Eigen::VectorXd::Ones(8), x(8);
+  const std::string moved = "graphsolve::Factorization: used after it was moved from";
+  EXPECT_NE(message_of([&] { f.factorize(a); }).find(moved), std::string::npos);  // NOLINT(bugprone-use-after-move)
+  EXPECT_NE(message_of([&] { f.solve_in_place(b); }).find(moved), std::string::npos);
+  EXPECT_NE(message_of([&] { f.solve_transposed(b, x); }).find(moved), std::string::npos);
+  EXPECT_NE(message_of([&] { f.status(); }).find(moved), std::string::npos);
+  EXPECT_NE(message_of([&] { f.memory_bytes(); }).find(moved), std::string::npos);
+  gs::Determinant det;
+  EXPECT_NE(message_of([&] { f.determinant(det); }).find(moved), std::string::npos);
+  double estimate = 0.0;
+  EXPECT_NE(message_of([&] { f.condition_estimate(a, estimate); }).find(moved), std::string::npos);
+  ASSERT_EQ(g.factorize(a), gs::Status::Success);
+  f = gs::Factorization(sym);
+  ASSERT_EQ(f.factorize(a), gs::Status::Success);
+  ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+  EXPECT_LT((a.to_dense() * x - b).norm(), 1e-12);
 }
 
 TEST(Errors, TransposedSolveAndQueriesCheckStateAndDimensions) {

@@ -279,6 +279,9 @@ class Simulator {
 
  private:
   struct Impl;
+  // The state; throws std::logic_error on a moved-from Simulator, which has
+  // none.
+  Impl& impl() const;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -142,6 +142,9 @@ class Factorization {
 
  private:
   struct Impl;
+  // The state; throws std::logic_error on a moved-from Factorization, which
+  // has none (assign it a new one to use it again).
+  Impl& impl() const;
   std::unique_ptr<Impl> impl_;
 };
 

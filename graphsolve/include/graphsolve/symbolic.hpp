@@ -44,6 +44,11 @@ struct SymbolicData;
 
 class Symbolic {
  public:
+  // Copies share the one analysis. Moves copy too (declaring these leaves
+  // no implicit move), so that a moved-from Symbolic still holds it.
+  Symbolic(const Symbolic&) = default;
+  Symbolic& operator=(const Symbolic&) = default;
+
   const AnalysisStats& stats() const;
   const Pattern& pattern() const;
   const std::shared_ptr<const Pattern>& pattern_ptr() const;
