@@ -374,7 +374,8 @@ TEST(ContactGraph, ContactsAreLeavesWithoutFill) {
   }
   // A limited joint's limit node shares the joint's two bodies: at most one
   // fill block per limited joint (the quadruped's four knees).
-  Simulator quad(quadruped());
+  const Model quadruped_model = quadruped();
+  Simulator quad(quadruped_model);
   EXPECT_LE(quad.fill_blocks(), 4);
 }
 

@@ -8,6 +8,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -457,12 +458,15 @@ TEST(Loops, HeavyFourBarMovesLikeALightOneAtTheSameCost) {
 }
 
 TEST(Graph, TreesHaveZeroFillAndLoopsSomeFill) {
-  EXPECT_EQ(Simulator(n_link_pendulum(100, ChainJoint::Spherical)).fill_blocks(), 0);
-  EXPECT_EQ(Simulator(n_link_pendulum(100, ChainJoint::Revolute)).fill_blocks(), 0);
-  EXPECT_GT(Simulator(four_link_chain(3)).fill_blocks(), 0);
+  const Model spherical = n_link_pendulum(100, ChainJoint::Spherical);
+  const Model revolute = n_link_pendulum(100, ChainJoint::Revolute);
+  const Model loops = four_link_chain(3), free_body = t_handle(), linkage = four_bar();
+  EXPECT_EQ(Simulator(spherical).fill_blocks(), 0);
+  EXPECT_EQ(Simulator(revolute).fill_blocks(), 0);
+  EXPECT_GT(Simulator(loops).fill_blocks(), 0);
   // Bodies plus joints with constraints (floating joints have no node).
-  EXPECT_EQ(Simulator(t_handle()).graph_nodes(), 1);
-  EXPECT_EQ(Simulator(four_bar()).graph_nodes(), 3 + 4);
+  EXPECT_EQ(Simulator(free_body).graph_nodes(), 1);
+  EXPECT_EQ(Simulator(linkage).graph_nodes(), 3 + 4);
 }
 
 TEST(Forces, PrismaticSpringOscillatesWithItsPeriod) {
@@ -746,6 +750,12 @@ TEST(StepFailure, NonFiniteTimeIsReported) {
     EXPECT_EQ(s.steps, 0);
   }
 }
+
+// A simulator keeps a reference to its model: a temporary one, which would be
+// gone before the first step, does not compile.
+static_assert(std::is_constructible_v<Simulator, const Model&>);
+static_assert(!std::is_constructible_v<Simulator, Model&&>);
+static_assert(!std::is_constructible_v<Simulator, Model&&, const StepOptions&>);
 
 // A moved-from Simulator has no system to step: it says so instead of
 // dereferencing it.

@@ -181,7 +181,8 @@ TEST(ModelErrors, BadStatesAndOptions) {
     o.max_regularization = cap;
     expect_invalid([&] { Simulator bad(m, o); }, "max_regularization must be finite and >= regularization");
   }
-  expect_invalid([] { Simulator bad(Model{}); }, "the model has no bodies");
+  const Model empty;
+  expect_invalid([&] { Simulator bad(empty); }, "the model has no bodies");
   State t = make_state(m);
   expect_invalid([&] { set_joint_positions(m, t, Eigen::VectorXd::Zero(3)); }, "got 3 values, the model has 1");
   expect_invalid([&] { set_joint_position(m, t, 0, Eigen::VectorXd::Zero(2)); }, "has 1 coordinate, got 2");

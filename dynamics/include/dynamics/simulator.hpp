@@ -241,6 +241,8 @@ class Simulator {
   // Keeps a reference to the model, which must outlive the simulator and not
   // change. Throws std::invalid_argument for bad options or an empty model.
   explicit Simulator(const Model& model, const StepOptions& options = {});
+  // A temporary model would be gone before the first step: refused at compile time.
+  explicit Simulator(Model&& model, const StepOptions& options = {}) = delete;
   ~Simulator();
   Simulator(Simulator&&) noexcept;
   Simulator& operator=(Simulator&&) = delete;
