@@ -47,6 +47,7 @@ const char* to_string(StepStatus status) {
 
 Simulator::Impl::Impl(const Model& m, const StepOptions& o)
     : model(m),
+      built_counts(model_counts()),
       options(o),
       mass_scale(detail::mass_scale(m)),
       ground_sites(m.num_contacts()),
@@ -337,8 +338,22 @@ Simulator::Simulator(const Model& model, const StepOptions& options) {
 Simulator::~Simulator() = default;
 Simulator::Simulator(Simulator&&) noexcept = default;
 
+std::array<int, 5> Simulator::Impl::model_counts() const {
+  return {model.num_bodies(), model.num_joints(), model.num_contacts(), model.num_couplings(), model.num_colliders()};
+}
+
+// The simulator keeps a reference to the model: elements added since it was
+// built would be left out of the step, or read past its arrays.
+void Simulator::Impl::check_model_unchanged() const {
+  if (model_counts() != built_counts)
+    throw std::logic_error(
+        "dynamics::Simulator: the model gained bodies, joints, contacts, couplings or colliders after the "
+        "simulator was built; construct a new Simulator for it");
+}
+
 StepResult Simulator::step(State& state) {
   Impl& m = impl();
+  m.check_model_unchanged();
   check_state(m.model, state);
   for (int b = 0; b < m.nb; ++b) {
     // A quaternion off unit norm is a rotation only after normalizing, which
@@ -377,7 +392,10 @@ Simulator::Impl& Simulator::impl() const {
 const Model& Simulator::model() const { return impl().model; }
 const StepOptions& Simulator::options() const { return impl().options; }
 long Simulator::fill_blocks() const { return impl().symbolic.stats().fill_blocks; }
-LoadFrequency Simulator::load_frequency(const State& state) const { return impl().load_frequency(state); }
+LoadFrequency Simulator::load_frequency(const State& state) const {
+  impl().check_model_unchanged();
+  return impl().load_frequency(state);
+}
 
 // The smallest count of the retry sequence whose sub-steps stay within
 // three quarters of the state's load limit: the loads change as the

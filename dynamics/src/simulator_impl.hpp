@@ -24,6 +24,11 @@ struct Simulator::Impl {
   using Pose = detail::Pose;
 
   const Model& model;
+  // The model's bodies, joints, contacts, couplings and colliders when the
+  // simulator was built: the graph and every array are sized for them.
+  std::array<int, 5> built_counts;
+  std::array<int, 5> model_counts() const;
+  void check_model_unchanged() const;  // std::logic_error if model_counts() moved on
   StepOptions options;
   // detail::mass_scale(): the tolerances on momenta and complementarity, the
   // merit's momentum rows and the joint regularization are taken relative to it.

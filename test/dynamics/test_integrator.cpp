@@ -757,6 +757,31 @@ static_assert(std::is_constructible_v<Simulator, const Model&>);
 static_assert(!std::is_constructible_v<Simulator, Model&&>);
 static_assert(!std::is_constructible_v<Simulator, Model&&, const StepOptions&>);
 
+// A model that gains elements after its simulator was built is refused, not
+// stepped without them.
+TEST(StepFailure, ModelGrownAfterTheSimulatorIsRefused) {
+  Model model = double_pendulum();
+  Simulator sim(model);
+  State s = make_state(model);
+  ASSERT_TRUE(sim.step(s).ok());
+  Body extra;
+  extra.name = "extra";
+  extra.position = Vector3(0.0, 0.0, -3.0);
+  const int b = model.add_body(extra);
+  model.add_joint(Joint::make(JointType::Revolute, "extra_joint", 1, b));
+  s = make_state(model);
+  try {
+    sim.step(s);
+    FAIL() << "no exception";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the model gained bodies, joints"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(sim.load_frequency(s), std::logic_error);
+  EXPECT_EQ(s.steps, 0);
+  Simulator rebuilt(model);
+  EXPECT_TRUE(rebuilt.step(s).ok());
+}
+
 // A moved-from Simulator has no system to step: it says so instead of
 // dereferencing it.
 TEST(StepFailure, MovedFromSimulatorFailsClearly) {

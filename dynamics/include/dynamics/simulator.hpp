@@ -239,7 +239,8 @@ struct LoadFrequency {
 class Simulator {
  public:
   // Keeps a reference to the model, which must outlive the simulator and not
-  // change. Throws std::invalid_argument for bad options or an empty model.
+  // change (step() and load_frequency() throw std::logic_error if it gained
+  // elements). Throws std::invalid_argument for bad options or an empty model.
   explicit Simulator(const Model& model, const StepOptions& options = {});
   // A temporary model would be gone before the first step: refused at compile time.
   explicit Simulator(Model&& model, const StepOptions& options = {}) = delete;
