@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -88,8 +89,13 @@ std::string csv_field(const std::string& text) {
 
 class TrajectoryCsv {
  public:
-  TrajectoryCsv(const std::string& path, const Model& model) : path_(path), tmp_(path + ".tmp") {
+  // `model_path`: the model's file, if any, which the trajectory must not replace.
+  TrajectoryCsv(const std::string& path, const Model& model, const std::string& model_path)
+      : path_(path), tmp_(path + ".tmp") {
     if (path.empty()) return;
+    std::error_code error;
+    if (std::filesystem::equivalent(path, model_path, error))
+      throw std::invalid_argument("--out " + path + " is the model file; write the trajectory to another file");
     out_.open(tmp_);
     if (!out_) throw std::invalid_argument("--out: cannot write '" + path + "'");
     out_ << "step,t,energy,kinetic,potential,constraint_violation,newton_iterations,min_signed_distance,"
@@ -203,7 +209,7 @@ int run_simulate(const SimulateOptions& o) {
   State state = init.state;
   const double first_dt = check_initial_spin(model, state, o.dt, o.max_substeps);
   Simulator sim(model, step_options);
-  TrajectoryCsv csv(o.out, model);
+  TrajectoryCsv csv(o.out, model, o.model);
   double lowest = min_signed_distance(model, state);
   const double initial_distance = lowest;
   double step_start_distance = lowest;  // of the state the next step starts from

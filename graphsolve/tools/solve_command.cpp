@@ -4,8 +4,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
 #include "block_system.hpp"
 #include "commands.hpp"
@@ -134,9 +136,21 @@ void add_matrix_facts(Factorization& f, const BlockMatrix& a, nlohmann::json& re
   }
 }
 
+// --out must not name an input: the solution would replace it.
+void check_out_is_no_input(const SolveOptions& o) {
+  const std::pair<const char*, const std::string*> inputs[] = {
+      {"the matrix A", &o.matrix}, {"the right-hand side (--rhs)", &o.rhs}, {"the block sizes (--blocks)", &o.blocks.blocks_file}};
+  for (const auto& [what, path] : inputs) {
+    std::error_code error;
+    if (!path->empty() && std::filesystem::equivalent(o.out, *path, error))
+      throw UserError("--out " + o.out + " is " + what + "; write the solution to another file");
+  }
+}
+
 }  // namespace
 
 int run_solve(const SolveOptions& o) {
+  check_out_is_no_input(o);
   if (o.refine < 0) throw UserError("--refine must be >= 0");
   if (o.repeat < 1) throw UserError("--repeat must be >= 1");
   if (!std::isfinite(o.shift)) throw UserError("--shift must be a finite number");

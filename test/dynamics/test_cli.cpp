@@ -487,6 +487,13 @@ TEST_F(DynamicsCli, UrdfFilesAreFoundByContentNotOnlyByExtension) {
               std::string::npos)
         << missing.err;
   }
+  // The trajectory never replaces the model file, however the path is spelt.
+  const CliResult onto_model = run("simulate robot.xml --steps 3 --out ./robot.xml");
+  EXPECT_EQ(onto_model.code, 1);
+  EXPECT_NE(onto_model.err.find("--out ./robot.xml is the model file; write the trajectory to another file"),
+            std::string::npos)
+      << onto_model.err;
+  EXPECT_EQ(slurp(dir_ / "robot.xml"), robot);
   // A file that is not URDF says so through the URDF reader.
   write("model.xml", "<mujoco model='m'><worldbody/></mujoco>");
   const CliResult mjcf = run("simulate model.xml --steps 3");

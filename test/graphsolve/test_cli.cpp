@@ -313,8 +313,13 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       {"solve A.mtx --rhs b.mtx", "--out is required", 2},
       {"solve A.mtx --rhs b.mtx --out nodir/x.mtx", "nodir/x.mtx: cannot open file for writing: No such file or directory", 1},
       {"solve A.mtx --rhs b.mtx --out outdir", "outdir: cannot write the solution", 1},
+      // The solution never replaces an input, however the path is spelt.
+      {"solve A.mtx --rhs b.mtx --out ./A.mtx", "--out ./A.mtx is the matrix A; write the solution to another file", 1},
+      {"solve A.mtx --rhs b.mtx --out b.mtx", "--out b.mtx is the right-hand side (--rhs)", 1},
+      {"solve A.mtx --rhs b.mtx --blocks blocks.txt --out blocks.txt", "--out blocks.txt is the block sizes (--blocks)", 1},
       {"frobnicate", "A subcommand is required", 2},
   };
+  const std::string matrix_before = slurp(dir_ / "A.mtx"), rhs_before = slurp(dir_ / "b.mtx");
   for (const Case& c : cases) {
     const CliResult r = run(c.args);
     EXPECT_EQ(r.code, c.code) << c.args << "\n" << r.err;
@@ -323,6 +328,8 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
     EXPECT_FALSE(exists("x.mtx")) << c.args;
   }
   EXPECT_FALSE(exists("outdir.tmp"));  // the temporary is removed when the rename fails
+  EXPECT_EQ(slurp(dir_ / "A.mtx"), matrix_before);
+  EXPECT_EQ(slurp(dir_ / "b.mtx"), rhs_before);
 }
 
 }  // namespace
