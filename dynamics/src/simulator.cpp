@@ -393,8 +393,9 @@ const Model& Simulator::model() const { return impl().model; }
 const StepOptions& Simulator::options() const { return impl().options; }
 long Simulator::fill_blocks() const { return impl().symbolic.stats().fill_blocks; }
 LoadFrequency Simulator::load_frequency(const State& state) const {
-  impl().check_model_unchanged();
-  return impl().load_frequency(state);
+  const Impl& m = impl();
+  m.check_model_unchanged();
+  return m.load_frequency(state);
 }
 
 // The smallest count of the retry sequence whose sub-steps stay within

@@ -20,8 +20,9 @@
 namespace dynamics::cli {
 namespace {
 
-Model load_model(const SimulateOptions& o) {
-  if (is_urdf_path(o.model)) {
+// `urdf`: is_urdf_path(o.model), decided once per run (it looks at the file).
+Model load_model(const SimulateOptions& o, bool urdf) {
+  if (urdf) {
     if (!o.params.empty()) throw std::invalid_argument("--param applies to built-in models only, not to URDF files");
     UrdfOptions options;
     options.fuse_welded_links = !o.keep_welded_links;
@@ -187,10 +188,11 @@ int run_models(bool json) {
 }
 
 int run_simulate(const SimulateOptions& o) {
-  Model model = load_model(o);
+  const bool urdf = is_urdf_path(o.model);
+  Model model = load_model(o, urdf);
   if (!o.gravity.empty()) model.gravity = parse_gravity(o.gravity);
   if (!o.ground.empty()) model.set_ground(parse_ground(o.ground));
-  if (o.friction >= 0.0 && !is_urdf_path(o.model)) model.set_friction_coefficient(o.friction);
+  if (o.friction >= 0.0 && !urdf) model.set_friction_coefficient(o.friction);
   StepOptions step_options;
   step_options.dt = o.dt;
   if (o.tolerance > 0.0) step_options.tolerance = step_options.interior_tolerance = o.tolerance;
@@ -268,7 +270,7 @@ int run_simulate(const SimulateOptions& o) {
         std::cerr << "); the shapes started " << -initial_distance << " m inside the ground or each other";
         if (k > 0) std::cerr << " and are still " << -step_start_distance << " m deep";
         std::cerr << ": place the model with --q0 or move the ground with --ground"
-                  << (is_urdf_path(o.model) && !o.no_contacts ? " (or drop it with --no-contacts)\n" : "\n");
+                  << (urdf && !o.no_contacts ? " (or drop it with --no-contacts)\n" : "\n");
         return 1;
       }
       const LoadCheck loads = check_loads(sim, state, o.dt);  // the state is where the step started
