@@ -15,6 +15,7 @@
 
 #include <tinyxml.h>
 
+#include "file_contents.hpp"
 #include "format_number.hpp"
 #include "parse_number.hpp"
 #include "urdf_capsules.hpp"
@@ -24,6 +25,8 @@
 
 namespace dynamics {
 namespace {
+
+namespace file_contents = graphsolve::file_contents;
 
 using urdf_detail::Capsules;
 using urdf_detail::from_urdf;
@@ -244,8 +247,17 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
                  std::vector<std::string>* ignored_out) {
   const UrdfError fail(source);
   std::vector<std::string> ignored;
+  // tinyxml reads up to the first NUL byte, and calls binary data, a
+  // compressed file and a file without elements all "Error document empty".
+  if (const std::string why = file_contents::not_text(xml, source, "URDF XML"); !why.empty()) fail(why);
   TiXmlDocument doc;
   doc.Parse(xml.c_str());
+  if (doc.ErrorId() == TiXmlBase::TIXML_ERROR_DOCUMENT_EMPTY) {
+    const std::size_t first = xml.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) fail(std::string(xml.empty() ? "empty" : "blank") + ", expected URDF XML");
+    fail("no XML element, expected URDF XML (<robot ...>); it begins with '" +
+         file_contents::printable(xml.substr(first, xml.find('\n', first) - first)) + "'");
+  }
   if (doc.Error())
     fail("malformed XML at line " + std::to_string(doc.ErrorRow()) + ", column " + std::to_string(doc.ErrorCol()) +
          ": " + doc.ErrorDesc());

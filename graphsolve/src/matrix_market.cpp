@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "c_numeric_locale.hpp"
+#include "file_contents.hpp"
 
 namespace graphsolve {
 
@@ -26,46 +27,7 @@ struct Header {
   Symmetry symmetry = Symmetry::General;
 };
 
-struct Compression {
-  const char* magic;  // the file's first bytes
-  std::size_t magic_size;
-  const char* name;
-  const char* tool;  // the command that decompresses it
-};
-
-// The compressed formats matrices are shipped in (the Matrix Market site's
-// .mtx.gz, the SuiteSparse collection's .tar.gz): read as text, they would
-// fail on their first line with a binary message.
-const Compression* compression_of(const std::string& first_line) {
-  static const Compression kFormats[] = {{"\x1f\x8b", 2, "gzip", "gunzip -k"},
-                                         {"BZh", 3, "bzip2", "bunzip2 -k"},
-                                         {"\xfd" "7zXZ", 5, "xz", "unxz -k"},
-                                         {"\x28\xb5\x2f\xfd", 4, "zstd", "unzstd"},
-                                         {"PK\x03\x04", 4, "zip", "unzip"}};
-  for (const Compression& c : kFormats)
-    if (first_line.compare(0, c.magic_size, c.magic, c.magic_size) == 0) return &c;
-  return nullptr;
-}
-
-// Text from the file for a message: control and non-ASCII bytes as \xHH,
-// cut after 80 characters of the message.
-std::string printable(const std::string& text) {
-  constexpr std::size_t kShown = 80;
-  std::string out;
-  std::size_t i = 0;
-  for (; i < text.size() && out.size() < kShown; ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      char hex[5];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    }
-  }
-  if (i < text.size()) out += "...";
-  return out;
-}
+using file_contents::printable;
 
 class Reader {
  public:
@@ -98,13 +60,10 @@ class Reader {
   Header header() {
     if (!std::getline(in_, line_)) fail_plain("empty file, expected a '%%MatrixMarket' header");
     ++line_number_;
-    if (const Compression* c = compression_of(line_))
-      fail_plain(std::string("compressed with ") + c->name + ", not Matrix Market text: decompress it first (" +
-                 c->tool + " " + path_ + ")");
-    // A tar header holds "ustar" at byte 257 (the SuiteSparse collection's
-    // .tar.gz, once decompressed); its first line usually runs that far.
-    if (line_.size() >= 262 && line_.compare(257, 5, "ustar") == 0)
-      fail_plain("a tar archive, not Matrix Market text: extract the .mtx file from it first (tar xf " + path_ + ")");
+    // A tar header (the SuiteSparse collection's .tar.gz, once decompressed)
+    // holds no line break before the "ustar" at its byte 257.
+    if (const std::string why = file_contents::not_text(line_, path_, "Matrix Market text"); !why.empty())
+      fail_plain(why);
     // A UTF-8 byte order mark, which some editors write first, is no part of the header.
     if (line_.rfind("\xEF\xBB\xBF", 0) == 0) line_.erase(0, 3);
     std::istringstream words(lowercase(line_));
@@ -138,6 +97,9 @@ class Reader {
     while (std::getline(in_, line_)) {
       ++line_number_;
       const auto first = line_.find_first_not_of(" \t\r");
+      // Parsing stops at a NUL byte: whatever follows on the line would be dropped unread.
+      if (const auto nul = line_.find('\0'); nul != std::string::npos)
+        fail("a NUL byte at column " + std::to_string(nul + 1) + ": binary data, not Matrix Market text");
       if (first == std::string::npos || line_[first] == '%') continue;
       cursor_ = line_.c_str() + first;
       return true;
@@ -175,7 +137,7 @@ class Reader {
 
   void end_of_line() {
     while (*cursor_ == ' ' || *cursor_ == '\t' || *cursor_ == '\r') ++cursor_;
-    if (*cursor_ != '\0') fail(std::string("unexpected text '") + cursor_ + "' at the end of the line");
+    if (*cursor_ != '\0') fail("unexpected text '" + printable(cursor_) + "' at the end of the line");
   }
 
   int line_number() const { return line_number_; }

@@ -553,6 +553,31 @@ TEST(UrdfErrors, MalformedXmlNamesTheLine) {
   expect_urdf_error("<robot name='r'>\n<link name='a'>\n</robot>", "malformed XML at line");
 }
 
+// tinyxml called all of these "Error document empty" at line 0: binary
+// data, a compressed or archived robot, UTF-16 text, no element at all.
+TEST(UrdfErrors, FilesThatAreNotXmlTextSayWhatTheyAre) {
+  const std::string robot = "<robot name='r'>" + rod("a") + "</robot>";
+  std::string gzip = "\x1f\x8b\x08";
+  gzip += '\0';
+  expect_urdf_error(gzip, "robot.urdf: compressed with gzip, not URDF XML: decompress it first (gunzip -k robot.urdf)");
+  expect_urdf_error("robot.urdf" + std::string(247, '\0') + "ustar" + std::string(100, '\0'),
+                    "a tar archive, not URDF XML: extract the file from it first (tar xf robot.urdf)");
+  std::string utf16 = "\xff\xfe";
+  for (char c : robot) utf16 += std::string{c, '\0'};
+  expect_urdf_error(utf16, "UTF-16 text, not URDF XML in UTF-8: convert it first (iconv -f UTF-16 -t UTF-8 robot.urdf)");
+  expect_urdf_error(utf16.substr(2), "UTF-16 text");
+  // A NUL byte inside the document would have cut it there, unread.
+  expect_urdf_error(robot + std::string(1, '\0') + "<link name='b'/>", "binary data (a NUL byte at offset " +
+                                                                            std::to_string(robot.size()) + ")");
+  expect_urdf_error("", "robot.urdf: empty, expected URDF XML");
+  expect_urdf_error(" \n\t\n", "robot.urdf: blank, expected URDF XML");
+  expect_urdf_error("solid mesh\nfacet normal 0 0 1\n",
+                    "no XML element, expected URDF XML (<robot ...>); it begins with 'solid mesh'");
+  expect_urdf_error("\n  \xc0\x01 binary", "it begins with '\\xc0\\x01 binary'");
+  // The same robot as plain text loads.
+  EXPECT_NO_THROW(parse_urdf(robot, "robot.urdf"));
+}
+
 TEST(UrdfErrors, UnknownLinkInJoint) {
   expect_urdf_error("<robot name='r'>" + rod("a") + hinge("j", "a", "ghost", "0 0 0") + "</robot>",
                     "joint 'j': unknown child link 'ghost'");

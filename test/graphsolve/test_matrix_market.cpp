@@ -153,7 +153,15 @@ TEST_F(MatrixMarket, MalformedFilesNameTheFileAndLine) {
       {std::string("\xfd" "7zXZ\0\0junk", 11), ": compressed with xz, not"},
       {"PK\x03\x04junk\n", ": compressed with zip, not"},
       {"m.mtx" + std::string(252, '\0') + "ustar\0" + std::string(250, '\0'),
-       ": a tar archive, not Matrix Market text: extract the .mtx file from it first (tar xf "},
+       ": a tar archive, not Matrix Market text: extract the file from it first (tar xf "},
+      // UTF-16 text (a Windows editor's "Unicode"), with or without its byte order mark.
+      {std::string("\xff\xfe%\0%\0M\0", 8), ": UTF-16 text, not Matrix Market text in UTF-8: convert it first (iconv"},
+      {std::string("%\0%\0M\0a\0", 8), ": UTF-16 text"},
+      // A NUL byte ends what the parser reads of a line: refused, not cut.
+      {std::string("%%MatrixMarket\0 matrix\n", 23), ": binary data (a NUL byte at offset 14), not Matrix Market"},
+      {h + std::string("2 2 1\n1 1 1\0 5\n", 15), ":3: a NUL byte at column 6: binary data"},
+      {h + std::string("2 2 1\n% note\0\n1 1 1\n", 20), ":3: a NUL byte at column 7"},
+      {h + "2 2 1\n1 1 1 \xff\x01\n", ":3: unexpected text '\\xff\\x01' at the end of the line"},
       // Other bytes a terminal cannot show are escaped, and a long line cut.
       {"\x01\xff" + std::string(100, 'a') + "\n",
        ":1: expected the header '%%MatrixMarket matrix ...', found '\\x01\\xff" + std::string(72, 'a') + "...'"},
