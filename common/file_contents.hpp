@@ -63,6 +63,12 @@ inline std::string not_text(std::string_view head, const std::string& path, cons
   return {};
 }
 
+// Drops a UTF-8 byte order mark from the start of `first_line`: some
+// editors write one, and it is no part of what the line says.
+inline void skip_utf8_bom(std::string& first_line) {
+  if (first_line.rfind("\xEF\xBB\xBF", 0) == 0) first_line.erase(0, 3);
+}
+
 // Text from a file for a message: control and non-ASCII bytes as \xHH, cut
 // after 80 characters of the message.
 inline std::string printable(std::string_view text) {

@@ -64,8 +64,7 @@ class Reader {
     // holds no line break before the "ustar" at its byte 257.
     if (const std::string why = file_contents::not_text(line_, path_, "Matrix Market text"); !why.empty())
       fail_plain(why);
-    // A UTF-8 byte order mark, which some editors write first, is no part of the header.
-    if (line_.rfind("\xEF\xBB\xBF", 0) == 0) line_.erase(0, 3);
+    file_contents::skip_utf8_bom(line_);
     std::istringstream words(lowercase(line_));
     std::string banner, object, format, field, symmetry;
     words >> banner >> object >> format >> field >> symmetry;

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "file_contents.hpp"
+
 namespace graphsolve::cli {
 
 std::vector<int> uniform_block_sizes(int dimension, int block_size) {
@@ -21,8 +23,14 @@ std::vector<int> read_block_sizes(const std::string& path, int dimension) {
   long total = 0;
   std::string line, token;
   for (int line_number = 1; std::getline(in, line); ++line_number) {
-    // A UTF-8 byte order mark, which some editors write first, is no size.
-    if (line_number == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
+    if (line_number == 1) {
+      const std::string why = file_contents::not_text(line, path, "a text file of block sizes");
+      if (!why.empty()) throw UserError(path + ": " + why);
+      file_contents::skip_utf8_bom(line);
+    }
+    if (const std::size_t nul = line.find('\0'); nul != std::string::npos)
+      throw UserError(path + ":" + std::to_string(line_number) + ": a NUL byte at column " + std::to_string(nul + 1) +
+                      ": binary data, not a text file of block sizes");
     // A comment runs from '%' (Matrix Market's mark) or '#' to the line's end.
     if (const std::size_t comment = line.find_first_of("%#"); comment != std::string::npos) line.resize(comment);
     std::istringstream tokens(line);
@@ -35,7 +43,7 @@ std::vector<int> read_block_sizes(const std::string& path, int dimension) {
         used = 0;
       }
       const std::string which = path + ":" + std::to_string(line_number) + ": block size #" +
-                                std::to_string(sizes.size() + 1) + " is '" + token + "'";
+                                std::to_string(sizes.size() + 1) + " is '" + file_contents::printable(token) + "'";
       if (used != token.size() || value < 0) throw UserError(which + ", expected a non-negative integer");
       // Checked one by one, before the sum, which a huge size could overflow.
       if (value > dimension)

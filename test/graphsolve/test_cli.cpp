@@ -277,6 +277,9 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
   write("blocks_bad.txt", "1 # one\n two\n");
   write("blocks_negative.txt", "1 -1 3\n");
   write("blocks_too_large.txt", "4\n");
+  write("blocks_gz.txt", std::string("\x1f\x8b\x08\0\x01\n", 6));
+  write("blocks_nul.txt", std::string("1\n2\0 7\n", 7));
+  write("blocks_bytes.txt", "1 \x01\xfe\n");
   fs::create_directory(dir_ / "outdir");  // a solution cannot replace a directory
   write("outdir/keep", "");
   struct Case {
@@ -297,6 +300,13 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       {"solve A.mtx --rhs b.mtx --out x.mtx --block-size 2", "--block-size 2 does not divide the dimension 3", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks.txt", "block sizes sum to 2 but A has dimension 3", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_bad.txt", "blocks_bad.txt:2: block size #2 is 'two', expected a non-negative integer", 1},
+      // Files that are no text say so; bytes a terminal cannot show are escaped.
+      {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_gz.txt",
+       "blocks_gz.txt: compressed with gzip, not a text file of block sizes: decompress it first (gunzip -k", 1},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_nul.txt",
+       "blocks_nul.txt:2: a NUL byte at column 2: binary data, not a text file of block sizes", 1},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_bytes.txt",
+       "blocks_bytes.txt:1: block size #2 is '\\x01\\xfe', expected a non-negative integer", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_negative.txt", "blocks_negative.txt:1: block size #2 is '-1', expected a non-negative integer", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_too_large.txt", "blocks_too_large.txt:1: block size #1 is '4', larger than the dimension 3 of A", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --blocks nowhere.txt", "nowhere.txt: cannot open", 1},
