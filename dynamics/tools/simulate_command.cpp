@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -15,9 +16,12 @@
 
 #include "cli_options.hpp"
 #include "load_check.hpp"
+#include "output_file.hpp"
 #include "dynamics/dynamics.hpp"
 
 namespace dynamics::cli {
+
+namespace output_file = graphsolve::output_file;
 namespace {
 
 // `urdf`: is_urdf_path(o.model), decided once per run (it looks at the file).
@@ -90,48 +94,44 @@ std::string csv_field(const std::string& text) {
 
 class TrajectoryCsv {
  public:
-  // `model_path`: the model's file, if any, which the trajectory must not replace.
-  TrajectoryCsv(const std::string& path, const Model& model, const std::string& model_path)
-      : path_(path), tmp_(path + ".tmp") {
+  // `model_path`: the model's file, if any, which the trajectory must not
+  // replace. The file is replaced only by a complete trajectory
+  // (output_file.hpp; "-" is standard output).
+  TrajectoryCsv(const std::string& path, const Model& model, const std::string& model_path) {
     if (path.empty()) return;
     std::error_code error;
     if (std::filesystem::equivalent(path, model_path, error))
       throw std::invalid_argument("--out " + path + " is the model file; write the trajectory to another file");
-    out_.open(tmp_);
-    if (!out_) throw std::invalid_argument("--out: cannot write '" + path + "'");
-    out_ << "step,t,energy,kinetic,potential,constraint_violation,newton_iterations,min_signed_distance,"
-            "ip_iterations";
+    std::ostream& out = file_.emplace(path, "--out").stream();
+    out_ = &out;
+    out << "step,t,energy,kinetic,potential,constraint_violation,newton_iterations,min_signed_distance,"
+           "ip_iterations";
     for (const Body& b : model.bodies())
       for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"})
-        out_ << ',' << csv_field(b.name + '.' + c);
-    out_ << '\n';
-  }
-  ~TrajectoryCsv() {
-    if (out_.is_open()) {
-      out_.close();
-      std::remove(tmp_.c_str());
-    }
+        out << ',' << csv_field(b.name + '.' + c);
+    out << '\n';
   }
 
   // min_distance: +inf (written "inf") for a model without contacts. The
   // energies are those of the step's midpoint (diagnostics.hpp, dt > 0).
   void row(const Model& m, const State& s, double dt, int iterations, double min_distance) {
-    if (!out_.is_open()) return;
+    if (!out_) return;
+    std::ostream& out = *out_;
     char buf[64];
     const auto put = [&](double v) {
       std::snprintf(buf, sizeof buf, ",%.17g", v);
-      out_ << buf;
+      out << buf;
     };
-    out_ << s.steps;
+    out << s.steps;
     const double kinetic = kinetic_energy(m, s), potential = potential_energy(m, s, dt);
     put(s.time);
     put(kinetic + potential);
     put(kinetic);
     put(potential);
     put(constraint_violation(m, s));
-    out_ << ',' << iterations;
+    out << ',' << iterations;
     put(min_distance);
-    out_ << ',' << (m.has_inequalities() ? iterations : 0);
+    out << ',' << (m.has_inequalities() ? iterations : 0);
     for (int b = 0; b < m.num_bodies(); ++b) {
       const Quaternion& q = s.orientation[b];
       for (double v : {s.position[b].x(), s.position[b].y(), s.position[b].z(), q.w(), q.x(), q.y(), q.z(),
@@ -139,20 +139,16 @@ class TrajectoryCsv {
                        s.angular_velocity[b].y(), s.angular_velocity[b].z()})
         put(v);
     }
-    out_ << '\n';
+    out << '\n';
   }
 
-  // Only a complete trajectory replaces the output file.
   void commit() {
-    if (!out_.is_open()) return;
-    out_.close();
-    if (!out_ || std::rename(tmp_.c_str(), path_.c_str()) != 0)
-      throw std::invalid_argument("--out: cannot write '" + path_ + "'");
+    if (file_) file_->commit();
   }
 
  private:
-  std::string path_, tmp_;
-  std::ofstream out_;
+  std::optional<output_file::OutputFile> file_;
+  std::ostream* out_ = nullptr;
 };
 
 // Whether some contact of the model (ground or between colliders) has friction.
@@ -205,6 +201,8 @@ int run_simulate(const SimulateOptions& o) {
   step_options.friction_regularization = o.friction_regularization;
   step_options.joint_friction_velocity = o.joint_friction_velocity;
   if (o.steps < 0) throw std::invalid_argument("--steps must be >= 0");
+  if (o.out == "-" && o.json)
+    throw std::invalid_argument("--out - and --json both write to standard output: give --out a file");
   const InitialState init =
       initial_state(model, parse_joint_values(o.q0, "--q0"), parse_joint_values(o.v0, "--v0"));
   for (const std::string& line : init.warnings) std::cerr << "dynamics: warning: " << line << '\n';
@@ -354,28 +352,30 @@ int run_simulate(const SimulateOptions& o) {
     // for a byte it cannot hold instead of an exception after the whole run.
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   } else {
-    std::printf("%s: %d bodies, %d joints", o.model.c_str(), model.num_bodies(), model.num_joints());
-    if (model.num_couplings() > 0) std::printf(", %d joint couplings", model.num_couplings());
-    std::printf(", %ld steps of %g s in %.3f s (%.1f us/step)\n", o.steps, o.dt, wall,
+    // With the trajectory on standard output (--out -), the summary goes to stderr.
+    std::FILE* summary = o.out == "-" ? stderr : stdout;
+    std::fprintf(summary, "%s: %d bodies, %d joints", o.model.c_str(), model.num_bodies(), model.num_joints());
+    if (model.num_couplings() > 0) std::fprintf(summary, ", %d joint couplings", model.num_couplings());
+    std::fprintf(summary, ", %ld steps of %g s in %.3f s (%.1f us/step)\n", o.steps, o.dt, wall,
                 o.steps > 0 ? 1e6 * wall / double(o.steps) : 0.0);
-    std::printf("  Newton iterations per step: mean %.2f, max %d\n", mean_iterations, max_iterations);
+    std::fprintf(summary, "  Newton iterations per step: mean %.2f, max %d\n", mean_iterations, max_iterations);
     if (substepped > 0)
-      std::printf("  steps retried as sub-steps: %ld (up to %d sub-steps)\n", substepped, most_substeps);
-    if (centred > 0) std::printf("  steps solved by the centred restart: %ld\n", centred);
-    if (restarted > 0) std::printf("  steps solved by a friction restart: %ld\n", restarted);
-    std::printf("  max constraint violation: %.3g\n", max_violation);
+      std::fprintf(summary, "  steps retried as sub-steps: %ld (up to %d sub-steps)\n", substepped, most_substeps);
+    if (centred > 0) std::fprintf(summary, "  steps solved by the centred restart: %ld\n", centred);
+    if (restarted > 0) std::fprintf(summary, "  steps solved by a friction restart: %ld\n", restarted);
+    std::fprintf(summary, "  max constraint violation: %.3g\n", max_violation);
     if (touches) {
-      std::printf("  %d ground contacts", model.num_contacts());
+      std::fprintf(summary, "  %d ground contacts", model.num_contacts());
       if (model.num_colliders() > 0)
-        std::printf(", %d colliders (contacts between them: up to %d)", model.num_colliders(), most_collider_contacts);
-      std::printf(", min signed distance: %.3g m\n", lowest);
+        std::fprintf(summary, ", %d colliders (contacts between them: up to %d)", model.num_colliders(), most_collider_contacts);
+      std::fprintf(summary, ", min signed distance: %.3g m\n", lowest);
     }
-    std::printf("  energy: initial %.10g, final %.10g, drift %.3g, max error %.3g\n", e0, e1, e1 - e0,
+    std::fprintf(summary, "  energy: initial %.10g, final %.10g, drift %.3g, max error %.3g\n", e0, e1, e1 - e0,
                 max_energy_error);
     if (init.projected)
-      std::printf("  initial coordinates projected onto the constraints: moved %.3g m, %.3g rad\n",
+      std::fprintf(summary, "  initial coordinates projected onto the constraints: moved %.3g m, %.3g rad\n",
                   init.correction_translation, init.correction_rotation);
-    if (!o.out.empty()) std::printf("  trajectory: %s\n", o.out.c_str());
+    if (!o.out.empty()) std::fprintf(summary, "  trajectory: %s\n", o.out.c_str());
   }
   return 0;
 }

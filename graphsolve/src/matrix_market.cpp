@@ -275,16 +275,31 @@ Eigen::MatrixXd read_matrix_market_dense(const std::string& path, long expected_
   return m;
 }
 
-void write_matrix_market_dense(const std::string& path, const Eigen::MatrixXd& matrix) {
+namespace {
+
+// The array-format text of `matrix`, a line at a time, to emit(text, length).
+template <typename Emit>
+void dense_lines(const Eigen::MatrixXd& matrix, Emit&& emit) {
   const detail::CNumericLocale c_numbers;
+  char line[128];
+  emit(line, std::snprintf(line, sizeof line, "%%%%MatrixMarket matrix array real general\n%ld %ld\n",
+                           static_cast<long>(matrix.rows()), static_cast<long>(matrix.cols())));
+  for (Eigen::Index j = 0; j < matrix.cols(); ++j)
+    for (Eigen::Index i = 0; i < matrix.rows(); ++i) emit(line, std::snprintf(line, sizeof line, "%.17g\n", matrix(i, j)));
+}
+
+}  // namespace
+
+void write_matrix_market_dense(const std::string& path, const Eigen::MatrixXd& matrix) {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw MatrixMarketError(path + ": cannot open file for writing: " + std::strerror(errno));
-  std::fprintf(f, "%%%%MatrixMarket matrix array real general\n%ld %ld\n", static_cast<long>(matrix.rows()),
-               static_cast<long>(matrix.cols()));
-  for (Eigen::Index j = 0; j < matrix.cols(); ++j)
-    for (Eigen::Index i = 0; i < matrix.rows(); ++i) std::fprintf(f, "%.17g\n", matrix(i, j));
+  dense_lines(matrix, [f](const char* text, int length) { std::fwrite(text, 1, static_cast<std::size_t>(length), f); });
   const bool ok = std::ferror(f) == 0;
   if (std::fclose(f) != 0 || !ok) throw MatrixMarketError(path + ": write failed");
+}
+
+void write_matrix_market_dense(std::ostream& out, const Eigen::MatrixXd& matrix) {
+  dense_lines(matrix, [&out](const char* text, int length) { out.write(text, length); });
 }
 
 void write_matrix_market_sparse(const std::string& path, const SparseTriplets& matrix) {

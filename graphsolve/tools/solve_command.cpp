@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "block_system.hpp"
+#include "output_file.hpp"
 #include "commands.hpp"
 #include "report.hpp"
 
@@ -41,23 +42,6 @@ std::string describe_failure(const Factorization& f, const Pattern& p) {
         "pivots within each node's block): put rows that must exchange in one node (--block-size, --blocks), or "
         "regularize a singular matrix with --shift EPS";
   return message;
-}
-
-// Writes through a temporary file so that a failed run leaves no output.
-void write_solution(const std::string& path, const Eigen::MatrixXd& x) {
-  const std::string temporary = path + ".tmp";
-  try {
-    write_matrix_market_dense(temporary, x);
-  } catch (const MatrixMarketError& e) {
-    // The message names the temporary file; the user gave `path`.
-    std::remove(temporary.c_str());
-    const std::string what = e.what();
-    throw UserError(path + what.substr(what.rfind(temporary, 0) == 0 ? temporary.size() : 0));
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw UserError(path + ": cannot write the solution");
-  }
 }
 
 SparseTriplets read_square(const std::string& path) {
@@ -151,6 +135,10 @@ void check_out_is_no_input(const SolveOptions& o) {
 
 int run_solve(const SolveOptions& o) {
   check_out_is_no_input(o);
+  if (o.out == "-" && o.json) throw UserError("--out - and --json both write to standard output: give --out a file");
+  // Opened first, so that a path it cannot write fails before the work; the
+  // solution replaces the file only once it is complete (output_file.hpp).
+  output_file::OutputFile out(o.out, "--out");
   if (o.refine < 0) throw UserError("--refine must be >= 0");
   if (o.repeat < 1) throw UserError("--repeat must be >= 1");
   if (!std::isfinite(o.shift)) throw UserError("--shift must be a finite number");
@@ -181,7 +169,8 @@ int run_solve(const SolveOptions& o) {
   }
   const Accuracy accuracy = ensure_backward_error(o, factorization, a, b, x);
   const double residual = relative_residual(a, x, b);
-  write_solution(o.out, x);
+  write_matrix_market_dense(out.stream(), x);
+  out.commit();
 
   nlohmann::json report = to_json(symbolic.stats());
   report["method"] = to_string(o.method);

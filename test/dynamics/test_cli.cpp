@@ -1,11 +1,16 @@
 // The dynamics command line program, run as a user would.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -449,6 +454,43 @@ TEST_F(DynamicsCli, CsvHeaderQuotesNamesWithCommasAndQuotes) {
 
 // File names are bytes: a model path that is not UTF-8 still gets its JSON
 // summary, with U+FFFD for the byte JSON cannot hold.
+// --out where the path points: "-" is standard output (the summary then goes
+// to stderr), a symbolic link keeps pointing at the file it names (whose
+// permissions stay), and a FIFO (as /dev/null or /dev/stdout, which a renamed
+// temporary would replace with a regular file) is written in place.
+TEST_F(DynamicsCli, TrajectoryGoesWhereTheOutPathPoints) {
+  CliResult r = run("simulate pendulum --steps 3 --out -");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("step,t,energy", 0), 0u) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5);  // the header and steps 0 to 3
+  EXPECT_NE(r.err.find("pendulum: 1 bodies"), std::string::npos) << r.err;
+
+  write("real.csv", "old");
+  fs::permissions(dir_ / "real.csv", fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  fs::create_symlink("real.csv", dir_ / "link.csv");
+  r = run("simulate pendulum --steps 3 --out link.csv");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(dir_ / "link.csv"));
+  EXPECT_EQ(last_row("real.csv").rfind("3,0.0299999", 0), 0u) << last_row("real.csv");
+  EXPECT_EQ(fs::status(dir_ / "real.csv").permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+
+  const fs::path fifo = dir_ / "pipe.csv";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const int reader = ::open(fifo.c_str(), O_RDWR | O_NONBLOCK);  // holds the pipe open, so the program's open returns
+  ASSERT_GE(reader, 0);
+  r = run("simulate pendulum --steps 3 --out pipe.csv");
+  std::string text(16384, '\0');
+  const ssize_t got = ::read(reader, text.data(), text.size());
+  ::close(reader);
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_GT(got, 0);
+  text.resize(static_cast<std::size_t>(got));
+  EXPECT_EQ(text.rfind("step,t,energy", 0), 0u);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 5);
+  EXPECT_TRUE(fs::is_fifo(fifo));
+}
+
 TEST_F(DynamicsCli, JsonSummaryTakesModelPathsThatAreNotUtf8) {
   write("caf\xe9.urdf", free_body_urdf("base"));
   const CliResult r = run("simulate 'caf\xe9.urdf' --steps 2 --json");
@@ -811,8 +853,9 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate pendulum --q0 joint1=1 --q0 joint1=2", "--q0: joint 'joint1' is given twice", 1},
            {"simulate pendulum --param length=1 --param length=2", "--param: 'length' is given twice", 1},
            {"simulate pendulum --param length", "--param: expected key=value, got 'length'", 1},
-           {"simulate pendulum --steps 2 --out outdir", "--out: cannot write 'outdir'", 1},
-           {"simulate pendulum --steps 2 --out nodir/o.csv", "--out: cannot write 'nodir/o.csv'", 1},
+           {"simulate pendulum --steps 2 --out outdir", "--out outdir: cannot write: Is a directory", 1},
+           {"simulate pendulum --steps 2 --out nodir/o.csv", "--out nodir/o.csv: cannot write: No such file or directory", 1},
+           {"simulate pendulum --steps 2 --out - --json", "--out - and --json both write to standard output", 1},
            {"simulate pendulum --v0 joint1=250 --max-substeps 1", "initial state: body 'link1' turns at 250 rad/s, but a step of --dt 0.01 s carries at most a quarter turn, sqrt(2)/dt = 141.421 rad/s", 1},
            {"simulate pendulum --v0 joint1=2000",
             "initial state: body 'link1' turns at 2000 rad/s, but 8 sub-steps of --dt 0.01 s carry at most a quarter turn each, 1131.37 rad/s", 1},
@@ -857,7 +900,8 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
     EXPECT_EQ(r.code, c.code) << c.args << "\n" << r.err;
     EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\n" << r.err;
     EXPECT_FALSE(fs::exists(dir_ / "o.csv")) << c.args;
-    EXPECT_FALSE(fs::exists(dir_ / "o.csv.tmp")) << c.args;
+    for (const auto& entry : fs::directory_iterator(dir_))  // nor a temporary
+      EXPECT_EQ(entry.path().filename().string().rfind("o.csv", 0), std::string::npos) << c.args;
   }
 }
 

@@ -5,6 +5,10 @@
 #include <cmath>
 #include <filesystem>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "graphsolve/families.hpp"
@@ -62,6 +66,50 @@ TEST_F(Cli, SolvesABlockSystemAndReportsJson) {
     EXPECT_NE(r.err.find("nodes=20 edges=28"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("residual="), std::string::npos);
   }
+}
+
+// --out where the path points: "-" is standard output, a symbolic link keeps
+// pointing at the file it names (whose permissions stay), and a FIFO (as
+// /dev/null or /dev/stdout, which a renamed temporary would replace with a
+// regular file) is written in place.
+TEST_F(Cli, SolutionGoesWhereTheOutPathPoints) {
+  const gs::Symbolic sym = gs::analyze(fam::chain(4, 2));
+  gs::BlockMatrix a(sym);
+  fam::fill_values(a, fam::Values::Unsymmetric, 4);
+  write_matrix("A.mtx", a);
+  const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), 1, 3);
+  gs::write_matrix_market_dense((dir_ / "b.mtx").string(), b);
+  const Eigen::MatrixXd reference = a.to_dense().partialPivLu().solve(b);
+
+  CliResult r = run("solve A.mtx --rhs b.mtx --out - --block-size 2");
+  ASSERT_EQ(r.code, 0) << r.err;
+  write("stdout.mtx", r.out);
+  EXPECT_LT((read("stdout.mtx") - reference).norm(), 1e-12 * reference.norm());
+  EXPECT_NE(r.err.find("nodes=4"), std::string::npos) << r.err;  // the statistics stay on stderr
+
+  write("real.mtx", "old");
+  fs::permissions(dir_ / "real.mtx", fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  fs::create_symlink("real.mtx", dir_ / "link.mtx");
+  r = run("solve A.mtx --rhs b.mtx --out link.mtx --block-size 2");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(dir_ / "link.mtx"));
+  EXPECT_LT((read("real.mtx") - reference).norm(), 1e-12 * reference.norm());
+  EXPECT_EQ(fs::status(dir_ / "real.mtx").permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+
+  const fs::path fifo = dir_ / "pipe.mtx";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const int reader = ::open(fifo.c_str(), O_RDWR | O_NONBLOCK);  // holds the pipe open, so the program's open returns
+  ASSERT_GE(reader, 0);
+  r = run("solve A.mtx --rhs b.mtx --out pipe.mtx --block-size 2");
+  std::string text(4096, '\0');
+  const ssize_t got = ::read(reader, text.data(), text.size());
+  ::close(reader);
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_GT(got, 0);
+  write("from_pipe.mtx", text.substr(0, static_cast<std::size_t>(got)));
+  EXPECT_LT((read("from_pipe.mtx") - reference).norm(), 1e-12 * reference.norm());
+  EXPECT_TRUE(fs::is_fifo(fifo));
 }
 
 TEST_F(Cli, SymmetricFileWithBlockFileLltRepeatAndRefinement) {
@@ -321,8 +369,9 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       {"solve A.mtx --rhs b.mtx --out x.mtx --max-backward-error 0", "--max-backward-error must be a positive", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --max-backward-error nan", "--max-backward-error must be a positive", 1},
       {"solve A.mtx --rhs b.mtx", "--out is required", 2},
-      {"solve A.mtx --rhs b.mtx --out nodir/x.mtx", "nodir/x.mtx: cannot open file for writing: No such file or directory", 1},
-      {"solve A.mtx --rhs b.mtx --out outdir", "outdir: cannot write the solution", 1},
+      {"solve A.mtx --rhs b.mtx --out nodir/x.mtx", "--out nodir/x.mtx: cannot write: No such file or directory", 1},
+      {"solve A.mtx --rhs b.mtx --out outdir", "--out outdir: cannot write: Is a directory", 1},
+      {"solve A.mtx --rhs b.mtx --out - --json", "--out - and --json both write to standard output", 1},
       // The solution never replaces an input, however the path is spelt.
       {"solve A.mtx --rhs b.mtx --out ./A.mtx", "--out ./A.mtx is the matrix A; write the solution to another file", 1},
       {"solve A.mtx --rhs b.mtx --out b.mtx", "--out b.mtx is the right-hand side (--rhs)", 1},
@@ -337,7 +386,8 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
     EXPECT_NE(r.err.find("graphsolve: error:"), std::string::npos) << r.err;
     EXPECT_FALSE(exists("x.mtx")) << c.args;
   }
-  EXPECT_FALSE(exists("outdir.tmp"));  // the temporary is removed when the rename fails
+  for (const auto& entry : fs::directory_iterator(dir_))  // no temporary is left behind
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
   EXPECT_EQ(slurp(dir_ / "A.mtx"), matrix_before);
   EXPECT_EQ(slurp(dir_ / "b.mtx"), rhs_before);
 }

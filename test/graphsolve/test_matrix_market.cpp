@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -232,6 +233,10 @@ TEST_F(MatrixMarket, IgnoresTheProgramsDecimalComma) {
   EXPECT_EQ(text.find(','), std::string::npos) << text;
   EXPECT_NE(text.find("-1.25\n"), std::string::npos) << text;
   EXPECT_EQ(gs::read_matrix_market_dense(vector_path), x);  // %.17g round-trips exactly
+  // The stream overload writes the same text.
+  std::ostringstream stream;
+  gs::write_matrix_market_dense(stream, x);
+  EXPECT_EQ(stream.str(), text);
 }
 
 }  // namespace

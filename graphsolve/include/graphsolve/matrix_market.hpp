@@ -2,6 +2,7 @@
 // Reading and writing Matrix Market files. Every error throws
 // MatrixMarketError whose message names the file and line.
 
+#include <iosfwd>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -41,6 +42,9 @@ Eigen::MatrixXd read_matrix_market_dense(const std::string& path, long expected_
 // Array format with every digit (%.17g). Throws MatrixMarketError if the file
 // cannot be written.
 void write_matrix_market_dense(const std::string& path, const Eigen::MatrixXd& matrix);
+// The same text to a stream (standard output, a string); the caller checks
+// the stream's state.
+void write_matrix_market_dense(std::ostream& out, const Eigen::MatrixXd& matrix);
 void write_matrix_market_sparse(const std::string& path, const SparseTriplets& matrix);
 
 }  // namespace graphsolve
