@@ -121,8 +121,11 @@ bool is_builtin_name(const std::string& model) {
 bool is_urdf_path(const std::string& model) {
   if (ends_with_ignoring_case(model, ".urdf")) return true;
   if (is_builtin_name(model) || ends_with_ignoring_case(model, ".xacro")) return false;
+  // Any file but a directory: a pipe too (xacro robot.xacro | dynamics
+  // simulate /dev/stdin, or a shell's <(...)).
   std::error_code error;
-  return std::filesystem::is_regular_file(model, error);
+  const std::filesystem::file_status status = std::filesystem::status(model, error);
+  return std::filesystem::exists(status) && !std::filesystem::is_directory(status);
 }
 
 void check_model_file(const std::string& model) {
@@ -133,9 +136,7 @@ void check_model_file(const std::string& model) {
   // Built-in names hold neither; a path that names nothing is a file's name
   // mistyped (or a directory), not a model to look up among the built-ins.
   if (model.find_first_of("./") != std::string::npos && !is_builtin_name(model)) {
-    const char* what = !std::filesystem::exists(model, error)           ? "no such file"
-                       : std::filesystem::is_directory(model, error) ? "a directory"
-                                                                       : "not a regular file";
+    const char* what = std::filesystem::is_directory(model, error) ? "a directory" : "no such file";
     throw std::invalid_argument(model + ": " + what +
                                 ", and no built-in model has that name (`dynamics models` lists them)");
   }

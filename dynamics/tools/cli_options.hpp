@@ -49,7 +49,8 @@ std::map<std::string, std::vector<double>> parse_joint_values(const std::vector<
                                                               const char* option);
 
 // MODEL names a URDF file: it ends in .urdf (any case), or it is no
-// built-in model's name and names a file (not a .xacro template).
+// built-in model's name and names a file other than a directory (a pipe
+// too: /dev/stdin), and not a .xacro template.
 bool is_urdf_path(const std::string& model);
 // For a MODEL that is no URDF file: throws if it is a xacro template (saying
 // how to expand it) or a path to no file (saying so, not only that no

@@ -516,6 +516,13 @@ TEST_F(DynamicsCli, UrdfFilesAreFoundByContentNotOnlyByExtension) {
   EXPECT_EQ(xacro.code, 1);
   EXPECT_NE(xacro.err.find("robot.urdf.xacro: a xacro file"), std::string::npos) << xacro.err;
   EXPECT_NE(xacro.err.find("xacro robot.urdf.xacro > robot.urdf"), std::string::npos) << xacro.err;
+  // A pipe is read as URDF too (xacro robot.xacro | dynamics simulate /dev/stdin).
+  ASSERT_EQ(::mkfifo((dir_ / "piped").c_str(), 0600), 0);
+  const CliResult piped = run("simulate piped --steps 3 --json", "(cat robot > piped &)");
+  if (const int unblock = ::open((dir_ / "piped").c_str(), O_RDONLY | O_NONBLOCK); unblock >= 0)
+    ::close(unblock);  // a writer the program did not read from is let go (SIGPIPE)
+  ASSERT_EQ(piped.code, 0) << piped.err;
+  EXPECT_EQ(nlohmann::json::parse(piped.out)["bodies"], 1);
   // A built-in name wins over a file of that name in the working directory.
   write("pendulum", "not a URDF file");
   const CliResult builtin = run("simulate pendulum --steps 3 --json");
