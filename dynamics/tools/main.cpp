@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli_errors.hpp"
 #include "cli_options.hpp"
 
 namespace {
@@ -99,7 +100,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& help) {
     return app.exit(help);
   } catch (const CLI::ParseError& error) {
-    std::cerr << "dynamics: error: " << error.what() << " (see dynamics --help)\n";
+    std::cerr << "dynamics: error: " << graphsolve::cli_errors::explain_parse_error(app, error) << " (see dynamics --help)\n";
     return 2;
   }
   try {

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli_errors.hpp"
 #include "block_system.hpp"
 #include "commands.hpp"
 
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& help) {
     return app.exit(help);
   } catch (const CLI::ParseError& error) {
-    std::cerr << "graphsolve: error: " << error.what() << " (see graphsolve --help)\n";
+    std::cerr << "graphsolve: error: " << graphsolve::cli_errors::explain_parse_error(app, error) << " (see graphsolve --help)\n";
     return 2;
   }
   try {

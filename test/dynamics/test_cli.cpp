@@ -863,6 +863,13 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate pendulum --steps 2 --out outdir", "--out outdir: cannot write: Is a directory", 1},
            {"simulate pendulum --steps 2 --out nodir/o.csv", "--out nodir/o.csv: cannot write: No such file or directory", 1},
            {"simulate pendulum --steps 2 --out - --json", "--out - and --json both write to standard output", 1},
+           // Mistyped words get the nearest command or option; a repeated option says so.
+           {"simulat pendulum", "unknown command 'simulat' (did you mean simulate?); the commands are models, simulate", 2},
+           {"simulate pendulum --stpes 3", "unknown option --stpes (did you mean --steps?)", 2},
+           {"simulate pendulum --toll=3", "unknown option --toll (did you mean --tol?)", 2},
+           {"simulate pendulum --frobnicate", "unknown option --frobnicate (see dynamics --help)", 2},
+           {"simulate pendulum --dt 0.1 --dt 0.2", "--dt is given 2 times; give it once", 2},
+           {"simulate pendulum extra", "unexpected argument: 'extra'", 2},
            {"simulate pendulum --v0 joint1=250 --max-substeps 1", "initial state: body 'link1' turns at 250 rad/s, but a step of --dt 0.01 s carries at most a quarter turn, sqrt(2)/dt = 141.421 rad/s", 1},
            {"simulate pendulum --v0 joint1=2000",
             "initial state: body 'link1' turns at 2000 rad/s, but 8 sub-steps of --dt 0.01 s carry at most a quarter turn each, 1131.37 rad/s", 1},

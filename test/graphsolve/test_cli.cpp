@@ -376,7 +376,12 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       {"solve A.mtx --rhs b.mtx --out ./A.mtx", "--out ./A.mtx is the matrix A; write the solution to another file", 1},
       {"solve A.mtx --rhs b.mtx --out b.mtx", "--out b.mtx is the right-hand side (--rhs)", 1},
       {"solve A.mtx --rhs b.mtx --blocks blocks.txt --out blocks.txt", "--out blocks.txt is the block sizes (--blocks)", 1},
-      {"frobnicate", "A subcommand is required", 2},
+      // Mistyped words get the nearest command or option; a repeated option says so.
+      {"frobnicate", "unknown command 'frobnicate'; the commands are solve, info, demo", 2},
+      {"slove A.mtx", "unknown command 'slove' (did you mean solve?)", 2},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --methd ldu", "unknown option --methd (did you mean --method?)", 2},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --refine 1 --refine=2", "--refine is given 2 times; give it once", 2},
+      {"solve A.mtx B.mtx --rhs b.mtx --out x.mtx", "unexpected argument: 'B.mtx'", 2},
   };
   const std::string matrix_before = slurp(dir_ / "A.mtx"), rhs_before = slurp(dir_ / "b.mtx");
   for (const Case& c : cases) {
