@@ -4,8 +4,11 @@
 #include "dynamics/urdf.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <locale>
 #include <map>
@@ -530,10 +533,15 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
 }
 
 Model load_urdf(const std::string& path, const UrdfOptions& options, std::vector<std::string>* ignored) {
+  // A directory opens as a stream that reads nothing: named here, not "empty".
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw std::invalid_argument(path + ": is a directory, not a URDF file");
+  errno = 0;
   std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot open the file");
+  if (!in) throw std::invalid_argument(path + ": cannot open the file: " + std::strerror(errno));
   std::stringstream text;
   text << in.rdbuf();
+  if (in.bad()) throw std::invalid_argument(path + ": cannot read the file: " + std::strerror(errno));
   return parse_urdf(text.str(), path, options, ignored);
 }
 

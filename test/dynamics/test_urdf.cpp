@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -785,13 +786,23 @@ TEST(UrdfErrors, UrdfdomErrorsReachTheExceptionAndTheLogHandlerIsGivenBack) {
 
 TEST(UrdfErrors, NotARobot) { expect_urdf_error("<model/>", "root element must be <robot>"); }
 
-TEST(UrdfErrors, MissingFile) {
-  try {
-    load_urdf("/nonexistent/robot.urdf");
-    FAIL();
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
-  }
+// A file that cannot be opened says why; a directory is named as one (it
+// opens as a stream that reads nothing, which parsed as an empty file).
+TEST(UrdfErrors, MissingFileOrDirectory) {
+  const auto message_of = [](const std::string& path) -> std::string {
+    try {
+      load_urdf(path);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "no exception";
+  };
+  const std::string missing = message_of("/nonexistent/robot.urdf");
+  EXPECT_NE(missing.find("/nonexistent/robot.urdf: cannot open the file: No such file or directory"), std::string::npos)
+      << missing;
+  const std::string directory = std::filesystem::temp_directory_path().string();
+  const std::string message = message_of(directory);
+  EXPECT_NE(message.find(directory + ": is a directory, not a URDF file"), std::string::npos) << message;
 }
 
 }  // namespace
