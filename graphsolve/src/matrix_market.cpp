@@ -32,9 +32,10 @@ using file_contents::printable;
 class Reader {
  public:
   explicit Reader(const std::string& path) : path_(path), in_(path) {
+    const int open_error = errno;  // why in_ failed to open, if it did
     std::error_code error;
     if (std::filesystem::is_directory(path, error)) fail_plain("is a directory, expected a Matrix Market file");
-    if (!in_) fail_plain("cannot open file");
+    if (!in_) fail_plain(std::string("cannot open file: ") + std::strerror(open_error));
     if (std::filesystem::is_regular_file(path, error)) {
       const auto size = std::filesystem::file_size(path, error);
       if (!error) file_bytes_ = static_cast<long>(size);
