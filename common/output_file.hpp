@@ -119,4 +119,15 @@ class OutputFile {
   std::ofstream file_;
 };
 
+// After a program's last output: throws if what it wrote to standard output
+// did not all get there (a full disk; a shell's > to /dev/full), which would
+// otherwise pass unseen with exit status 0.
+inline void check_standard_output() {
+  errno = 0;
+  std::cout.flush();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout)
+    throw std::runtime_error(std::string("cannot write standard output: ") +
+                             (errno != 0 ? std::strerror(errno) : "write failed"));
+}
+
 }  // namespace graphsolve::output_file

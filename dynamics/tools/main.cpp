@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_errors.hpp"
+#include "output_file.hpp"
 #include "cli_options.hpp"
 
 namespace {
@@ -104,8 +105,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    if (models->parsed()) return run_models(models_json);
-    return run_simulate(o);
+    const int status = models->parsed() ? run_models(models_json) : run_simulate(o);
+    graphsolve::output_file::check_standard_output();
+    return status;
   } catch (const std::exception& error) {
     std::cerr << "dynamics: error: " << error.what() << "\n";
     return 1;

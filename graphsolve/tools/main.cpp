@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_errors.hpp"
+#include "output_file.hpp"
 #include "block_system.hpp"
 #include "commands.hpp"
 
@@ -69,13 +70,18 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    if (solve_cmd->parsed()) {
-      solve.ordering = *parse_ordering(ordering);
-      solve.method = *parse_method(method);
-      return cli::run_solve(solve);
-    }
-    if (info_cmd->parsed()) return cli::run_info(info);
-    return cli::run_demo(demo_json);
+    const auto run = [&] {
+      if (solve_cmd->parsed()) {
+        solve.ordering = *parse_ordering(ordering);
+        solve.method = *parse_method(method);
+        return cli::run_solve(solve);
+      }
+      if (info_cmd->parsed()) return cli::run_info(info);
+      return cli::run_demo(demo_json);
+    };
+    const int status = run();
+    output_file::check_standard_output();
+    return status;
   } catch (const graphsolve::OutOfMemory& error) {  // names what did not fit
     std::cerr << "graphsolve: error: " << error.what() << "\n";
     return 1;

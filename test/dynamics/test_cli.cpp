@@ -491,6 +491,18 @@ TEST_F(DynamicsCli, TrajectoryGoesWhereTheOutPathPoints) {
   EXPECT_TRUE(fs::is_fifo(fifo));
 }
 
+// Output to standard output that does not get there (a full disk) fails the
+// run instead of passing unseen with exit status 0.
+TEST_F(DynamicsCli, StandardOutputThatCannotBeWrittenFailsTheRun) {
+  if (!fs::is_character_file("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  for (const char* args : {"simulate pendulum --steps 3 --json", "simulate pendulum --steps 3", "models",
+                           "simulate pendulum --steps 3 --out -"}) {
+    const CliResult r = run(args, "", "/dev/full");
+    EXPECT_EQ(r.code, 1) << args;
+    EXPECT_NE(r.err.find("cannot write"), std::string::npos) << args << ": " << r.err;
+  }
+}
+
 TEST_F(DynamicsCli, JsonSummaryTakesModelPathsThatAreNotUtf8) {
   write("caf\xe9.urdf", free_body_urdf("base"));
   const CliResult r = run("simulate 'caf\xe9.urdf' --steps 2 --json");

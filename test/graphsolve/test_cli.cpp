@@ -112,6 +112,20 @@ TEST_F(Cli, SolutionGoesWhereTheOutPathPoints) {
   EXPECT_TRUE(fs::is_fifo(fifo));
 }
 
+// Output to standard output that does not get there (a full disk) fails the
+// run instead of passing unseen with exit status 0.
+TEST_F(Cli, StandardOutputThatCannotBeWrittenFailsTheRun) {
+  if (!fs::is_character_file("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  write("A.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 2\n2 2 4\n");
+  write("b.mtx", "%%MatrixMarket matrix array real general\n2 1\n1\n1\n");
+  for (const char* args : {"solve A.mtx --rhs b.mtx --out x.mtx --json", "solve A.mtx --rhs b.mtx --out -",
+                           "info A.mtx --json", "demo"}) {
+    const CliResult r = run(args, "", "/dev/full");
+    EXPECT_EQ(r.code, 1) << args;
+    EXPECT_NE(r.err.find("cannot write"), std::string::npos) << args << ": " << r.err;
+  }
+}
+
 TEST_F(Cli, SymmetricFileWithBlockFileLltRepeatAndRefinement) {
   write("A.mtx",
         "%%MatrixMarket matrix coordinate real symmetric\n4 4 6\n1 1 4\n2 2 5\n3 3 6\n4 4 7\n2 1 1\n4 3 -2\n");

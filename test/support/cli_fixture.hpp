@@ -33,10 +33,11 @@ class CliFixture : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  // shell_first runs in the same shell just before the program (e.g. a ulimit).
-  CliResult run(const std::string& args, const std::string& shell_first = "") {
+  // shell_first runs in the same shell just before the program (e.g. a
+  // ulimit); standard output goes to `stdout_to` (then not captured).
+  CliResult run(const std::string& args, const std::string& shell_first = "", const std::string& stdout_to = "stdout.txt") {
     const std::string command = "cd '" + dir_.string() + "' && " + (shell_first.empty() ? "" : shell_first + " && ") +
-                                "'" + program_ + "' " + args + " > stdout.txt 2> stderr.txt";
+                                "'" + program_ + "' " + args + " > " + stdout_to + " 2> stderr.txt";
     const int status = std::system(command.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir_ / "stdout.txt"), slurp(dir_ / "stderr.txt")};
   }
