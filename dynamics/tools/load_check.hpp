@@ -21,9 +21,10 @@ LoadCheck check_loads(const Simulator& sim, const State& state, double dt);
 // last. The loads change as the mechanism moves (a swinging pendulum's peak
 // at the bottom of its swing). An estimate is a few hundred solves of the
 // constraint system (restarted Lanczos, each vector projected and refined):
-// measured on 2026-11-26, 157 ms on a 1000-link chain (about 14 of its steps)
-// and 7.5 ms on a 100-link one (about 30), so the six checks of a 1000-step
-// run add about 10% and 20% to its time (left out of its wall time).
+// 16 ms on a 100-link chain and 143 ms on a 1000-link one, 75 to 150 of their
+// steps when those stay within the load limit, about 6 when they sub-step
+// past it (measured 2026-11-30; docs/dynamics.md, "Loaded joints"). The
+// checks are left out of the run's wall time.
 bool load_check_due(long step, long steps);
 
 }  // namespace dynamics::cli
