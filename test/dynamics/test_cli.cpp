@@ -10,7 +10,6 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -465,30 +464,19 @@ TEST_F(DynamicsCli, TrajectoryGoesWhereTheOutPathPoints) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5);  // the header and steps 0 to 3
   EXPECT_NE(r.err.find("pendulum: 1 bodies"), std::string::npos) << r.err;
 
-  write("real.csv", "old");
-  fs::permissions(dir_ / "real.csv", fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
-  fs::create_symlink("real.csv", dir_ / "link.csv");
+  link_to_private_file("link.csv", "real.csv");
   r = run("simulate pendulum --steps 3 --out link.csv");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(fs::is_symlink(dir_ / "link.csv"));
   EXPECT_EQ(last_row("real.csv").rfind("3,0.0299999", 0), 0u) << last_row("real.csv");
-  EXPECT_EQ(fs::status(dir_ / "real.csv").permissions() & fs::perms::all,
-            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  EXPECT_EQ(fs::status(dir_ / "real.csv").permissions() & fs::perms::all, kOwnerWriteGroupRead);
 
-  const fs::path fifo = dir_ / "pipe.csv";
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  const int reader = ::open(fifo.c_str(), O_RDWR | O_NONBLOCK);  // holds the pipe open, so the program's open returns
-  ASSERT_GE(reader, 0);
-  r = run("simulate pendulum --steps 3 --out pipe.csv");
-  std::string text(16384, '\0');
-  const ssize_t got = ::read(reader, text.data(), text.size());
-  ::close(reader);
+  std::string text;
+  r = run_writing_to_fifo("simulate pendulum --steps 3 --out pipe.csv", "pipe.csv", text);
   ASSERT_EQ(r.code, 0) << r.err;
-  ASSERT_GT(got, 0);
-  text.resize(static_cast<std::size_t>(got));
-  EXPECT_EQ(text.rfind("step,t,energy", 0), 0u);
+  EXPECT_EQ(text.rfind("step,t,energy", 0), 0u) << text;
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 5);
-  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_TRUE(fs::is_fifo(dir_ / "pipe.csv"));
 }
 
 // Output to standard output that does not get there (a full disk) fails the

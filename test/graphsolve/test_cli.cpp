@@ -5,10 +5,6 @@
 #include <cmath>
 #include <filesystem>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
 #include "graphsolve/families.hpp"
@@ -35,22 +31,26 @@ class Cli : public CliFixture {
         if (dense(i, j) != 0.0) t.entries.push_back({i, j, dense(i, j)});
     gs::write_matrix_market_sparse((dir_ / name).string(), t);
   }
+  // Writes A.mtx (unsymmetric values on `graph`) and b.mtx (`columns` random
+  // columns); returns the solution dense LU gives.
+  Eigen::MatrixXd write_unsymmetric_system(const gs::Graph& graph, int columns, unsigned rhs_seed) {
+    gs::BlockMatrix a(gs::analyze(graph));
+    fam::fill_values(a, fam::Values::Unsymmetric, 4);
+    write_matrix("A.mtx", a);
+    const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), columns, rhs_seed);
+    gs::write_matrix_market_dense((dir_ / "b.mtx").string(), b);
+    return a.to_dense().partialPivLu().solve(b);
+  }
   bool exists(const std::string& name) const { return fs::exists(dir_ / name); }
   Eigen::MatrixXd read(const std::string& name) const { return gs::read_matrix_market_dense((dir_ / name).string()); }
 };
 
 TEST_F(Cli, SolvesABlockSystemAndReportsJson) {
-  const gs::Symbolic sym = gs::analyze(fam::ladder(10, 3));
-  gs::BlockMatrix a(sym);
-  fam::fill_values(a, fam::Values::Unsymmetric, 4);
-  write_matrix("A.mtx", a);
-  const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), 2, 9);
-  gs::write_matrix_market_dense((dir_ / "b.mtx").string(), b);
+  const Eigen::MatrixXd reference = write_unsymmetric_system(fam::ladder(10, 3), 2, 9);
   for (const std::string ordering : {"auto", "dfs", "amd", "nd"}) {
     const CliResult r = run("solve A.mtx --rhs b.mtx --out x.mtx --block-size 3 --json --ordering " + ordering);
     ASSERT_EQ(r.code, 0) << r.err;
     const Eigen::MatrixXd x = read("x.mtx");
-    const Eigen::MatrixXd reference = a.to_dense().partialPivLu().solve(b);
     EXPECT_LT((x - reference).norm() / reference.norm(), 1e-10);
     const auto report = nlohmann::json::parse(r.out);
     for (const char* key : {"nodes", "edges", "components", "cycle_rank", "ordering", "method", "fill_blocks",
@@ -73,13 +73,7 @@ TEST_F(Cli, SolvesABlockSystemAndReportsJson) {
 // /dev/null or /dev/stdout, which a renamed temporary would replace with a
 // regular file) is written in place.
 TEST_F(Cli, SolutionGoesWhereTheOutPathPoints) {
-  const gs::Symbolic sym = gs::analyze(fam::chain(4, 2));
-  gs::BlockMatrix a(sym);
-  fam::fill_values(a, fam::Values::Unsymmetric, 4);
-  write_matrix("A.mtx", a);
-  const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), 1, 3);
-  gs::write_matrix_market_dense((dir_ / "b.mtx").string(), b);
-  const Eigen::MatrixXd reference = a.to_dense().partialPivLu().solve(b);
+  const Eigen::MatrixXd reference = write_unsymmetric_system(fam::chain(4, 2), 1, 3);
 
   CliResult r = run("solve A.mtx --rhs b.mtx --out - --block-size 2");
   ASSERT_EQ(r.code, 0) << r.err;
@@ -87,29 +81,19 @@ TEST_F(Cli, SolutionGoesWhereTheOutPathPoints) {
   EXPECT_LT((read("stdout.mtx") - reference).norm(), 1e-12 * reference.norm());
   EXPECT_NE(r.err.find("nodes=4"), std::string::npos) << r.err;  // the statistics stay on stderr
 
-  write("real.mtx", "old");
-  fs::permissions(dir_ / "real.mtx", fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
-  fs::create_symlink("real.mtx", dir_ / "link.mtx");
+  link_to_private_file("link.mtx", "real.mtx");
   r = run("solve A.mtx --rhs b.mtx --out link.mtx --block-size 2");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(fs::is_symlink(dir_ / "link.mtx"));
   EXPECT_LT((read("real.mtx") - reference).norm(), 1e-12 * reference.norm());
-  EXPECT_EQ(fs::status(dir_ / "real.mtx").permissions() & fs::perms::all,
-            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  EXPECT_EQ(fs::status(dir_ / "real.mtx").permissions() & fs::perms::all, kOwnerWriteGroupRead);
 
-  const fs::path fifo = dir_ / "pipe.mtx";
-  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  const int reader = ::open(fifo.c_str(), O_RDWR | O_NONBLOCK);  // holds the pipe open, so the program's open returns
-  ASSERT_GE(reader, 0);
-  r = run("solve A.mtx --rhs b.mtx --out pipe.mtx --block-size 2");
-  std::string text(4096, '\0');
-  const ssize_t got = ::read(reader, text.data(), text.size());
-  ::close(reader);
+  std::string text;
+  r = run_writing_to_fifo("solve A.mtx --rhs b.mtx --out pipe.mtx --block-size 2", "pipe.mtx", text);
   ASSERT_EQ(r.code, 0) << r.err;
-  ASSERT_GT(got, 0);
-  write("from_pipe.mtx", text.substr(0, static_cast<std::size_t>(got)));
+  write("from_pipe.mtx", text);
   EXPECT_LT((read("from_pipe.mtx") - reference).norm(), 1e-12 * reference.norm());
-  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_TRUE(fs::is_fifo(dir_ / "pipe.mtx"));
 }
 
 // Output to standard output that does not get there (a full disk) fails the

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,6 +42,31 @@ class CliFixture : public ::testing::Test {
                                 "'" + program_ + "' " + args + " > " + stdout_to + " 2> stderr.txt";
     const int status = std::system(command.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir_ / "stdout.txt"), slurp(dir_ / "stderr.txt")};
+  }
+  // Runs the program with `fifo` (in the directory) made a named pipe and held
+  // open for reading, so that the program's open for writing returns; `out`
+  // gets what it wrote there (at most 64 KiB).
+  CliResult run_writing_to_fifo(const std::string& args, const std::string& fifo, std::string& out) {
+    const std::filesystem::path path = dir_ / fifo;
+    out.clear();
+    if (::mkfifo(path.c_str(), 0600) != 0) return {-1, "", "mkfifo failed"};
+    const int reader = ::open(path.c_str(), O_RDWR | O_NONBLOCK);
+    if (reader < 0) return {-1, "", "cannot open the fifo"};
+    const CliResult result = run(args);
+    out.resize(1 << 16);
+    const ssize_t got = ::read(reader, out.data(), out.size());
+    ::close(reader);
+    out.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+    return result;
+  }
+  // A file `target` holding "old" that only its owner may write and its group
+  // read (rw-r-----), and a symbolic link `link` to it.
+  static constexpr std::filesystem::perms kOwnerWriteGroupRead =
+      std::filesystem::perms::owner_read | std::filesystem::perms::owner_write | std::filesystem::perms::group_read;
+  void link_to_private_file(const std::string& link, const std::string& target) {
+    write(target, "old");
+    std::filesystem::permissions(dir_ / target, kOwnerWriteGroupRead);
+    std::filesystem::create_symlink(target, dir_ / link);
   }
   std::string write(const std::string& name, const std::string& text) {
     std::ofstream(dir_ / name) << text;
