@@ -222,25 +222,48 @@ void read_coordinate_entries(Reader& r, const Header& h, long rows, long cols, l
   if (r.next_data_line()) r.fail("more entries than the " + std::to_string(entries) + " the size line announced");
 }
 
+// Array format: column-major; symmetric arrays list the lower triangle only
+// (skew-symmetric ones without the diagonal), each value given to sink once.
+template <class Sink>
+void read_array_entries(Reader& r, const Header& h, long rows, long cols, long entries, Sink&& sink) {
+  for (long j = 0; j < cols; ++j)
+    for (long i = h.symmetry == Symmetry::General ? 0 : j + (h.symmetry == Symmetry::SkewSymmetric); i < rows; ++i) {
+      if (!r.next_data_line()) r.fail("file ends before all " + std::to_string(entries) + " array values were read");
+      const double v = r.real("for an array value");
+      r.end_of_line();
+      sink(static_cast<int>(i), static_cast<int>(j), v);
+    }
+  if (r.next_data_line()) r.fail("more values than the array size announced");
+}
+
 }  // namespace
 
 SparseTriplets read_matrix_market_sparse(const std::string& path) {
   const detail::CNumericLocale c_numbers;
   Reader r(path);
   const Header h = r.header();
-  if (!h.coordinate) r.fail("expected a sparse matrix in coordinate format, found array format");
   long rows, cols, entries;
   read_size(r, h, rows, cols, entries);
   SparseTriplets result;
   result.rows = static_cast<int>(rows);
   result.cols = static_cast<int>(cols);
   result.symmetric = h.symmetry == Symmetry::Symmetric;
-  result.entries.reserve(static_cast<size_t>(std::min(entries, 1L << 26)) * (h.symmetry == Symmetry::General ? 1 : 2));
-  read_coordinate_entries(r, h, rows, cols, entries, [&](int i, int j, double v) {
-    if (h.symmetry == Symmetry::SkewSymmetric && i == j) r.fail("a skew-symmetric matrix has a diagonal entry");
+  const auto add = [&](int i, int j, double v) {
     result.entries.push_back({i, j, v});
     if (h.symmetry != Symmetry::General && i != j)
       result.entries.push_back({j, i, h.symmetry == Symmetry::Symmetric ? v : -v});
+  };
+  if (!h.coordinate) {
+    // A dense array (what SciPy's mmwrite makes of an ndarray): its nonzeros.
+    read_array_entries(r, h, rows, cols, entries, [&](int i, int j, double v) {
+      if (v != 0.0) add(i, j, v);
+    });
+    return result;
+  }
+  result.entries.reserve(static_cast<size_t>(std::min(entries, 1L << 26)) * (h.symmetry == Symmetry::General ? 1 : 2));
+  read_coordinate_entries(r, h, rows, cols, entries, [&](int i, int j, double v) {
+    if (h.symmetry == Symmetry::SkewSymmetric && i == j) r.fail("a skew-symmetric matrix has a diagonal entry");
+    add(i, j, v);
   });
   return result;
 }
@@ -263,16 +286,10 @@ Eigen::MatrixXd read_matrix_market_dense(const std::string& path, long expected_
     });
     return m;
   }
-  // Array format: column-major; symmetric arrays list the lower triangle only.
-  for (long j = 0; j < cols; ++j)
-    for (long i = h.symmetry == Symmetry::General ? 0 : j + (h.symmetry == Symmetry::SkewSymmetric); i < rows; ++i) {
-      if (!r.next_data_line()) r.fail("file ends before all " + std::to_string(entries) + " array values were read");
-      const double v = r.real("for an array value");
-      r.end_of_line();
-      m(i, j) = v;
-      if (h.symmetry != Symmetry::General) m(j, i) = mirror * v;
-    }
-  if (r.next_data_line()) r.fail("more values than the array size announced");
+  read_array_entries(r, h, rows, cols, entries, [&](int i, int j, double v) {
+    m(i, j) = v;
+    if (h.symmetry != Symmetry::General) m(j, i) = mirror * v;
+  });
   return m;
 }
 

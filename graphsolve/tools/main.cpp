@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
   cli::SolveOptions solve;
   std::string ordering = "auto", method = "ldu";
   auto* solve_cmd = app.add_subcommand("solve", "solve A x = b and write x");
-  solve_cmd->add_option("A", solve.matrix, "matrix, Matrix Market coordinate (real, general or symmetric)")->required();
+  solve_cmd->add_option("A", solve.matrix, "matrix, Matrix Market (coordinate: general, symmetric or skew-symmetric; or a dense array)")->required();
   solve_cmd->add_option("--rhs", solve.rhs, "right-hand side(s), Matrix Market array or coordinate")->required();
   solve_cmd->add_option("--out", solve.out, "solution file, Matrix Market array (%.17g)")->required();
   add_block_options(solve_cmd, solve.blocks);
@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
 
   cli::InfoOptions info;
   auto* info_cmd = app.add_subcommand("info", "analysis statistics for every ordering");
-  info_cmd->add_option("A", info.matrix, "matrix, Matrix Market coordinate")->required();
+  info_cmd->add_option("A", info.matrix, "matrix, Matrix Market (coordinate or a dense array)")->required();
   add_block_options(info_cmd, info.blocks);
   info_cmd->add_flag("--json", info.json, "print JSON on stdout");
 

@@ -96,6 +96,20 @@ TEST_F(Cli, SolutionGoesWhereTheOutPathPoints) {
   EXPECT_TRUE(fs::is_fifo(dir_ / "pipe.mtx"));
 }
 
+// A written as a dense array (SciPy's mmwrite of a NumPy array): its
+// nonzeros make the graph, here a 2x2-block chain.
+TEST_F(Cli, DenseArrayMatrixIsSolvedOnItsNonzeros) {
+  const Eigen::MatrixXd reference = write_unsymmetric_system(fam::chain(3, 2), 1, 5);
+  const Eigen::MatrixXd a = gs::read_matrix_market_dense((dir_ / "A.mtx").string());
+  gs::write_matrix_market_dense((dir_ / "dense.mtx").string(), a);
+  const CliResult r = run("solve dense.mtx --rhs b.mtx --out x.mtx --block-size 2 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_LT((read("x.mtx") - reference).norm(), 1e-12 * reference.norm());
+  const auto report = nlohmann::json::parse(r.out);
+  EXPECT_EQ(report["nodes"], 3);
+  EXPECT_EQ(report["edges"], 2);  // the zero blocks between the chain's ends make no edge
+}
+
 // Output to standard output that does not get there (a full disk) fails the
 // run instead of passing unseen with exit status 0.
 TEST_F(Cli, StandardOutputThatCannotBeWrittenFailsTheRun) {

@@ -1,6 +1,7 @@
 // Matrix Market reading and writing, including every malformed-file error.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -89,6 +90,37 @@ TEST_F(MatrixMarket, DenseRoundTripKeepsEveryDigit) {
   EXPECT_EQ(symmetric_array(1, 1), 3.0);
 }
 
+// An array file (SciPy's mmwrite writes an ndarray so) read as sparse: its
+// nonzeros, column by column, with a symmetric array's mirrored.
+TEST_F(MatrixMarket, ArrayFilesReadAsSparseGiveTheirNonzeros) {
+  const gs::SparseTriplets general =
+      gs::read_matrix_market_sparse(write("g.mtx", "%%MatrixMarket matrix array real general\n2 3\n1\n0\n0\n-2\n3.5\n0\n"));
+  EXPECT_EQ(general.rows, 2);
+  EXPECT_EQ(general.cols, 3);
+  EXPECT_FALSE(general.symmetric);
+  ASSERT_EQ(general.entries.size(), 3u);
+  const std::vector<std::array<double, 3>> expected = {{0, 0, 1}, {1, 1, -2}, {0, 2, 3.5}};
+  for (std::size_t k = 0; k < expected.size(); ++k) {
+    EXPECT_EQ(general.entries[k].row, expected[k][0]) << k;
+    EXPECT_EQ(general.entries[k].col, expected[k][1]) << k;
+    EXPECT_EQ(general.entries[k].value, expected[k][2]) << k;
+  }
+  // Lower triangle by columns: (1,1) 4, (2,1) 1, (2,2) 0.
+  const gs::SparseTriplets symmetric =
+      gs::read_matrix_market_sparse(write("s.mtx", "%%MatrixMarket matrix array real symmetric\n2 2\n4\n1\n0\n"));
+  EXPECT_TRUE(symmetric.symmetric);
+  Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(2, 2);
+  for (const gs::Triplet& t : symmetric.entries) dense(t.row, t.col) += t.value;
+  EXPECT_EQ(dense, gs::read_matrix_market_dense((dir_ / "s.mtx").string()));
+  EXPECT_EQ(dense(0, 1), 1.0);
+  const gs::SparseTriplets skew =
+      gs::read_matrix_market_sparse(write("k.mtx", "%%MatrixMarket matrix array real skew-symmetric\n2 2\n3\n"));
+  ASSERT_EQ(skew.entries.size(), 2u);
+  EXPECT_EQ(skew.entries[0].value, 3.0);
+  EXPECT_EQ(skew.entries[1].value, -3.0);
+  EXPECT_EQ(skew.entries[1].row, 0);
+}
+
 TEST_F(MatrixMarket, SparseWriteReadsBack) {
   gs::SparseTriplets t;
   t.rows = t.cols = 2;
@@ -124,7 +156,7 @@ TEST_F(MatrixMarket, MalformedFilesNameTheFileAndLine) {
       {"%%MatrixMarket matrix coordinate pattern general\n1 1 1\n1 1\n", ":1: unsupported field 'pattern'"},
       {"%%MatrixMarket matrix coordinate real hermitian\n1 1 1\n1 1 1\n", ":1: unsupported symmetry 'hermitian'"},
       {"%%MatrixMarket vector coordinate real general\n", ":1: unsupported object 'vector'"},
-      {"%%MatrixMarket matrix array real general\n1 1\n1\n", "expected a sparse matrix in coordinate format"},
+      {"%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n", "file ends before all 4 array values were read"},
       {h, ": missing the size line"},
       {h + "2 x 1\n", ":2: expected an integer for the number of columns"},
       {h + "2 2 -1\n", ":2: negative size"},

@@ -33,7 +33,9 @@ struct SparseTriplets {
   std::vector<Triplet> entries; // 0-based, duplicates kept (they add up)
 };
 
-// Coordinate format, real or integer, general or symmetric.
+// Coordinate format, real or integer, general, symmetric or skew-symmetric;
+// or array format (a dense matrix, as SciPy's mmwrite writes an ndarray),
+// whose nonzeros become the entries.
 SparseTriplets read_matrix_market_sparse(const std::string& path);
 // Array or coordinate format, real or integer, general: a dense matrix.
 // With `expected_rows` >= 0, a file announcing another row count fails at
