@@ -86,6 +86,14 @@ inline std::string explain_parse_error(const CLI::App& app, const CLI::ParseErro
   const std::string at_most = ": At Most 1 required but received ";
   if (const std::size_t at = what.find(at_most); at != std::string::npos)
     return what.substr(0, at) + " is given " + what.substr(at + at_most.size()) + " times; give it once";
+  // "--steps: 1 required INT:NONNEGATIVE missing": the option ended the line.
+  const std::string one_required = ": 1 required ";
+  const std::size_t at = what.find(one_required);
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) && at != std::string::npos && what.size() > 8 &&
+      what.compare(what.size() - 8, 8, " missing") == 0) {
+    const std::string type = what.substr(at + one_required.size(), what.size() - 8 - at - one_required.size());
+    return what.substr(0, at) + " needs a value (" + type + ")";
+  }
   return what;
 }
 

@@ -870,6 +870,7 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate pendulum --frobnicate", "unknown option --frobnicate (see dynamics --help)", 2},
            {"simulate pendulum --dt 0.1 --dt 0.2", "--dt is given 2 times; give it once", 2},
            {"simulate pendulum extra", "unexpected argument: 'extra'", 2},
+           {"simulate pendulum --out o.csv --steps", "--steps needs a value (INT:NONNEGATIVE)", 2},
            {"simulate pendulum --v0 joint1=250 --max-substeps 1", "initial state: body 'link1' turns at 250 rad/s, but a step of --dt 0.01 s carries at most a quarter turn, sqrt(2)/dt = 141.421 rad/s", 1},
            {"simulate pendulum --v0 joint1=2000",
             "initial state: body 'link1' turns at 2000 rad/s, but 8 sub-steps of --dt 0.01 s carry at most a quarter turn each, 1131.37 rad/s", 1},

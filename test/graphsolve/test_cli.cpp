@@ -394,6 +394,7 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       {"solve A.mtx --rhs b.mtx --out x.mtx --methd ldu", "unknown option --methd (did you mean --method?)", 2},
       {"solve A.mtx --rhs b.mtx --out x.mtx --refine 1 --refine=2", "--refine is given 2 times; give it once", 2},
       {"solve A.mtx B.mtx --rhs b.mtx --out x.mtx", "unexpected argument: 'B.mtx'", 2},
+      {"solve A.mtx --out x.mtx --rhs", "--rhs needs a value (TEXT)", 2},
   };
   const std::string matrix_before = slurp(dir_ / "A.mtx"), rhs_before = slurp(dir_ / "b.mtx");
   for (const Case& c : cases) {
