@@ -1,5 +1,6 @@
 #include "load_check.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -55,6 +56,11 @@ bool load_check_due(long step, long steps) {
   long power = 1;
   while (power < step) power *= 4;
   return power == step;
+}
+
+bool load_check_affordable(long step, double check_seconds, double step_seconds) {
+  constexpr double kFreeSeconds = 1.0, kShareOfSteps = 0.1;
+  return step <= 1 || check_seconds <= std::max(kFreeSeconds, kShareOfSteps * step_seconds);
 }
 
 }  // namespace dynamics::cli

@@ -308,7 +308,11 @@ int run_simulate(const SimulateOptions& o) {
     step_start_distance = r.min_signed_distance;
     most_collider_contacts = std::max(most_collider_contacts, r.collider_contacts);
     csv.row(model, state, last_dt, r.iterations, r.min_signed_distance);
-    if (load_check_due(k + 1, o.steps)) note_loads(k + 1);
+    if (load_check_due(k + 1, o.steps)) {
+      const double step_seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - check_seconds;
+      if (load_check_affordable(k + 1, check_seconds, step_seconds)) note_loads(k + 1);
+    }
   }
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - check_seconds;
