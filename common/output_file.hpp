@@ -26,6 +26,15 @@
 
 namespace graphsolve::output_file {
 
+// Whether writing `out` would replace the input file `input`, however either
+// path is spelt. Only a regular file can be replaced: /dev/stdin and
+// /dev/stdout may be one terminal without the output touching the input.
+inline bool replaces_input(const std::string& out, const std::string& input) {
+  std::error_code error;
+  return !input.empty() && std::filesystem::is_regular_file(out, error) &&
+         std::filesystem::equivalent(out, input, error);
+}
+
 class OutputFile {
  public:
   // `path` as the user gave it (messages name it so); `option` names where it

@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -99,10 +98,7 @@ class TrajectoryCsv {
   // (output_file.hpp; "-" is standard output).
   TrajectoryCsv(const std::string& path, const Model& model, const std::string& model_path) {
     if (path.empty()) return;
-    // Only a regular file can be overwritten: /dev/stdin and /dev/stdout may
-    // be one terminal without the trajectory touching the model.
-    std::error_code error;
-    if (std::filesystem::is_regular_file(path, error) && std::filesystem::equivalent(path, model_path, error))
+    if (output_file::replaces_input(path, model_path))
       throw std::invalid_argument("--out " + path + " is the model file; write the trajectory to another file");
     std::ostream& out = file_.emplace(path, "--out").stream();
     out_ = &out;

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <utility>
@@ -124,14 +123,9 @@ void add_matrix_facts(Factorization& f, const BlockMatrix& a, nlohmann::json& re
 void check_out_is_no_input(const SolveOptions& o) {
   const std::pair<const char*, const std::string*> inputs[] = {
       {"the matrix A", &o.matrix}, {"the right-hand side (--rhs)", &o.rhs}, {"the block sizes (--blocks)", &o.blocks.blocks_file}};
-  // Only a regular file can be overwritten: /dev/stdin and /dev/stdout may
-  // be one terminal without the solution touching the matrix.
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(o.out, error)) return;
-  for (const auto& [what, path] : inputs) {
-    if (!path->empty() && std::filesystem::equivalent(o.out, *path, error))
+  for (const auto& [what, path] : inputs)
+    if (output_file::replaces_input(o.out, *path))
       throw UserError("--out " + o.out + " is " + what + "; write the solution to another file");
-  }
 }
 
 }  // namespace
