@@ -293,31 +293,24 @@ Eigen::MatrixXd read_matrix_market_dense(const std::string& path, long expected_
   return m;
 }
 
-namespace {
-
-// The array-format text of `matrix`, a line at a time, to emit(text, length).
-template <typename Emit>
-void dense_lines(const Eigen::MatrixXd& matrix, Emit&& emit) {
+void write_matrix_market_dense(std::ostream& out, const Eigen::MatrixXd& matrix) {
+  // snprintf under the C locale, not the stream's operator<<: the caller's
+  // locale may group digits or write decimal commas.
   const detail::CNumericLocale c_numbers;
-  char line[128];
-  emit(line, std::snprintf(line, sizeof line, "%%%%MatrixMarket matrix array real general\n%ld %ld\n",
-                           static_cast<long>(matrix.rows()), static_cast<long>(matrix.cols())));
+  char line[96];
+  out.write(line, std::snprintf(line, sizeof line, "%%%%MatrixMarket matrix array real general\n%ld %ld\n",
+                                static_cast<long>(matrix.rows()), static_cast<long>(matrix.cols())));
   for (Eigen::Index j = 0; j < matrix.cols(); ++j)
-    for (Eigen::Index i = 0; i < matrix.rows(); ++i) emit(line, std::snprintf(line, sizeof line, "%.17g\n", matrix(i, j)));
+    for (Eigen::Index i = 0; i < matrix.rows(); ++i) out.write(line, std::snprintf(line, sizeof line, "%.17g\n", matrix(i, j)));
 }
-
-}  // namespace
 
 void write_matrix_market_dense(const std::string& path, const Eigen::MatrixXd& matrix) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw MatrixMarketError(path + ": cannot open file for writing: " + std::strerror(errno));
-  dense_lines(matrix, [f](const char* text, int length) { std::fwrite(text, 1, static_cast<std::size_t>(length), f); });
-  const bool ok = std::ferror(f) == 0;
-  if (std::fclose(f) != 0 || !ok) throw MatrixMarketError(path + ": write failed");
-}
-
-void write_matrix_market_dense(std::ostream& out, const Eigen::MatrixXd& matrix) {
-  dense_lines(matrix, [&out](const char* text, int length) { out.write(text, length); });
+  errno = 0;
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw MatrixMarketError(path + ": cannot open file for writing: " + std::strerror(errno));
+  write_matrix_market_dense(out, matrix);
+  out.close();
+  if (!out) throw MatrixMarketError(path + ": write failed");
 }
 
 void write_matrix_market_sparse(const std::string& path, const SparseTriplets& matrix) {
