@@ -266,6 +266,11 @@ TEST_F(MatrixMarket, IgnoresTheProgramsDecimalComma) {
   EXPECT_EQ(text.find(','), std::string::npos) << text;
   EXPECT_NE(text.find("-1.25\n"), std::string::npos) << text;
   EXPECT_EQ(gs::read_matrix_market_dense(vector_path), x);  // %.17g round-trips exactly
+  // A file that cannot be opened says why.
+  const std::string unwritable = gs_test::message_of<gs::MatrixMarketError>(
+      [&] { gs::write_matrix_market_dense((dir_ / "nodir" / "x.mtx").string(), x); });
+  EXPECT_NE(unwritable.find("cannot open file for writing: No such file or directory"), std::string::npos)
+      << unwritable;
   // The stream overload writes the same text.
   std::ostringstream stream;
   gs::write_matrix_market_dense(stream, x);
