@@ -2,6 +2,8 @@
 // matches an independent, dense elimination game.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <set>
 #include <string>
@@ -333,6 +335,103 @@ TEST(Analysis, ConstraintNodesWaitForAPivotOfTheirOwn) {
       EXPECT_TRUE(has_earlier_body) << "joint " << v << " with " << gs::to_string(o);
     }
   }
+}
+
+namespace {
+
+// A path's nodes in path order, from the end with the smaller id.
+std::vector<gs::NodeId> path_nodes(const gs::Graph& g) {
+  std::vector<std::vector<gs::NodeId>> adj(g.num_nodes());
+  for (auto [a, b] : g.edges()) {
+    adj[a].push_back(b);
+    adj[b].push_back(a);
+  }
+  gs::NodeId v = 0;
+  while (adj[v].size() != 1) ++v;
+  std::vector<gs::NodeId> path{v};
+  for (gs::NodeId from = -1; path.size() < static_cast<size_t>(g.num_nodes());) {
+    const gs::NodeId next = adj[v][0] != from ? adj[v][0] : adj[v][1];
+    from = v;
+    v = next;
+    path.push_back(v);
+  }
+  return path;
+}
+
+// LDU flops of eliminating the nodes of path[first, last) towards `towards`,
+// each a pivot with its next node on that side as its one later neighbour.
+double side_flops(const gs::Graph& g, const std::vector<gs::NodeId>& path, int first, int last, int step) {
+  double flops = 0;
+  for (int i = first; i != last; i += step) {
+    const double b = g.node_size(path[i]), w = g.node_size(path[i + step]);
+    flops += 2.0 / 3.0 * b * b * b + 2.0 * b * b * w + 2.0 * b * w * w;
+  }
+  return flops;
+}
+
+}  // namespace
+
+// A path's pivots form one chain of dependent eliminations; the dfs ordering
+// eliminates it from both ends at once (two independent chains) towards a
+// root that splits the work evenly, still without fill. A path that ends in a
+// zero-diagonal leaf keeps that leaf as its root (one-ended): eliminating the
+// leaf's body before its other neighbour would couple the leaf to it.
+TEST(Analysis, APathIsEliminatedFromBothEndsTowardsItsMiddle) {
+  std::mt19937 rng(11);
+  std::vector<gs::Graph> paths;
+  for (int n : {3, 4, 7, 50}) paths.push_back(fam::chain(n, 3));
+  paths.push_back(fam::mechanism(fam::chain(6, 6), 5, false));  // bodies at both ends, joints between
+  for (int k = 0; k < 20; ++k) {  // mixed sizes (0 included), numbered in random order along the path
+    const int n = std::uniform_int_distribution<int>(3, 30)(rng);
+    std::vector<int> place(n);
+    for (int i = 0; i < n; ++i) place[i] = i;
+    std::shuffle(place.begin(), place.end(), rng);
+    gs::Graph g;
+    for (int i = 0; i < n; ++i) g.add_node(std::uniform_int_distribution<int>(0, 8)(rng));
+    for (int i = 0; i + 1 < n; ++i) g.add_edge(place[i], place[i + 1]);
+    paths.push_back(g);
+  }
+  for (const gs::Graph& g : paths) {
+    const int n = g.num_nodes();
+    for (gs::Ordering o : {gs::Ordering::Auto, gs::Ordering::DFS}) {
+      const gs::Symbolic sym = gs::analyze(g, {o, {}});
+      EXPECT_EQ(sym.stats().fill_blocks, 0);
+      EXPECT_EQ(reference_fill(g, sym.order()), 0);
+      EXPECT_EQ(sym.stats().deferred_nodes, 0);
+      const std::vector<gs::NodeId> path = path_nodes(g);
+      int root = 0;
+      while (path[root] != sym.order().back()) ++root;
+      // Both ends lead to the root (two chains), each node's parent is its
+      // neighbour towards the root, and the root is an inner node.
+      ASSERT_GT(root, 0);
+      ASSERT_LT(root, n - 1);
+      for (int i = 0; i < n; ++i) {
+        if (i == root) continue;
+        EXPECT_EQ(sym.parent(path[i]), path[i < root ? i + 1 : i - 1]) << "node " << path[i];
+      }
+      // Each step goes on from the side with less work so far, so the two
+      // sides' work differs by at most one pivot's.
+      double largest_pivot = 0;
+      for (int i = 0; i + 1 < n; ++i)
+        largest_pivot = std::max({largest_pivot, side_flops(g, path, i, i + 1, 1), side_flops(g, path, i + 1, i, -1)});
+      EXPECT_LE(std::abs(side_flops(g, path, 0, root, 1) - side_flops(g, path, n - 1, root, -1)), largest_pivot)
+          << "root at " << root << " of " << n;
+    }
+  }
+  // Equal blocks alternate between the ends: the first two pivots are the ends.
+  for (int n : {3, 8, 51}) {
+    const gs::Symbolic sym = gs::analyze(fam::chain(n, 3));
+    const std::set<gs::NodeId> first_two{sym.order()[0], sym.order()[1]};
+    EXPECT_EQ(first_two, (std::set<gs::NodeId>{0, n - 1}));
+    EXPECT_EQ(sym.order().back(), n / 2);
+  }
+  // A grounded chain ends in the world joint, a zero-diagonal leaf: it is
+  // the root, and the path is eliminated from its other end.
+  const gs::Graph grounded = fam::mechanism(fam::chain(6, 6), 5, true);
+  const gs::Symbolic sym = gs::analyze(grounded);
+  EXPECT_EQ(sym.stats().fill_blocks, 0);
+  EXPECT_TRUE(gs::is_zero_diagonal_leaf(gs::Pattern(grounded), sym.order().back()));
+  EXPECT_EQ(sym.stats().tree_height, grounded.num_nodes());
 }
 
 TEST(Analysis, PredictedFlopsOfAChain) {

@@ -72,6 +72,11 @@ std::vector<Case> cases() {
   all.push_back({"crystal", fam::crystal(3, 6), fam::Values::Unsymmetric});
   all.push_back({"saddle_chain", fam::mechanism(fam::chain(12, 6), 5, true), fam::Values::SaddleUnsymmetric});
   all.push_back({"saddle_ladder", fam::mechanism(fam::ladder(5, 6), 3, false), fam::Values::Saddle});
+  // Paths eliminated from both ends towards a middle root (ordering_dfs.cpp):
+  // an odd and an even one, and a free saddle-point chain (bodies at both ends).
+  all.push_back({"chain_b3", fam::chain(41, 3), fam::Values::Unsymmetric});
+  all.push_back({"chain_b2", fam::chain(30, 2), fam::Values::Unsymmetric});
+  all.push_back({"free_saddle_chain", fam::mechanism(fam::chain(12, 6), 5, false), fam::Values::SaddleUnsymmetric});
   // Blocks past the fixed-size kernels: run-time sized pivots, products
   // tiled by the fixed-size kernels (13 rows: three tiles) and, past 96 rows,
   // Eigen's own product; next to scalar and empty nodes.
