@@ -49,17 +49,24 @@ double pivot_work(double b, double w) { return 2.0 / 3.0 * b * b * b + 2.0 * b *
 // that wait (the 3x3 pivot's determinant and division), not arithmetic.
 // Eliminated from both ends at once, alternating, it is two independent
 // chains that the processor overlaps; the order is as fill-free, the middle
-// node is the root. Measured on chains of 1000 nodes, refactor + solve: 4-5%
-// faster with 1x1 blocks, 10-24% with 2x2 and 3x3, 5-13% with 4x4, 0-6% with
-// 6x6 (docs/benchmarks-notes.md). Not for a path that ends in a
-// zero-diagonal leaf: that leaf must be the root (see choose_root), so the
-// path is eliminated from its other end alone. Appends the order and returns
-// true if `component` is such a path of three nodes or more.
+// node is the root. Refactor + solve of chains of 1000 and 10000 nodes, old
+// and new order alternately: 4-6% faster with 1x1 blocks, 9-24% with 2x2 and
+// 3x3, 1-13% with 4x4. Larger pivots keep the processor busy by themselves:
+// 5x5 and 6x6 chains gained 1-8% at 1000 nodes but lost 1-7% at 10000
+// (docs/benchmarks-notes.md), so paths of more than kMostRowsPerNode rows per
+// node stay one-ended. Nor for a path that ends in a zero-diagonal leaf: that
+// leaf must be the root (see choose_root), so the path is eliminated from its
+// other end alone. Appends the order and returns true if `component` is a
+// path of three nodes or more that qualifies.
+constexpr long kMostRowsPerNode = 4;
+
 bool two_ended_path_order(const Pattern& pattern, const std::vector<NodeId>& component, std::vector<NodeId>& order) {
   if (component.size() < 3) return false;
   NodeId ends[2] = {-1, -1};
   int found = 0;
+  long rows = 0;
   for (NodeId v : component) {
+    rows += pattern.size[v];
     const int degree = pattern.degree(v);
     if (degree > 2) return false;
     if (degree == 1) {
@@ -68,6 +75,7 @@ bool two_ended_path_order(const Pattern& pattern, const std::vector<NodeId>& com
     }
   }
   if (found != 2) return false;  // a cycle
+  if (rows > kMostRowsPerNode * static_cast<long>(component.size())) return false;
   // The neighbour of v on the side away from `from` (-1: none).
   const auto onwards = [&](NodeId v, NodeId from) {
     for (int k = pattern.adj_begin[v]; k < pattern.adj_begin[v + 1]; ++k)

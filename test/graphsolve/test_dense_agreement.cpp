@@ -76,7 +76,7 @@ std::vector<Case> cases() {
   // an odd and an even one, and a free saddle-point chain (bodies at both ends).
   all.push_back({"chain_b3", fam::chain(41, 3), fam::Values::Unsymmetric});
   all.push_back({"chain_b2", fam::chain(30, 2), fam::Values::Unsymmetric});
-  all.push_back({"free_saddle_chain", fam::mechanism(fam::chain(12, 6), 5, false), fam::Values::SaddleUnsymmetric});
+  all.push_back({"free_saddle_chain", gs_test::saddle_path(12), fam::Values::SaddleUnsymmetric});
   // Blocks past the fixed-size kernels: run-time sized pivots, products
   // tiled by the fixed-size kernels (13 rows: three tiles) and, past 96 rows,
   // Eigen's own product; next to scalar and empty nodes.

@@ -27,6 +27,21 @@ std::string message_of(Work&& work) {
   return "no exception";
 }
 
+// A free saddle-point path: `bodies` nodes of `body_rows` with a zero-diagonal
+// joint of `joint_rows` between each two, bodies at both ends.
+inline graphsolve::Graph saddle_path(int bodies, int body_rows = 3, int joint_rows = 2) {
+  graphsolve::Graph g;
+  graphsolve::NodeId last = g.add_node(body_rows);
+  for (int b = 1; b < bodies; ++b) {
+    const graphsolve::NodeId joint = g.add_node(joint_rows, graphsolve::NodeKind::ZeroDiagonal);
+    const graphsolve::NodeId body = g.add_node(body_rows);
+    g.add_edge(last, joint);
+    g.add_edge(joint, body);
+    last = body;
+  }
+  return g;
+}
+
 inline Eigen::MatrixXd random_rhs(int rows, int cols, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
