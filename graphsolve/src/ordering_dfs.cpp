@@ -84,10 +84,15 @@ bool two_ended_path_order(const Pattern& pattern, const std::vector<NodeId>& com
   };
   NodeId at[2] = {ends[0], ends[1]}, from[2] = {-1, -1};
   double work[2] = {0.0, 0.0};
+  std::size_t taken[2] = {0, 0};
   for (std::size_t left = component.size(); left > 1; --left) {
-    const int side = work[0] <= work[1] ? 0 : 1;  // the lighter half goes on; ties alternate
+    // The lighter half goes on; on a tie (equal blocks, or pivots of no
+    // work such as empty nodes) the shorter one, so that both ends start
+    // and the root is an inner node.
+    const int side = work[0] != work[1] ? (work[0] < work[1] ? 0 : 1) : (taken[0] <= taken[1] ? 0 : 1);
     const NodeId v = at[side], next = onwards(v, from[side]);
     work[side] += pivot_work(pattern.size[v], pattern.size[next]);
+    ++taken[side];
     order.push_back(v);
     from[side] = v;
     at[side] = next;

@@ -383,6 +383,12 @@ TEST(Analysis, APathOfSmallBlocksIsEliminatedFromBothEndsTowardsItsMiddle) {
   std::vector<gs::Graph> paths;
   for (int n : {3, 4, 7, 50}) paths.push_back(fam::chain(n, 3));
   for (int b : {1, 2, 4, 5, 6}) paths.push_back(fam::chain(20, b));
+  for (const std::vector<int>& sizes : {std::vector<int>{0, 8, 0}, {8, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 3, 3, 3, 0}}) {
+    gs::Graph g;  // empty nodes, whose pivots cost nothing, at the ends
+    for (int size : sizes) g.add_node(size);
+    for (int i = 0; i + 1 < g.num_nodes(); ++i) g.add_edge(i, i + 1);
+    paths.push_back(g);
+  }
   paths.push_back(gs_test::saddle_path(7));
   paths.push_back(fam::mechanism(fam::chain(6, 6), 5, false));  // 5.5 rows per node
   for (int k = 0; k < 40; ++k) {  // mixed sizes (0 included), numbered in random order along the path
