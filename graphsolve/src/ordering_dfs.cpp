@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "graphsolve/ordering.hpp"
+#include "symbolic_data.hpp"
 
 namespace graphsolve {
 
@@ -39,10 +40,6 @@ std::vector<NodeId> collect_component(const Pattern& pattern, NodeId seed, std::
   }
   return nodes;
 }
-
-// Work of eliminating a pivot of b rows whose one later neighbour has w: LDU
-// flops, 2/3 b^3 + 2 b^2 w + 2 b w^2 (what balances the two halves of a path).
-double pivot_work(double b, double w) { return 2.0 / 3.0 * b * b * b + 2.0 * b * b * w + 2.0 * b * w * w; }
 
 // Eliminated from one end, a path's pivots form one chain in which each waits
 // for the update of the one before: with small blocks the time per node is
@@ -91,7 +88,7 @@ bool two_ended_path_order(const Pattern& pattern, const std::vector<NodeId>& com
     // and the root is an inner node.
     const int side = work[0] != work[1] ? (work[0] < work[1] ? 0 : 1) : (taken[0] <= taken[1] ? 0 : 1);
     const NodeId v = at[side], next = onwards(v, from[side]);
-    work[side] += pivot_work(pattern.size[v], pattern.size[next]);
+    work[side] += detail::ldu_pivot_flops(pattern.size[v], pattern.size[next]);  // next is its later neighbour
     ++taken[side];
     order.push_back(v);
     from[side] = v;
