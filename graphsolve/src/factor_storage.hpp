@@ -111,6 +111,15 @@ struct Factorization::Impl {
   double invert_two_sided_pivot(int k, double tolerance);
   // One pass over every pivot (factorize() may run two).
   Status eliminate_all(const BlockMatrix& matrix, const FactorOptions& options);
+  // Every node a scalar: eliminate_all's pass written for single values
+  // (scalar_elimination.cpp). False where the general path must decide (a
+  // refused pivot, a value that is not finite); true after a successful pass.
+  bool all_scalar = false;
+  bool eliminate_scalars(const BlockMatrix& matrix, const FactorOptions& options);
+  template <Method kMethod>
+  bool eliminate_scalars_as(const BlockMatrix& matrix, const FactorOptions& options);
+  // solve_vector for all_scalar systems.
+  void solve_scalars(double* x) const;
   // After it the column magnitudes are widened wherever the row ones are.
   void widen_columns(int a) {
     if (tracking_columns) widen_column_magnitudes(size(a), diag(a), column_magnitudes(a));

@@ -114,6 +114,7 @@ void Factorization::Impl::allocate_storage(long factor_values) {
   row_off.resize(n);
   for (int k = 0; k < n; ++k) row_off[k] = d->pattern->offset[d->order[k]];
   const int largest = d->size.empty() ? 0 : *std::max_element(d->size.begin(), d->size.end());
+  all_scalar = n > 0 && largest == 1 && *std::min_element(d->size.begin(), d->size.end()) == 1;
   if (largest > kn::kMaxFixed) {
     large_pivot_work.assign(static_cast<std::size_t>(kn::large_pivot_work_size(largest)), 0.0);
     large_pivot_rows.assign(largest, 0);
@@ -537,7 +538,10 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
   m.column_retry_wanted = false;
   m.columns_scaled = false;
   m.tracking_columns = m.track_columns_next && options.equilibrate_pivots;
-  Status s = m.eliminate_all(matrix, options);
+  // Scalar nodes take their own pass; the general one decides every failure.
+  Status s = m.all_scalar && !m.tracking_columns && m.eliminate_scalars(matrix, options)
+                 ? Status::Success
+                 : m.eliminate_all(matrix, options);
   // An LDU pivot that failed with its rows scaled, whose columns are far
   // apart in scale too: its columns' magnitudes on the way were not kept,
   // and without them a column that cancelled would look merely small. So

@@ -34,6 +34,7 @@ void Factorization::Impl::solve_columns(Eigen::Ref<Eigen::MatrixXd> x, bool tran
   // The vector path serves the plain solve, the Newton loops' hot path; a
   // transposed solve of one column takes the general path below (doubling
   // the vector path's fixed-size instantiations doubled its compile time).
+  if (m == 1 && !transposed && all_scalar) return solve_scalars(x.data());
   if (m == 1 && !transposed && solves_vectors_fixed()) return solve_vector(x.data());
   const int ldx = static_cast<int>(x.outerStride());
   double* tmp = rhs_scratch.data();
