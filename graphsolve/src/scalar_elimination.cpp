@@ -24,20 +24,22 @@ namespace graphsolve {
 namespace {
 // The general path's 1x1 pivot kernels, value for value: the pivot ratio of
 // |p| against the largest magnitude its row had (which includes |p|), and
-// -1/p (LDU, LDLT) or -1/sqrt(p) (LLT) in its place. A negative ratio or
-// one below the tolerance refuses the pivot.
-inline double invert_scalar_pivot(double& p, double row_magnitude, double tolerance, bool cholesky) {
+// -1/p (LDU, LDLT) or -1/sqrt(p) (LLT) in its place; `inverse` gets 1/p. A
+// negative ratio or one below the tolerance refuses the pivot.
+inline double invert_scalar_pivot(double& p, double row_magnitude, double tolerance, bool cholesky, double& inverse) {
   const double pivot = p;
   if (cholesky) {
     if (!(pivot > 0.0 && pivot < 1e308)) return -1.0;
     const double ratio = pivot / std::max(row_magnitude, pivot);
-    if (ratio >= tolerance) p = -std::sqrt(1.0 / pivot);
+    inverse = 1.0 / pivot;
+    if (ratio >= tolerance) p = -std::sqrt(inverse);
     return ratio;
   }
   const double magnitude = std::abs(pivot);
   if (!(magnitude > 0.0 && magnitude < 1e308)) return 0.0;
   const double ratio = magnitude / std::max(row_magnitude, magnitude);
-  if (ratio >= tolerance) p = -(1.0 / pivot);
+  inverse = 1.0 / pivot;
+  if (ratio >= tolerance) p = -inverse;
   return ratio;
 }
 }  // namespace
@@ -100,34 +102,44 @@ bool Factorization::Impl::eliminate_scalars_as(const BlockMatrix& matrix, const 
     }
   };
 
-  // Pivot k's updates of its later neighbours before `stop` (entries_now).
-  // With every node active (the usual case) the inner loop skips the test:
-  // it was a tenth of a scalar net's factorization.
-  auto eliminate = [&](int k, int stop, auto every_active) {
+  // Pivot k's updates of its later neighbours before `stop` (entries_now),
+  // A_ca -= L_ck R_ka (and A_ac -= L_ak U_kc for LDU), given its pivot's
+  // 1/d. With every node active (the usual case) the inner loop skips the
+  // activity test: it was a tenth of a scalar net's factorization.
+  auto eliminate = [&](int k, int stop, double inverse, auto every_active) {
     const double p = v[diag_off[k]];  // -1/d, or -1/sqrt(d) for LLT
     double* low = v + lower_off[k] - begin[k];
     double* up = v + upper_off[k] - begin[k];
-    // The right factor of the updates, entry e at right[e - right_base]:
-    // U_k (LDU), A_jk before scaling (LDLT, kept in scratch) or L_jk (LLT).
+    // The updates' factors for entry e: L_ek is left[e - left_base], R_ek
+    // is right[e - right_base] * scale. LDU: the A_jk as loaded and the
+    // scaled U_k. LDLT: the scaled L_k and the A_jk as loaded (kept in
+    // scratch). LLT: the A_jk as loaded on both sides and 1/d as the scale,
+    // so that the updates wait on the division only, not also on the square
+    // root that L_k = A_k / sqrt(d) takes (scalar trees and nets 6-7% faster).
+    const double* left = low;
     const double* right = low;
-    int right_base = 0;
+    int left_base = 0, right_base = 0;
+    double scale = 1.0;
     if constexpr (kMethod == Method::LDU) {
       for (int e = begin[k]; e < stop; ++e) up[e] = -(p * up[e]);
       right = up;
     } else {
       for (int e = begin[k]; e < stop; ++e) {
-        if constexpr (kMethod == Method::LDLT) scratch[e - begin[k]] = low[e];
+        scratch[e - begin[k]] = low[e];
         low[e] = -(low[e] * p);
       }
-      if constexpr (kMethod == Method::LDLT) {
-        right = scratch.data();
-        right_base = begin[k];
+      right = scratch.data();
+      right_base = begin[k];
+      if constexpr (kMethod == Method::LLT) {
+        left = scratch.data();
+        left_base = begin[k];
+        scale = inverse;
       }
     }
     for (int e1 = begin[k]; e1 < stop; ++e1) {
       const int target = pos[e1];
       if (!every_active && !active[target]) continue;
-      const double l_ak = low[e1], r_ka = right[e1 - right_base];
+      const double l_ak = left[e1 - left_base], r_ka = right[e1 - right_base] * scale;
       double& diagonal = v[diag_off[target]];
       diagonal -= l_ak * r_ka;
       rows[target] = std::max(rows[target], std::abs(diagonal));
@@ -137,7 +149,7 @@ bool Factorization::Impl::eliminate_scalars_as(const BlockMatrix& matrix, const 
         // The entries after e1 are S(target), in the same order: no search.
         const int shift = begin[target] - (e1 + 1);
         for (int e2 = e1 + 1; e2 < stop; ++e2) {
-          target_low[e2 + shift] -= low[e2] * r_ka;
+          target_low[e2 + shift] -= left[e2 - left_base] * r_ka;
           if constexpr (!kSymmetric) target_up[e2 + shift] -= l_ak * up[e2];
         }
         continue;
@@ -146,8 +158,8 @@ bool Factorization::Impl::eliminate_scalars_as(const BlockMatrix& matrix, const 
         const int c = pos[e2];
         while (pos[r] != c) ++r;  // S(k) after e1 is a subset of S(target): find_entry
         if (!every_active && !active[c]) continue;
-        target_low[r] -= low[e2] * r_ka;                               // A_ca -= L_ck R_ka
-        if constexpr (!kSymmetric) target_up[r] -= l_ak * up[e2];          // A_ac -= L_ak U_kc
+        target_low[r] -= left[e2 - left_base] * r_ka;
+        if constexpr (!kSymmetric) target_up[r] -= l_ak * up[e2];
       }
     }
   };
@@ -156,11 +168,12 @@ bool Factorization::Impl::eliminate_scalars_as(const BlockMatrix& matrix, const 
   for (int k = 0; k < n; ++k) {
     if (loads_itself[k]) load(k);
     bool refused = false;
+    double inverse = 0.0;
     if (!active[k]) {
       v[diag_off[k]] = -1.0;  // -I^{-1}
     } else {
       const double ratio =
-          invert_scalar_pivot(v[diag_off[k]], rows[k], options.pivot_tolerance, kMethod == Method::LLT);
+          invert_scalar_pivot(v[diag_off[k]], rows[k], options.pivot_tolerance, kMethod == Method::LLT, inverse);
       refused = !(ratio >= options.pivot_tolerance && ratio > 0.0);
       smallest_ratio = std::min(smallest_ratio, ratio);
     }
@@ -168,9 +181,9 @@ bool Factorization::Impl::eliminate_scalars_as(const BlockMatrix& matrix, const 
     if (refused) return false;
     if (active[k] && begin[k + 1] > begin[k]) {
       if (every_active)
-        eliminate(k, entries_now(k), std::true_type{});
+        eliminate(k, entries_now(k), inverse, std::true_type{});
       else
-        eliminate(k, entries_now(k), std::false_type{});
+        eliminate(k, entries_now(k), inverse, std::false_type{});
     }
     if (panel_end[k] == k + 1) finish_panel(panel_begin[k], k + 1);
   }
