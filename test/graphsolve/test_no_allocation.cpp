@@ -39,6 +39,7 @@ TEST(NoAllocation, FactorizeAndSolveNeverAllocate) {
       {fam::mechanism(fam::ladder(6, 6), 3, true), true},
       {mixed_sizes_with_a_large_block(), false},
       {fam::chain(50, 6), false},
+      {fam::net(30, 1), false},  // every node a scalar: scalar_elimination.cpp, with panels
   };
   for (const auto& [graph, saddle] : graphs) {
     for (gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {

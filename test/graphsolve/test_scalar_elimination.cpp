@@ -4,6 +4,7 @@
 // fail exactly as block systems do.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -111,7 +112,7 @@ double dense_min_pivot_ratio(const Eigen::MatrixXd& dense, const gs::Symbolic& s
 
 // Every family, method and ordering against dense LU: one right-hand side
 // (the scalar solve), three (the general solve) and, for LDU, the transposed
-// solve; plus the pivot ratio.
+// solve; plus the pivot ratio, the determinant and the inertia.
 TEST(ScalarElimination, AgreesWithDenseSolvesOnEveryFamilyMethodAndOrdering) {
   int panels = 0;
   for (const ScalarCase& c : scalar_cases()) {
@@ -142,6 +143,19 @@ TEST(ScalarElimination, AgreesWithDenseSolvesOnEveryFamilyMethodAndOrdering) {
           EXPECT_LT(gs_test::dense_residual(dense.transpose(), transposed, b.col(1)), 1e-12);
         }
         EXPECT_NEAR(f.min_pivot_ratio(), dense_min_pivot_ratio(dense, sym), 1e-10 * f.min_pivot_ratio());
+        // The queries read the pivot slots this pass wrote (-1/p, or -1/sqrt(p)).
+        gs::Determinant det;
+        ASSERT_EQ(f.determinant(det), gs::Status::Success);
+        const gs::Determinant dense_det = gs_test::dense_determinant(dense);
+        EXPECT_EQ(det.sign, dense_det.sign);
+        EXPECT_NEAR(det.log_abs, dense_det.log_abs, 1e-9 * std::max(1.0, std::abs(dense_det.log_abs)));
+        if (method != gs::Method::LDU && a.rows() <= 200) {
+          gs::Inertia inertia;
+          ASSERT_EQ(f.inertia(inertia), gs::Status::Success);
+          const gs::Inertia dense_inertia = gs_test::dense_inertia(dense);
+          EXPECT_EQ(inertia.positive, dense_inertia.positive);
+          EXPECT_EQ(inertia.negative, dense_inertia.negative);
+        }
       }
     }
   }
