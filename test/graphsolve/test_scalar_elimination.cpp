@@ -36,30 +36,11 @@ gs::Graph scalar_saddle_chain(int bodies) {
 }
 
 gs::Graph scalar_cyclic(int n, int extra_edges, unsigned seed) {
-  std::mt19937 rng(seed);
-  gs::Graph g;
-  for (int i = 0; i < n; ++i) g.add_node(1);
-  for (int i = 1; i < n; ++i) g.add_edge(i, std::uniform_int_distribution<int>(0, i - 1)(rng));
-  for (int k = 0; k < extra_edges; ++k) {
-    const int a = std::uniform_int_distribution<int>(0, n - 1)(rng);
-    const int b = std::uniform_int_distribution<int>(0, n - 1)(rng);
-    if (a != b) g.add_edge(a, b);
-  }
-  return g;
+  return gs_test::random_connected_graph(n, extra_edges, seed, [](int, std::mt19937&) { return 1; });
 }
 
-// Several random scalar trees side by side.
 gs::Graph scalar_forest(int trees, int nodes_per_tree, unsigned seed) {
-  std::mt19937 rng(seed);
-  gs::Graph g;
-  for (int t = 0; t < trees; ++t) {
-    const int first = g.num_nodes();
-    for (int i = 0; i < nodes_per_tree; ++i) {
-      g.add_node(1);
-      if (i > 0) g.add_edge(first + i, first + std::uniform_int_distribution<int>(0, i - 1)(rng));
-    }
-  }
-  return g;
+  return gs_test::random_forest(trees, nodes_per_tree, seed, [](int, int) { return 1; });
 }
 
 struct ScalarCase {

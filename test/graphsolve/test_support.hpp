@@ -27,6 +27,38 @@ std::string message_of(Work&& work) {
   return "no exception";
 }
 
+// A connected random graph: node i (of size_of(i, rng) rows) joined to a
+// random earlier node, then up to extra_edges random edges (some may repeat
+// or be loops, which are skipped).
+template <class SizeOf>
+graphsolve::Graph random_connected_graph(int n, int extra_edges, unsigned seed, SizeOf size_of) {
+  std::mt19937 rng(seed);
+  graphsolve::Graph g;
+  for (int i = 0; i < n; ++i) g.add_node(size_of(i, rng));
+  for (int i = 1; i < n; ++i) g.add_edge(i, std::uniform_int_distribution<int>(0, i - 1)(rng));
+  for (int k = 0; k < extra_edges; ++k) {
+    const int a = std::uniform_int_distribution<int>(0, n - 1)(rng);
+    const int b = std::uniform_int_distribution<int>(0, n - 1)(rng);
+    if (a != b) g.add_edge(a, b);
+  }
+  return g;
+}
+
+// `trees` random trees side by side; node i of tree t has size_of(t, i) rows.
+template <class SizeOf>
+graphsolve::Graph random_forest(int trees, int nodes_per_tree, unsigned seed, SizeOf size_of) {
+  std::mt19937 rng(seed);
+  graphsolve::Graph g;
+  for (int t = 0; t < trees; ++t) {
+    const int first = g.num_nodes();
+    for (int i = 0; i < nodes_per_tree; ++i) {
+      g.add_node(size_of(t, i));
+      if (i > 0) g.add_edge(first + i, first + std::uniform_int_distribution<int>(0, i - 1)(rng));
+    }
+  }
+  return g;
+}
+
 // A free saddle-point path: `bodies` nodes of `body_rows` with a zero-diagonal
 // joint of `joint_rows` between each two, bodies at both ends.
 inline graphsolve::Graph saddle_path(int bodies, int body_rows = 3, int joint_rows = 2) {
