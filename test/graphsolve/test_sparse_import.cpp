@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include <Eigen/SparseCore>
@@ -78,6 +79,54 @@ std::set<std::pair<int, int>> coupled_nodes(const gs::SparseColumns& a, const st
       if (i != j) pairs.insert({std::min(i, j), std::max(i, j)});
     }
   return pairs;
+}
+
+// Compressed-column arrays as another library might hand them over: each
+// column's rows drawn from 0..n-1, and by `kind` (0-3) left sorted, given a
+// duplicate, given rows a little outside 0..n-1, or shuffled. `faulty` says
+// whether they break the rules (rows increase and lie in 0..n-1).
+struct ForeignColumns {
+  std::vector<int> starts{0}, rows;
+  std::vector<double> values;
+  bool faulty = false;
+
+  Eigen::Map<const gs::SparseColumns> map(int n) const {
+    return {n, n, static_cast<int>(rows.size()), starts.data(), rows.data(), values.data()};
+  }
+  Eigen::MatrixXd dense(int n) const {
+    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(n, n);
+    for (int c = 0; c < n; ++c)
+      for (int q = starts[c]; q < starts[c + 1]; ++q) a(rows[q], c) = values[q];
+    return a;
+  }
+};
+
+ForeignColumns random_foreign_columns(int n, int kind, std::mt19937& rng) {
+  ForeignColumns f;
+  for (int c = 0; c < n; ++c) {
+    std::vector<int> column;
+    for (int r = 0; r < n; ++r)
+      if (rng() % 3 == 0) column.push_back(r);
+    if (kind == 1 && !column.empty()) column.push_back(column[rng() % column.size()]);  // a duplicate
+    if (kind == 2 && rng() % 4 == 0) column.push_back(rng() % 2 ? -1 - static_cast<int>(rng() % 2) : n);
+    if (kind == 3) std::shuffle(column.begin(), column.end(), rng);
+    for (std::size_t t = 1; t < column.size(); ++t) f.faulty |= column[t - 1] >= column[t];
+    for (int r : column) {
+      f.faulty |= r < 0 || r >= n;
+      f.rows.push_back(r);
+      f.values.push_back(1.0 + static_cast<double>(rng() % 1000));
+    }
+    f.starts.push_back(static_cast<int>(f.rows.size()));
+  }
+  return f;
+}
+
+// Node 0 (2 rows) joined to `leaves` nodes of 1 to 3 rows.
+gs::Graph star_of_mixed_sizes(int leaves) {
+  gs::Graph graph;
+  graph.add_node(2);
+  for (int v = 1; v <= leaves; ++v) graph.add_edge(0, graph.add_node(1 + v % 3));
+  return graph;
 }
 
 // The message of the std::invalid_argument fn throws (the type both import functions promise).
@@ -353,6 +402,23 @@ TEST(SparseImport, BadInputIsNamed) {
   between.prune(0.0);
   const std::string searched = message_of([&] { gs::assign_from_sparse(sparse_star, between); });
   EXPECT_NE(searched.find("row 1, column 0 falls in block (1, 0)"), std::string::npos) << searched;
+  // In a block column wider than a walk keeps at hand (a hub of 40 leaves),
+  // looked up block by block: an entry of a node the hub is not joined to.
+  gs::Graph hub = star_of_mixed_sizes(40);
+  const gs::NodeId stranger = hub.add_node(2);
+  hub.add_edge(stranger, 1);
+  gs::BlockMatrix wide(std::make_shared<const gs::Pattern>(hub));
+  fam::fill_values(wide, fam::Values::Unsymmetric, 3);
+  const Eigen::MatrixXd wide_before = wide.to_dense();
+  Eigen::MatrixXd strange = wide_before;
+  const int stranger_row = static_cast<int>(strange.rows()) - 1;
+  strange(stranger_row, 1) = 1.0;  // block (stranger, hub)
+  const std::string unjoined = message_of([&] { gs::assign_from_sparse(wide, strange.sparseView()); });
+  EXPECT_NE(unjoined.find("row " + std::to_string(stranger_row) + ", column 1 falls in block (" +
+                          std::to_string(stranger) + ", 0)"),
+            std::string::npos)
+      << unjoined;
+  EXPECT_EQ(wide.to_dense(), wide_before);
   const std::string triangle = message_of(
       [&] { gs::assign_from_sparse(chain, before.sparseView(), gs::SparseStorage::SymmetricLower); });
   EXPECT_NE(triangle.find("above the diagonal"), std::string::npos) << triangle;
@@ -370,40 +436,141 @@ TEST(SparseImport, ForeignArraysAreRefusedOrImportedExactly) {
   for (int trial = 0; trial < 400; ++trial) {
     const int n = 1 + static_cast<int>(rng() % 12);
     const std::vector<int> sizes = mixed_sizes(n, static_cast<unsigned>(trial));
-    std::vector<int> starts{0}, rows;
-    std::vector<double> values;
-    bool faulty = false;
-    for (int c = 0; c < n; ++c) {
-      std::vector<int> column;
-      for (int r = 0; r < n; ++r)
-        if (rng() % 3 == 0) column.push_back(r);
-      if (trial % 4 == 1 && !column.empty()) column.push_back(column[rng() % column.size()]);  // a duplicate
-      if (trial % 4 == 2 && rng() % 4 == 0) column.push_back(rng() % 2 ? -1 - static_cast<int>(rng() % 2) : n);
-      if (trial % 4 == 3) std::shuffle(column.begin(), column.end(), rng);
-      for (std::size_t t = 1; t < column.size(); ++t) faulty |= column[t - 1] >= column[t];
-      for (int r : column) {
-        faulty |= r < 0 || r >= n;
-        rows.push_back(r);
-        values.push_back(1.0 + static_cast<double>(rng() % 1000));
-      }
-      starts.push_back(static_cast<int>(rows.size()));
-    }
-    const Eigen::Map<const gs::SparseColumns> a(n, n, static_cast<int>(rows.size()), starts.data(), rows.data(),
-                                                values.data());
+    const ForeignColumns f = random_foreign_columns(n, trial % 4, rng);
     try {
-      const gs::BlockMatrix m = gs::from_sparse(a, sizes);
-      ASSERT_FALSE(faulty) << "trial " << trial << ": faulty arrays were imported";
-      Eigen::MatrixXd expected = Eigen::MatrixXd::Zero(n, n);
-      for (int c = 0; c < n; ++c)
-        for (int q = starts[c]; q < starts[c + 1]; ++q) expected(rows[q], c) = values[q];
-      ASSERT_EQ(m.to_dense(), expected) << "trial " << trial;
+      const gs::BlockMatrix m = gs::from_sparse(f.map(n), sizes);
+      ASSERT_FALSE(f.faulty) << "trial " << trial << ": faulty arrays were imported";
+      ASSERT_EQ(m.to_dense(), f.dense(n)) << "trial " << trial;
       ++imported;
     } catch (const std::invalid_argument& e) {
-      ASSERT_TRUE(faulty) << "trial " << trial << ": " << e.what();
+      ASSERT_TRUE(f.faulty) << "trial " << trial << ": " << e.what();
       EXPECT_NE(std::string(e.what()).find("graphsolve::from_sparse: column "), std::string::npos) << e.what();
       ++refused;
     }
   }
   EXPECT_GT(refused, 100);  // both outcomes were exercised
   EXPECT_GT(imported, 100);
+}
+
+namespace {
+
+// Every node joined to every other: a pattern any matrix of these sizes fits.
+gs::BlockMatrix complete_pattern_matrix(const std::vector<int>& sizes) {
+  gs::Graph graph;
+  for (int size : sizes) graph.add_node(size);
+  for (int a = 0; a < graph.num_nodes(); ++a)
+    for (int b = a + 1; b < graph.num_nodes(); ++b) graph.add_edge(a, b);
+  return gs::BlockMatrix(std::make_shared<const gs::Pattern>(graph));
+}
+
+// Every stored value of m set to `value`.
+void fill_arena(gs::BlockMatrix& m, double value) {
+  const gs::Pattern& p = m.pattern();
+  for (int v = 0; v < p.num_nodes; ++v) m.diag(v).setConstant(value);
+  for (const auto& [a, b] : p.edges) {
+    m.block(a, b).setConstant(value);
+    m.block(b, a).setConstant(value);
+  }
+}
+
+}  // namespace
+
+// The same arrays assigned into a matrix whose pattern has every block (so
+// only the arrays can be at fault), with scalar nodes (their own walk) and
+// with mixed sizes: refused exactly when faulty, leaving the values as they
+// were, and otherwise the dense matrix they describe, with nothing left of
+// the values before.
+TEST(SparseImport, ForeignArraysAreAssignedOrRefusedExactly) {
+  std::mt19937 rng(29);
+  int refused = 0, assigned = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int n = 1 + static_cast<int>(rng() % 12);
+    const std::vector<int> sizes = trial % 2 ? std::vector<int>(n, 1) : mixed_sizes(n, static_cast<unsigned>(trial));
+    gs::BlockMatrix m = complete_pattern_matrix(sizes);
+    fill_arena(m, -7.0);
+    const Eigen::MatrixXd before = m.to_dense();
+    const ForeignColumns f = random_foreign_columns(n, (trial / 2) % 4, rng);
+    try {
+      gs::assign_from_sparse(m, f.map(n));
+      ASSERT_FALSE(f.faulty) << "trial " << trial << ": faulty arrays were assigned";
+      ASSERT_EQ(m.to_dense(), f.dense(n)) << "trial " << trial;
+      ++assigned;
+    } catch (const std::invalid_argument& e) {
+      ASSERT_TRUE(f.faulty) << "trial " << trial << ": " << e.what();
+      EXPECT_NE(std::string(e.what()).find("graphsolve::assign_from_sparse: column "), std::string::npos) << e.what();
+      ASSERT_EQ(m.to_dense(), before) << "trial " << trial;
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, 100);
+  EXPECT_GT(assigned, 100);
+}
+
+// An A that stores every value of the pattern overwrites the matrix without
+// zeroing it first; one that stores a single value fewer must still leave a
+// zero there, whichever storage, for scalar and block nodes. The cases are
+// the ones a miscount of stored values would confuse with a full A: one
+// diagonal entry missing, one entry off the diagonal missing, and a
+// triangle of a two-node system that stores only the diagonal (two values
+// of four set, which counting mirrors for diagonal entries would make four).
+TEST(SparseImport, AssignLeavesNothingOfTheOldValues) {
+  struct Case {
+    const char* name;
+    gs::Graph graph;
+  };
+  const std::vector<Case> cases = {
+      {"2 scalar nodes", fam::chain(2, 1)},
+      {"scalar net", fam::net(4, 1)},
+      {"scalar random graph", gs_test::random_connected_graph(12, 8, 3, [](int, std::mt19937&) { return 1; })},
+      {"3x3 ladder", fam::ladder(3, 3)},
+      {"mixed sizes", gs_test::random_connected_graph(9, 5, 4, [](int, std::mt19937& rng) { return 1 + static_cast<int>(rng() % 4); })},
+      {"a hub of 40 neighbours", star_of_mixed_sizes(40)},  // more blocks than a walk keeps at hand
+  };
+  for (const Case& c : cases) {
+    gs::BlockMatrix values(std::make_shared<const gs::Pattern>(c.graph));
+    fam::fill_values(values, fam::Values::SymmetricPositiveDefinite, 5);
+    const gs::SparseColumns full = gs::to_sparse(values);
+    const Eigen::MatrixXd dense(full);
+    const int n = static_cast<int>(dense.rows());
+    for (gs::SparseStorage storage :
+         {gs::SparseStorage::General, gs::SparseStorage::SymmetricLower, gs::SparseStorage::SymmetricUpper}) {
+      const gs::SparseColumns stored = storage == gs::SparseStorage::General ? full
+                                       : storage == gs::SparseStorage::SymmetricLower
+                                           ? gs::SparseColumns(full.triangularView<Eigen::Lower>())
+                                           : gs::SparseColumns(full.triangularView<Eigen::Upper>());
+      // What the matrix holds once A is assigned: A, mirrored for a triangle.
+      const auto expected_of = [&](const gs::SparseColumns& a) {
+        Eigen::MatrixXd e(a);
+        if (storage == gs::SparseStorage::SymmetricLower) e = e.selfadjointView<Eigen::Lower>();
+        if (storage == gs::SparseStorage::SymmetricUpper) e = e.selfadjointView<Eigen::Upper>();
+        return e;
+      };
+      const auto without = [&](int row, int col) {
+        gs::SparseColumns a = stored;
+        a.prune([&](int r, int cc, double) { return r != row || cc != col; });
+        return a;
+      };
+      int off_row = -1, off_col = -1;  // the last coupling A stores
+      for (int col = 0; col < n; ++col)
+        for (gs::SparseColumns::InnerIterator it(stored, col); it; ++it)
+          if (it.row() != col) std::tie(off_row, off_col) = std::pair{static_cast<int>(it.row()), col};
+      ASSERT_GE(off_row, 0) << c.name;
+      gs::SparseColumns diagonal_only = stored, scattered = stored;
+      diagonal_only.prune([](int r, int cc, double) { return r == cc; });
+      scattered.prune([](int r, int cc, double) { return (r + 2 * cc) % 3 != 1; });  // parts of blocks, and skipped ones
+      const std::vector<std::pair<const char*, gs::SparseColumns>> inputs = {
+          {"every value", stored},
+          {"one diagonal entry fewer", without(n / 2, n / 2)},
+          {"one coupling fewer", without(off_row, off_col)},
+          {"the diagonal only", diagonal_only},
+          {"a third of the entries fewer", scattered}};
+      for (const auto& [what, a] : inputs) {
+        gs::BlockMatrix m(values.pattern_ptr());
+        fill_arena(m, 3.0);
+        gs::assign_from_sparse(m, a, storage);
+        EXPECT_EQ(m.to_dense(), expected_of(a)) << c.name << ", storage " << static_cast<int>(storage) << ", " << what;
+      }
+      EXPECT_EQ(expected_of(stored), dense) << c.name;
+    }
+  }
 }
