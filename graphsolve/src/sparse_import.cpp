@@ -319,15 +319,15 @@ long arena_values(const Pattern& p) {
 BlockMatrix from_sparse(const SparseRef& a, const std::vector<int>& block_sizes, SparseStorage storage) {
   check_square(a, "from_sparse");
   const std::vector<int> offset = node_offsets(block_sizes, static_cast<int>(a.rows()));
-  Graph graph;
-  for (int size : block_sizes) graph.add_node(size);
-  const int nodes = graph.num_nodes();
+  const int nodes = static_cast<int>(block_sizes.size());
   // The node of each row (a table: a search per run cost more than the rest
   // of the import), and the last block column that saw each node, so that a
-  // block column adds each of its edges once, not once per scalar column.
+  // block column lists each of its edges once, not once per scalar column.
+  // An edge A stores both ways is listed twice; the Pattern drops repeats.
   std::vector<NodeId> node_of_row(static_cast<std::size_t>(a.rows()));
   for (NodeId v = 0; v < nodes; ++v) std::fill(node_of_row.begin() + offset[v], node_of_row.begin() + offset[v + 1], v);
   std::vector<NodeId> seen_in(nodes, -1);
+  std::vector<std::pair<NodeId, NodeId>> edges;
   std::vector<char> diagonal_nonzero(nodes, 0);
   const int* rows = a.innerIndexPtr();
   const double* entries = a.valuePtr();
@@ -343,14 +343,15 @@ BlockMatrix from_sparse(const SparseRef& a, const std::vector<int>& block_sizes,
       if (i == j)
         diagonal_nonzero[i] |= std::any_of(entries + q, entries + run_end, [](double v) { return v != 0.0; });
       else if (seen_in[i] != j)
-        graph.add_edge(i, j);
+        edges.emplace_back(i, j);
       seen_in[i] = j;
       q = run_end;
     }
   }
-  for (NodeId v = 0; v < graph.num_nodes(); ++v)
-    if (!diagonal_nonzero[v] && block_sizes[v] > 0) graph.set_kind(v, NodeKind::ZeroDiagonal);
-  BlockMatrix matrix(std::make_shared<const Pattern>(graph));
+  std::vector<NodeKind> kinds(nodes, NodeKind::Regular);
+  for (NodeId v = 0; v < nodes; ++v)
+    if (!diagonal_nonzero[v] && block_sizes[v] > 0) kinds[v] = NodeKind::ZeroDiagonal;
+  BlockMatrix matrix(std::make_shared<const Pattern>(block_sizes, std::move(kinds), std::move(edges)));
   walk_entries<true>(matrix, a, storage);  // checked above; the new arena is zero
   return matrix;
 }

@@ -3,6 +3,7 @@
 // neighbours, scalar row offsets). Shared by the symbolic analysis and every
 // BlockMatrix built on it.
 
+#include <utility>
 #include <vector>
 
 #include "graphsolve/graph.hpp"
@@ -11,6 +12,14 @@ namespace graphsolve {
 
 struct Pattern {
   explicit Pattern(const Graph& graph);
+  // The pattern of the graph with these nodes (node i: sizes[i] rows, kinds[i])
+  // and edges, without building the Graph: for callers who hold an edge list.
+  // As with Graph::add_edge, an edge may come as (a, b) or (b, a), and more
+  // than once: its first mention counts, and `edges` keeps the order of first
+  // mentions. Throws std::invalid_argument naming the culprit: sizes and
+  // kinds of different lengths, a negative size, an edge to a node that does
+  // not exist or from a node to itself. O(nodes + edges).
+  Pattern(std::vector<int> sizes, std::vector<NodeKind> kinds, std::vector<std::pair<NodeId, NodeId>> edges);
 
   int num_nodes = 0;
   int num_edges = 0;
