@@ -193,6 +193,18 @@ class BlockColumn {
   BlockPlace unlisted_;  // the last place looked up in a wider column
 };
 
+// What a walk over A's entries reads and writes.
+struct Walk {
+  BlockMatrix& matrix;
+  const SparseRef& a;
+  SparseStorage storage;
+  const Pattern& p;
+  double* values;  // the arena; null for a walk that only checks
+  const int* rows;
+  const double* entries;
+  bool mirror;  // A stores one triangle: every entry is written twice
+};
+
 // How many arena values a checked column sets: each entry, and for a stored
 // triangle its mirror too, but for a diagonal entry (first or last in the
 // column, since the triangle is checked), which is its own mirror.
@@ -207,12 +219,8 @@ long values_set(const SparseRef& a, Column c, bool mirror) {
 // and a column's rows merge with the node's sorted neighbours, with no runs,
 // block places or copies, which cost several times the entry itself.
 template <bool Write>
-long walk_scalar_entries(BlockMatrix& matrix, const SparseRef& a, SparseStorage storage) {
-  const Pattern& p = matrix.pattern();
-  double* values = Write ? matrix.values() : nullptr;
-  const int* rows = a.innerIndexPtr();
-  const double* entries = a.valuePtr();
-  const bool mirror = storage != SparseStorage::General;
+long walk_scalar_entries(const Walk& w) {
+  const auto& [matrix, a, storage, p, values, rows, entries, mirror] = w;
   long written = 0;
   for (NodeId j = 0; j < p.num_nodes; ++j) {
     const Column c = column_of(a, j);
@@ -250,12 +258,8 @@ long walk_scalar_entries(BlockMatrix& matrix, const SparseRef& a, SparseStorage 
 // entry of a triangle one): every (row, column) has its own place, so when
 // that is the whole arena nothing is left to zero.
 template <bool Write>
-long walk_block_entries(BlockMatrix& matrix, const SparseRef& a, SparseStorage storage) {
-  const Pattern& p = matrix.pattern();
-  double* values = Write ? matrix.values() : nullptr;
-  const int* rows = a.innerIndexPtr();
-  const double* entries = a.valuePtr();
-  const bool mirror = storage != SparseStorage::General;
+long walk_block_entries(const Walk& w) {
+  const auto& [matrix, a, storage, p, values, rows, entries, mirror] = w;
   long written = 0;
   BlockColumn blocks(matrix);
   for (NodeId j = 0; j < p.num_nodes; ++j) {
@@ -298,12 +302,14 @@ long walk_block_entries(BlockMatrix& matrix, const SparseRef& a, SparseStorage s
   return written;
 }
 
-// Either walk, as the matrix's block sizes allow.
+// Either walk, as the matrix's block sizes allow (values: null when only checking).
 template <bool Write>
 long walk_entries(BlockMatrix& matrix, const SparseRef& a, SparseStorage storage) {
-  const std::vector<int>& size = matrix.pattern().size;
-  const bool scalar = std::all_of(size.begin(), size.end(), [](int rows) { return rows == 1; });
-  return scalar ? walk_scalar_entries<Write>(matrix, a, storage) : walk_block_entries<Write>(matrix, a, storage);
+  const Pattern& p = matrix.pattern();
+  const Walk walk{matrix, a, storage, p, Write ? matrix.values() : nullptr, a.innerIndexPtr(), a.valuePtr(),
+                  storage != SparseStorage::General};
+  const bool scalar = std::all_of(p.size.begin(), p.size.end(), [](int rows) { return rows == 1; });
+  return scalar ? walk_scalar_entries<Write>(walk) : walk_block_entries<Write>(walk);
 }
 
 // Values in the arena: every diagonal block and both blocks of each edge.

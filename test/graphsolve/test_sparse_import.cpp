@@ -121,6 +121,24 @@ ForeignColumns random_foreign_columns(int n, int kind, std::mt19937& rng) {
   return f;
 }
 
+// Runs `import` (from_sparse or assign_from_sparse of f's arrays, giving the
+// dense matrix it made) and returns whether it refused them. It must refuse,
+// with a message of `function` naming a column, exactly when they are faulty,
+// and otherwise give the dense matrix they describe.
+template <class Import>
+bool refuses(Import&& import, const ForeignColumns& f, int n, const std::string& function, int trial) {
+  try {
+    const Eigen::MatrixXd made = import();
+    EXPECT_FALSE(f.faulty) << "trial " << trial << ": faulty arrays were taken by " << function;
+    EXPECT_EQ(made, f.dense(n)) << "trial " << trial;
+    return false;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_TRUE(f.faulty) << "trial " << trial << ": " << e.what();
+    EXPECT_NE(std::string(e.what()).find("graphsolve::" + function + ": column "), std::string::npos) << e.what();
+    return true;
+  }
+}
+
 // Node 0 (2 rows) joined to `leaves` nodes of 1 to 3 rows.
 gs::Graph star_of_mixed_sizes(int leaves) {
   gs::Graph graph;
@@ -437,16 +455,8 @@ TEST(SparseImport, ForeignArraysAreRefusedOrImportedExactly) {
     const int n = 1 + static_cast<int>(rng() % 12);
     const std::vector<int> sizes = mixed_sizes(n, static_cast<unsigned>(trial));
     const ForeignColumns f = random_foreign_columns(n, trial % 4, rng);
-    try {
-      const gs::BlockMatrix m = gs::from_sparse(f.map(n), sizes);
-      ASSERT_FALSE(f.faulty) << "trial " << trial << ": faulty arrays were imported";
-      ASSERT_EQ(m.to_dense(), f.dense(n)) << "trial " << trial;
-      ++imported;
-    } catch (const std::invalid_argument& e) {
-      ASSERT_TRUE(f.faulty) << "trial " << trial << ": " << e.what();
-      EXPECT_NE(std::string(e.what()).find("graphsolve::from_sparse: column "), std::string::npos) << e.what();
-      ++refused;
-    }
+    const auto import = [&] { return gs::from_sparse(f.map(n), sizes).to_dense(); };
+    ++(refuses(import, f, n, "from_sparse", trial) ? refused : imported);
   }
   EXPECT_GT(refused, 100);  // both outcomes were exercised
   EXPECT_GT(imported, 100);
@@ -490,16 +500,15 @@ TEST(SparseImport, ForeignArraysAreAssignedOrRefusedExactly) {
     fill_arena(m, -7.0);
     const Eigen::MatrixXd before = m.to_dense();
     const ForeignColumns f = random_foreign_columns(n, (trial / 2) % 4, rng);
-    try {
+    const auto assign = [&] {
       gs::assign_from_sparse(m, f.map(n));
-      ASSERT_FALSE(f.faulty) << "trial " << trial << ": faulty arrays were assigned";
-      ASSERT_EQ(m.to_dense(), f.dense(n)) << "trial " << trial;
-      ++assigned;
-    } catch (const std::invalid_argument& e) {
-      ASSERT_TRUE(f.faulty) << "trial " << trial << ": " << e.what();
-      EXPECT_NE(std::string(e.what()).find("graphsolve::assign_from_sparse: column "), std::string::npos) << e.what();
-      ASSERT_EQ(m.to_dense(), before) << "trial " << trial;
+      return m.to_dense();
+    };
+    if (refuses(assign, f, n, "assign_from_sparse", trial)) {
+      EXPECT_EQ(m.to_dense(), before) << "trial " << trial;
       ++refused;
+    } else {
+      ++assigned;
     }
   }
   EXPECT_GT(refused, 100);
