@@ -284,8 +284,8 @@ long walk_block_entries(const Walk& w) {
         if constexpr (Write) {
           double* block_column = values + block.offset + static_cast<long>(col_in_block) * height;
           if (full)  // a loop of constant length for 1..6 rows: std::copy would call memmove
-            kernels::with_height(height, [&](auto m) {
-              for (int t = 0; t < m; ++t) block_column[t] = entries[q + t];
+            kernels::with_height(height, [&, run = entries + q](auto m) {  // a C++17 lambda may not capture a binding
+              for (int t = 0; t < m; ++t) block_column[t] = run[t];
             });
           else
             for (int t = q; t < run_end; ++t) block_column[rows[t] - block.first_row] = entries[t];
