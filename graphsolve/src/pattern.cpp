@@ -85,12 +85,13 @@ Pattern::Pattern(std::vector<int> sizes, std::vector<NodeKind> kinds, std::vecto
   // Sorting edges by (a, b) makes repeats neighbours, the first mention first
   // (the sorts are stable), and every adjacency list below come out sorted.
   std::vector<int> by_pair = edges_by_pair(num_nodes, edges);
+  std::vector<char> first_mention(edges.size(), 0);
+  for (std::size_t k = 0; k < by_pair.size(); ++k)
+    first_mention[by_pair[k]] = k == 0 || edges[by_pair[k]] != edges[by_pair[k - 1]];
   std::vector<int> kept_as(edges.size(), -1);  // an edge's index once repeats are dropped
   int kept = 0;
-  for (std::size_t k = 0; k < by_pair.size(); ++k)
-    if (k == 0 || edges[by_pair[k]] != edges[by_pair[k - 1]]) kept_as[by_pair[k]] = 0;
   for (std::size_t e = 0; e < edges.size(); ++e)
-    if (kept_as[e] == 0) {
+    if (first_mention[e]) {
       kept_as[e] = kept;
       edges[kept++] = edges[e];
     }

@@ -202,7 +202,7 @@ struct Walk {
   double* values;  // the arena; null for a walk that only checks
   const int* rows;
   const double* entries;
-  bool mirror;  // A stores one triangle: every entry is written twice
+  bool mirror;  // A stores one triangle: each entry is also written at its mirror
 };
 
 // How many arena values a checked column sets: each entry, and for a stored
@@ -312,14 +312,6 @@ long walk_entries(BlockMatrix& matrix, const SparseRef& a, SparseStorage storage
   return scalar ? walk_scalar_entries<Write>(walk) : walk_block_entries<Write>(walk);
 }
 
-// Values in the arena: every diagonal block and both blocks of each edge.
-long arena_values(const Pattern& p) {
-  long values = 0;
-  for (int size : p.size) values += static_cast<long>(size) * size;
-  for (const auto& [a, b] : p.edges) values += 2L * p.size[a] * p.size[b];
-  return values;
-}
-
 }  // namespace
 
 BlockMatrix from_sparse(const SparseRef& a, const std::vector<int>& block_sizes, SparseStorage storage) {
@@ -368,7 +360,7 @@ void assign_from_sparse(BlockMatrix& matrix, const SparseRef& a, SparseStorage s
     throw std::invalid_argument("graphsolve::assign_from_sparse: A has dimension " + std::to_string(a.rows()) +
                                 " but the block matrix " + std::to_string(matrix.rows()));
   const long written = walk_entries<false>(matrix, a, storage);  // a refused A changes nothing
-  if (written != arena_values(matrix.pattern())) matrix.set_zero();  // blocks, or parts of them, A does not store
+  if (written != matrix.value_count()) matrix.set_zero();  // blocks, or parts of them, A does not store
   walk_entries<true>(matrix, a, storage);
 }
 

@@ -81,6 +81,7 @@ class BlockMatrix {
   // of A_ii, A_ab and A_ba (edge e = (a, b), a < b), each block column-major.
   const double* values() const { return values_.data(); }
   double* values() { return values_.data(); }
+  long value_count() const { return static_cast<long>(values_.size()); }
   int diag_offset(NodeId i) const { return diag_offset_[static_cast<std::size_t>(i)]; }
   int upper_offset(int edge) const { return upper_offset_[static_cast<std::size_t>(edge)]; }
   int lower_offset(int edge) const { return lower_offset_[static_cast<std::size_t>(edge)]; }
