@@ -20,9 +20,75 @@ using namespace vectors;
 
 namespace {
 
-// Every loop has compile-time bounds and unrolls, so that coefficient
-// indices are constants and the columns stay in registers; an early exit
-// would stop the unrolling, so failures are decided at the end.
+// Lane I of a column in all four lanes of a vector.
+template <int I>
+GS_WIDE_INLINE V4 broadcast_lane(const Column& c) {
+  return reinterpret_cast<V4>(_mm256_permute4x64_pd(reinterpret_cast<__m256d>(I < 4 ? c.lo : c.hi), (I % 4) * 0x55));
+}
+
+// c with lane I set to v: a blend, where set() goes through the column's
+// 128-bit halves and back.
+template <int I>
+GS_WIDE_INLINE Column with_lane(Column c, double v) {
+  V4& half = I < 4 ? c.lo : c.hi;
+  half = reinterpret_cast<V4>(
+      _mm256_blend_pd(reinterpret_cast<__m256d>(half), _mm256_set1_pd(v), 1 << (I % 4)));
+  return c;
+}
+
+// Step J of gauss_jordan_sized: every coefficient index is a constant, so
+// the columns stay in registers; a failure is decided by the caller at the end.
+template <int K, int J>
+GS_WIDE_INLINE void gauss_jordan_step(Column* a, int* row_of, double& smallest, double& largest, bool& regular) {
+  int p = J;
+  double best = std::abs(at(a[J], J));
+#pragma GCC unroll 8
+  for (int i = J + 1; i < K; ++i) {
+    const double v = std::abs(at(a[J], i));
+    if (v > best) best = v, p = i;
+  }
+  if (p != J) {  // a run-time row: through memory, off the usual path
+    double t[K][8];
+#pragma GCC unroll 8
+    for (int c = 0; c < K; ++c) {
+      std::memcpy(t[c], &a[c].lo, sizeof(V4));
+      std::memcpy(t[c] + 4, &a[c].hi, sizeof(V4));
+    }
+    for (int c = 0; c < K; ++c) std::swap(t[c][J], t[c][p]);
+#pragma GCC unroll 8
+    for (int c = 0; c < K; ++c) {
+      std::memcpy(&a[c].lo, t[c], sizeof(V4));
+      std::memcpy(&a[c].hi, t[c] + 4, sizeof(V4));
+    }
+    std::swap(row_of[J], row_of[p]);
+  }
+  const double pivot = at(a[J], J);
+  regular = track_pivot(pivot, smallest, largest) && regular;
+  const double inverse = 1.0 / pivot;
+  const Column multiplier = with_lane<J>(scaled(a[J], inverse), 0.0);  // of row J, for every other row
+  // Row J of every other column is scaled by the inverse, and the other rows
+  // by one, which is exact: the same values as setting row J alone, without
+  // taking the column apart.
+  const Column row_scale = with_lane<J>(Column{V4{1.0, 1.0, 1.0, 1.0}, V4{1.0, 1.0, 1.0, 1.0}}, inverse);
+#pragma GCC unroll 8
+  for (int c = 0; c < K; ++c) {
+    if (c == J) continue;
+    const V4 r = broadcast_lane<J>(a[c]);
+    a[c].lo = (a[c].lo - multiplier.lo * r) * row_scale.lo;
+    if constexpr (K > 4) a[c].hi = (a[c].hi - multiplier.hi * r) * row_scale.hi;
+  }
+  a[J] = with_lane<J>(scaled(multiplier, -1.0), inverse);
+}
+
+template <int K, int... J>
+GS_WIDE_INLINE void gauss_jordan_steps(Column* a, int* row_of, double& smallest, double& largest, bool& regular,
+                                       std::integer_sequence<int, J...>) {
+  (gauss_jordan_step<K, J>(a, row_of, smallest, largest, regular), ...);
+}
+
+// -D^{-1} in place by Gauss-Jordan elimination with partial pivoting; the
+// ratio of the smallest pivot to the largest (or to input_scale), 0 for a
+// zero or non-finite pivot. D is written only when the ratio passes.
 template <int K>
 GS_WIDE double gauss_jordan_sized(double* d, int ldd, double input_scale, double tolerance) {
   Column a[K];  // a[j]: column j
@@ -33,45 +99,7 @@ GS_WIDE double gauss_jordan_sized(double* d, int ldd, double input_scale, double
   for (int i = 0; i < K; ++i) row_of[i] = i;
   double smallest = 1e308, largest = input_scale;
   bool regular = true;
-#pragma GCC unroll 8
-  for (int j = 0; j < K; ++j) {
-    int p = j;
-    double best = std::abs(at(a[j], j));
-#pragma GCC unroll 8
-    for (int i = 0; i < K; ++i) {
-      const double v = std::abs(at(a[j], i));
-      if (i > j && v > best) best = v, p = i;
-    }
-    if (p != j) {  // a run-time row: through memory, off the usual path
-      double t[K][8];
-#pragma GCC unroll 8
-      for (int c = 0; c < K; ++c) {
-        std::memcpy(t[c], &a[c].lo, sizeof(V4));
-        std::memcpy(t[c] + 4, &a[c].hi, sizeof(V4));
-      }
-      for (int c = 0; c < K; ++c) std::swap(t[c][j], t[c][p]);
-#pragma GCC unroll 8
-      for (int c = 0; c < K; ++c) {
-        std::memcpy(&a[c].lo, t[c], sizeof(V4));
-        std::memcpy(&a[c].hi, t[c] + 4, sizeof(V4));
-      }
-      std::swap(row_of[j], row_of[p]);
-    }
-    const double pivot = at(a[j], j);
-    regular = track_pivot(pivot, smallest, largest) && regular;
-    const double inverse = 1.0 / pivot;
-    Column multiplier = scaled(a[j], inverse);  // of row j, for every other row
-    set(multiplier, j, 0.0);
-#pragma GCC unroll 8
-    for (int c = 0; c < K; ++c) {
-      if (c == j) continue;
-      const double r = at(a[c], j);
-      subtract_scaled<K>(a[c], multiplier, r);
-      set(a[c], j, r * inverse);
-    }
-    a[j] = scaled(multiplier, -1.0);
-    set(a[j], j, inverse);
-  }
+  gauss_jordan_steps<K>(a, row_of, smallest, largest, regular, std::make_integer_sequence<int, K>{});
   if (!regular) return 0.0;
   const double ratio = smallest / largest;
   if (!(ratio >= tolerance)) return ratio;  // D stays for the caller's retry
