@@ -51,6 +51,25 @@ inline double diagonal_shift(const FactorOptions& options, NodeKind kind) {
   return options.shift + (kind == NodeKind::ZeroDiagonal ? options.constraint_shift : 0.0);
 }
 
+namespace detail {
+// The plan of the one-vector solve (solve_vector.cpp): what the substitution
+// reads for each pivot and coupling, gathered once from the layout's tables.
+struct VectorSolveNode {
+  long pivot;      // P_k in the factor's values
+  int rows;        // its first row in x
+  int size;
+  int position;    // k, for its activity
+  int begin, end;  // its couplings in the entry list
+  int ld_lower;    // leading dimension of its lower blocks
+};
+struct VectorSolveEntry {
+  long lower, upper;  // L_ck and (LDU) U_kc in the factor's values
+  int rows;           // the neighbour's first row in x
+  int size;
+  int position;       // c, for its activity
+};
+}  // namespace detail
+
 struct Factorization::Impl {
   Impl(const Symbolic& s, Method m);
   // Sizes every buffer for `factor_values` factor values (throws std::bad_alloc).
@@ -176,12 +195,12 @@ struct Factorization::Impl {
   // One right-hand side with every block at most kMaxFixed (solve_vector.cpp).
   bool solves_vectors_fixed() const;
   void solve_vector(double* x);
-  template <int B>
-  Eigen::Matrix<double, B, 1> negated_pivot(int k, const Eigen::Matrix<double, B, 1>& y, bool transposed = false);
-  template <int B>
-  void forward_node(int k, double* x);
-  template <int B>
-  void backward_node(int k, double* x);
+  // solve_vector's plan: what each pivot and coupling of the substitution
+  // reads, gathered once from the layout's tables (built with the storage).
+  std::vector<detail::VectorSolveNode> vector_solve_nodes;  // in elimination order, empty nodes left out
+  std::vector<detail::VectorSolveEntry> vector_solve_entries;
+  int uniform_vector_size = 0;  // every node's size where they are all equal, else 0
+  void plan_vector_solve();
   bool nests_into_next(int k) const;
   void plan_panels();
   int outer_entry(int k, int last) const;

@@ -124,6 +124,7 @@ void Factorization::Impl::allocate_storage(long factor_values) {
   residual.resize(d->pattern->dimension);
   correction.resize(d->pattern->dimension);
   kept_rhs.resize(d->pattern->dimension);
+  plan_vector_solve();
 }
 
 void Factorization::Impl::build_entry_sources() {
@@ -635,7 +636,8 @@ long Factorization::memory_bytes() const {
            bytes_of(m.first_touched) + bytes_of(m.active) + bytes_of(m.magnitude_off) + bytes_of(m.row_off) +
            bytes_of(m.pairs) + bytes_of(m.edges) + bytes_of(m.large_pivot_work) + bytes_of(m.large_pivot_rows) +
            bytes_of(m.panel_begin) + bytes_of(m.panel_end) + bytes_of(m.panel_column) +
-           bytes_of(m.uniform_front) + bytes_of(m.front_factors) + bytes_of(m.front_targets);
+           bytes_of(m.uniform_front) + bytes_of(m.front_factors) + bytes_of(m.front_targets) +
+           bytes_of(m.vector_solve_nodes) + bytes_of(m.vector_solve_entries);
   return bytes;
 }
 
