@@ -233,6 +233,7 @@ struct Factorization::Impl {
   std::vector<int> first_touch_begin;        // per position, into first_touched
   std::vector<int> first_touched;            // positions, grouped by first toucher
   std::vector<char> active;   // per position, captured at factorize
+  bool some_inactive = false;  // an inactive position in the last factorization
   // Per scalar row (at the node's offset): the largest magnitude the row of
   // its pivot block had on the way (as loaded and after each update). A pivot
   // that ends tiny against them has lost its digits to cancellation.

@@ -554,6 +554,7 @@ Status Factorization::factorize(const BlockMatrix& matrix, const FactorOptions& 
   }
   m.track_columns_next = s == Status::Success && m.columns_scaled;
   m.tracking_columns = false;
+  m.some_inactive = std::find(m.active.begin(), m.active.end(), 0) != m.active.end();
   return m.status = s;
 }
 

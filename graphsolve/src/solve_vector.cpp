@@ -21,8 +21,6 @@
 // the plan 191 (155), and at 6x6 391 instead of 553 (290 instead of 457).
 // Systems of one block size dispatch once per solve, and those with every
 // node active skip the activity tests. The results are the same bits.
-#include <algorithm>
-
 #include "block_view.hpp"
 #include "factor_storage.hpp"
 
@@ -224,9 +222,7 @@ void Factorization::Impl::plan_vector_solve() {
 }
 
 void Factorization::Impl::solve_vector(double* x) {
-  // Inactive positions are rare (a byte scan costs less than a test per node;
-  // std::find, as memchr may not be given the null data of an empty system).
-  const bool check_active = std::find(active.begin(), active.end(), 0) != active.end();
+  const bool check_active = some_inactive;  // rare: the tests are skipped without them
   const Entry* entries = vector_solve_entries.data();
   const double* v = values.data();
   switch (method) {
