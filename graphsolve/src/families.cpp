@@ -1,5 +1,7 @@
 #include "graphsolve/families.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <random>
 
 #include <Eigen/QR>
@@ -12,29 +14,37 @@ namespace {
 void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("graphsolve::families: " + what);
 }
-Graph nodes(int n, int block_size) {
+// n nodes, with room for `edges` edges.
+// n nodes, with room for `edges` edges; counts past an int are refused by
+// name (a net or crystal of a large side overflowed them before).
+Graph nodes(long n, int block_size, long edges) {
   require(n >= 0, "negative node count " + std::to_string(n));
+  constexpr long kMax = std::numeric_limits<int>::max();
+  require(n <= kMax && edges <= kMax, std::to_string(n) + " nodes and " + std::to_string(edges) +
+                                          " edges, more than a Graph counts (2^31-1)");
   Graph g;
-  for (int i = 0; i < n; ++i) g.add_node(block_size);
+  g.reserve(static_cast<int>(n), static_cast<int>(edges));
+  for (long i = 0; i < n; ++i) g.add_node(block_size);
   return g;
 }
 }  // namespace
 
 Graph chain(int n, int block_size) {
-  Graph g = nodes(n, block_size);
+  Graph g = nodes(n, block_size, std::max(n - 1, 0));
   for (int i = 0; i + 1 < n; ++i) g.add_edge(i, i + 1);
   return g;
 }
 
 Graph random_tree(int n, int block_size, std::uint64_t seed) {
-  Graph g = nodes(n, block_size);
+  Graph g = nodes(n, block_size, std::max(n - 1, 0));
   std::mt19937_64 rng(seed);
   for (int i = 1; i < n; ++i) g.add_edge(i, std::uniform_int_distribution<int>(0, i - 1)(rng));
   return g;
 }
 
 Graph ladder(int rungs, int block_size) {
-  Graph g = nodes(2 * rungs, block_size);
+  require(rungs >= 0, "negative rung count " + std::to_string(rungs));
+  Graph g = nodes(2L * rungs, block_size, std::max(3L * rungs - 2, 0L));
   for (int i = 0; i < rungs; ++i) {
     g.add_edge(2 * i, 2 * i + 1);
     if (i + 1 < rungs) {
@@ -46,7 +56,8 @@ Graph ladder(int rungs, int block_size) {
 }
 
 Graph net(int side, int block_size) {
-  Graph g = nodes(side * side, block_size);
+  require(side >= 0, "negative side " + std::to_string(side));
+  Graph g = nodes(static_cast<long>(side) * side, block_size, side > 0 ? 2L * side * (side - 1) : 0);
   for (int y = 0; y < side; ++y)
     for (int x = 0; x < side; ++x) {
       const int v = y * side + x;
@@ -57,7 +68,8 @@ Graph net(int side, int block_size) {
 }
 
 Graph crystal(int side, int block_size) {
-  Graph g = nodes(side * side * side, block_size);
+  require(side >= 0, "negative side " + std::to_string(side));
+  Graph g = nodes(static_cast<long>(side) * side * side, block_size, side > 0 ? 3L * side * side * (side - 1) : 0);
   for (int z = 0; z < side; ++z)
     for (int y = 0; y < side; ++y)
       for (int x = 0; x < side; ++x) {
@@ -71,6 +83,8 @@ Graph crystal(int side, int block_size) {
 
 Graph mechanism(const Graph& bodies, int joint_size, bool grounded) {
   Graph g;
+  const int joints = bodies.num_edges() + (grounded && bodies.num_nodes() > 0);
+  g.reserve(bodies.num_nodes() + joints, 2 * joints);
   for (int i = 0; i < bodies.num_nodes(); ++i) g.add_node(6);
   auto joint_between = [&](NodeId a, NodeId b) {
     const NodeId j = g.add_node(joint_size, NodeKind::ZeroDiagonal);

@@ -27,6 +27,16 @@ std::uint64_t Graph::key(NodeId a, NodeId b) {
          static_cast<std::uint32_t>(b);
 }
 
+void Graph::reserve(int nodes, int edges) {
+  if (nodes < 0 || edges < 0)
+    throw std::invalid_argument("graphsolve::Graph::reserve: " + std::to_string(nodes) + " nodes and " +
+                                std::to_string(edges) + " edges: counts must not be negative");
+  sizes_.reserve(nodes);
+  kinds_.reserve(nodes);
+  edges_.reserve(edges);
+  edge_keys_.reserve(edges);
+}
+
 void Graph::add_edge(NodeId a, NodeId b) {
   check_node(a, "add_edge");
   check_node(b, "add_edge");

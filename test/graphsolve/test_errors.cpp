@@ -27,6 +27,28 @@ TEST(Errors, GraphRejectsBadNodesAndEdges) {
   g.add_edge(0, 1);
   g.add_edge(1, 0);  // the same edge again is accepted once
   EXPECT_EQ(g.num_edges(), 1);
+  EXPECT_NE(message_of([&] { g.reserve(-1, 4); }).find("-1 nodes and 4 edges: counts must not be negative"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { g.reserve(4, -2); }).find("counts must not be negative"), std::string::npos);
+  EXPECT_EQ(g.num_edges(), 1);
+}
+
+// The families refuse negative sizes, and counts past an int, by name and
+// before allocating (a net of side -3 had been 9 unconnected nodes).
+TEST(Errors, FamiliesRejectNegativeAndOversizedCounts) {
+  EXPECT_NE(message_of([] { fam::chain(-2, 6); }).find("negative node count -2"), std::string::npos);
+  EXPECT_NE(message_of([] { fam::ladder(-1, 6); }).find("negative rung count -1"), std::string::npos);
+  EXPECT_NE(message_of([] { fam::net(-3, 6); }).find("negative side -3"), std::string::npos);
+  EXPECT_NE(message_of([] { fam::crystal(-3, 6); }).find("negative side -3"), std::string::npos);
+  EXPECT_NE(message_of([] { fam::crystal(1000, 6); }).find("1000000000 nodes and 2997000000 edges, more than a Graph"),
+            std::string::npos);
+  EXPECT_NE(message_of([] { fam::net(50000, 6); }).find("2500000000 nodes"), std::string::npos);
+  EXPECT_NE(message_of([] { fam::ladder(1 << 30, 6); }).find("2147483648 nodes"), std::string::npos);
+  EXPECT_EQ(fam::net(0, 6).num_nodes(), 0);
+  EXPECT_EQ(fam::crystal(1, 6).num_edges(), 0);
+  EXPECT_EQ(fam::crystal(3, 6).num_edges(), 54);
+  EXPECT_EQ(fam::net(4, 6).num_edges(), 24);
+  EXPECT_EQ(fam::ladder(5, 6).num_edges(), 13);
 }
 
 TEST(Errors, BlockMatrixRejectsMissingBlocksAndWrongSizes) {

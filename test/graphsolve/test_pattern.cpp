@@ -8,6 +8,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -129,4 +130,51 @@ TEST(Pattern, BadEdgeListsAreNamed) {
   EXPECT_NE(gs_test::message_of([&] { gs::Pattern({1, 2}, two, {{-1, 0}}); }).find("names node -1"), std::string::npos);
   const std::string loop = gs_test::message_of([&] { gs::Pattern({1, 2}, two, {{0, 1}, {1, 0}, {1, 1}}); });
   EXPECT_NE(loop.find("edge #2 (1, 1) joins a node to itself"), std::string::npos) << loop;
+}
+
+// The graph's set of edges against std::set: duplicates in either orientation
+// are dropped, the first of each kept in insertion order, and has_edge answers
+// for present and absent pairs, through several growths of its table, after a
+// reserve and in a copy.
+TEST(Graph, EdgesMatchASetThroughGrowthReserveAndCopies) {
+  std::mt19937 rng(7);
+  for (const int n : {2, 3, 40, 3000}) {
+    for (const bool reserved : {false, true}) {
+      SCOPED_TRACE(std::to_string(n) + " nodes" + (reserved ? ", reserved" : ""));
+      gs::Graph g;
+      const int additions = std::min(4 * n, n * (n - 1));
+      if (reserved) g.reserve(n, additions);
+      for (int i = 0; i < n; ++i) g.add_node(1 + i % 3);
+      std::set<std::pair<int, int>> reference;
+      Edges first_seen;
+      std::uniform_int_distribution<int> node(0, n - 1);
+      for (int t = 0; t < additions; ++t) {
+        if (reserved && t == additions / 2) g.reserve(n, 2 * additions);  // more room half-way: nothing lost
+        int a = node(rng), b = node(rng);
+        if (a == b) continue;
+        if (t % 5 == 0 && !first_seen.empty())  // an edge again, reversed
+          std::tie(b, a) = first_seen[rng() % first_seen.size()];
+        g.add_edge(a, b);
+        const std::pair<int, int> edge(std::min(a, b), std::max(a, b));
+        if (reference.insert(edge).second) first_seen.push_back(edge);
+      }
+      ASSERT_EQ(g.num_edges(), static_cast<int>(reference.size()));
+      EXPECT_EQ(g.edges(), first_seen);
+      const gs::Graph copy = g;
+      for (int t = 0; t < 2000; ++t) {
+        const int a = node(rng), b = node(rng);
+        const bool present = reference.count({std::min(a, b), std::max(a, b)}) != 0;
+        ASSERT_EQ(g.has_edge(a, b), present) << a << " " << b;
+        ASSERT_EQ(copy.has_edge(b, a), present) << a << " " << b;
+      }
+      for (const auto& [a, b] : first_seen) ASSERT_TRUE(copy.has_edge(a, b));
+    }
+  }
+  gs::Graph empty;
+  empty.add_node(1);
+  empty.add_node(1);
+  EXPECT_FALSE(empty.has_edge(0, 1));
+  empty.reserve(0, 0);
+  empty.add_edge(1, 0);
+  EXPECT_TRUE(empty.has_edge(0, 1));
 }

@@ -25,6 +25,9 @@ class Graph {
   // Adds the undirected edge {a, b}; adding an existing edge again is a no-op.
   void add_edge(NodeId a, NodeId b);
   void set_kind(NodeId node, NodeKind kind);
+  // Makes room for this many nodes and edges in all, so that building a
+  // graph of known size does not reallocate on the way. Optional.
+  void reserve(int nodes, int edges);
 
   int num_nodes() const { return static_cast<int>(sizes_.size()); }
   int num_edges() const { return static_cast<int>(edges_.size()); }
