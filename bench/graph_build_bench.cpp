@@ -1,6 +1,6 @@
 // Building a Graph node by node and edge by edge, with and without
 // Graph::reserve, on a chain and a cubic crystal: what a caller pays before
-// the analysis (docs/design.md, "Patterns"). Names: graph_build/FAMILY/EDGES/MODE.
+// the analysis (docs/design.md, section "Pattern"). Names: graph_build/FAMILY/EDGES/MODE.
 #include <graphsolve/graph.hpp>
 
 #include <cstdint>
