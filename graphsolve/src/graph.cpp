@@ -1,7 +1,10 @@
 #include "graphsolve/graph.hpp"
 
+#include <new>
 #include <stdexcept>
 #include <string>
+
+#include "graphsolve/out_of_memory.hpp"
 
 namespace graphsolve {
 
@@ -31,10 +34,15 @@ void Graph::reserve(int nodes, int edges) {
   if (nodes < 0 || edges < 0)
     throw std::invalid_argument("graphsolve::Graph::reserve: " + std::to_string(nodes) + " nodes and " +
                                 std::to_string(edges) + " edges: counts must not be negative");
-  sizes_.reserve(nodes);
-  kinds_.reserve(nodes);
-  edges_.reserve(edges);
-  edge_keys_.reserve(edges);
+  try {
+    sizes_.reserve(nodes);
+    kinds_.reserve(nodes);
+    edges_.reserve(edges);
+    edge_keys_.reserve(edges);
+  } catch (const std::bad_alloc&) {  // the graph is as it was
+    throw OutOfMemory("graphsolve::Graph::reserve: out of memory for " + std::to_string(nodes) + " nodes and " +
+                      std::to_string(edges) + " edges");
+  }
 }
 
 void Graph::add_edge(NodeId a, NodeId b) {

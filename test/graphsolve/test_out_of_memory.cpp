@@ -123,3 +123,22 @@ TEST_F(OutOfMemory, AnalysisNamesTheGraphAndTheOrdering) {
   // Leaves first, the same star has no fill at all.
   EXPECT_EQ(gs::analyze(star).stats().fill_blocks, 0);
 }
+
+// A reserve past memory names its counts and leaves the graph usable.
+TEST_F(OutOfMemory, GraphReserveNamesItsCounts) {
+  EXPECT_EXIT(exit_zero_if_out_of_memory(
+                  [] {
+                    gs::Graph graph;
+                    graph.add_node(1);
+                    graph.add_node(1);
+                    graph.add_edge(0, 1);
+                    try {
+                      graph.reserve(1 << 30, 1 << 30);
+                    } catch (const std::bad_alloc&) {
+                      if (graph.num_nodes() != 2 || !graph.has_edge(1, 0)) std::_Exit(2);
+                      throw;
+                    }
+                  },
+                  {"graphsolve::Graph::reserve: out of memory for 1073741824 nodes and 1073741824 edges"}),
+              ::testing::ExitedWithCode(0), "");
+}
