@@ -14,7 +14,6 @@ namespace {
 void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("graphsolve::families: " + what);
 }
-// n nodes, with room for `edges` edges.
 // n nodes, with room for `edges` edges; counts past an int are refused by
 // name (a net or crystal of a large side overflowed them before).
 Graph nodes(long n, int block_size, long edges) {
@@ -69,7 +68,8 @@ Graph net(int side, int block_size) {
 
 Graph crystal(int side, int block_size) {
   require(side >= 0, "negative side " + std::to_string(side));
-  Graph g = nodes(static_cast<long>(side) * side * side, block_size, side > 0 ? 3L * side * side * (side - 1) : 0);
+  const long n = static_cast<long>(side) * side * side;
+  Graph g = nodes(n, block_size, side > 0 ? 3L * side * side * (side - 1) : 0);
   for (int z = 0; z < side; ++z)
     for (int y = 0; y < side; ++y)
       for (int x = 0; x < side; ++x) {
@@ -83,8 +83,10 @@ Graph crystal(int side, int block_size) {
 
 Graph mechanism(const Graph& bodies, int joint_size, bool grounded) {
   Graph g;
-  const int joints = bodies.num_edges() + (grounded && bodies.num_nodes() > 0);
-  g.reserve(bodies.num_nodes() + joints, 2 * joints);
+  const long joints = bodies.num_edges() + long{grounded && bodies.num_nodes() > 0};
+  constexpr long kMax = std::numeric_limits<int>::max();  // a hint only, so clamped to an int
+  g.reserve(static_cast<int>(std::min(bodies.num_nodes() + joints, kMax)),
+            static_cast<int>(std::min(2 * joints, kMax)));
   for (int i = 0; i < bodies.num_nodes(); ++i) g.add_node(6);
   auto joint_between = [&](NodeId a, NodeId b) {
     const NodeId j = g.add_node(joint_size, NodeKind::ZeroDiagonal);
