@@ -132,31 +132,67 @@ namespace {
 
 using Op = detail::BlockProduct;
 
+// A fixed-size block's products keep their sums (or, transposed, the vector
+// they read) in locals: written through y, which may alias what the loop
+// reads as far as the compiler knows, every column loaded and stored y again
+// (multiply() took longer than a solve: 38.7 against 30.7 us on a 1000-node
+// 6x6 chain). The same operations in the same order: the same bits.
+
 // y += B x for one column-major rows x cols block.
 template <class Rows, class Cols>
 void add_block_product(Rows rows, Cols cols, const double* block, const double* x, double* y) {
-  for (int c = 0; c < cols; ++c, block += rows) {
-    const double xc = x[c];
-    for (int r = 0; r < rows; ++r) y[r] += block[r] * xc;
+  if constexpr (kernels::is_fixed_height<Rows>) {
+    double sum[Rows::value];
+    for (int r = 0; r < rows; ++r) sum[r] = y[r];
+    for (int c = 0; c < cols; ++c, block += rows) {
+      const double xc = x[c];
+      for (int r = 0; r < rows; ++r) sum[r] += block[r] * xc;
+    }
+    for (int r = 0; r < rows; ++r) y[r] = sum[r];
+  } else {
+    for (int c = 0; c < cols; ++c, block += rows) {
+      const double xc = x[c];
+      for (int r = 0; r < rows; ++r) y[r] += block[r] * xc;
+    }
   }
 }
 
 // y += B^T x for one column-major rows x cols block: one dot product per column.
 template <class Rows, class Cols>
 void add_transposed_block_product(Rows rows, Cols cols, const double* block, const double* x, double* y) {
-  for (int c = 0; c < cols; ++c, block += rows) {
-    double sum = 0.0;
-    for (int r = 0; r < rows; ++r) sum += block[r] * x[r];
-    y[c] += sum;
+  if constexpr (kernels::is_fixed_height<Rows>) {
+    double xr[Rows::value];
+    for (int r = 0; r < rows; ++r) xr[r] = x[r];
+    for (int c = 0; c < cols; ++c, block += rows) {
+      double sum = 0.0;
+      for (int r = 0; r < rows; ++r) sum += block[r] * xr[r];
+      y[c] += sum;
+    }
+  } else {
+    for (int c = 0; c < cols; ++c, block += rows) {
+      double sum = 0.0;
+      for (int r = 0; r < rows; ++r) sum += block[r] * x[r];
+      y[c] += sum;
+    }
   }
 }
 
 // y += S x for the symmetric matrix S whose lower triangle is that of the
-// column-major n x n block.
+// column-major n x n block (n is always a compile-time constant here or a
+// run-time size past kMaxFixed).
 template <class Size>
 void add_lower_symmetric_product(Size n, const double* block, const double* x, double* y) {
-  for (int c = 0; c < n; ++c)
-    for (int r = 0; r < n; ++r) y[r] += (r >= c ? block[r + c * n] : block[c + r * n]) * x[c];
+  auto entry = [&](int r, int c) { return r >= c ? block[r + c * n] : block[c + r * n]; };
+  if constexpr (kernels::is_fixed_height<Size>) {
+    double sum[Size::value];
+    for (int r = 0; r < n; ++r) sum[r] = y[r];
+    for (int c = 0; c < n; ++c)
+      for (int r = 0; r < n; ++r) sum[r] += entry(r, c) * x[c];
+    for (int r = 0; r < n; ++r) y[r] = sum[r];
+  } else {
+    for (int c = 0; c < n; ++c)
+      for (int r = 0; r < n; ++r) y[r] += entry(r, c) * x[c];
+  }
 }
 
 // y = op(D) x for a diagonal block (overwrites y).
