@@ -83,10 +83,6 @@ Graph crystal(int side, int block_size) {
 
 Graph mechanism(const Graph& bodies, int joint_size, bool grounded) {
   Graph g;
-  const long joints = bodies.num_edges() + long{grounded && bodies.num_nodes() > 0};
-  constexpr long kMax = std::numeric_limits<int>::max();  // a hint only, so clamped to an int
-  g.reserve(static_cast<int>(std::min(bodies.num_nodes() + joints, kMax)),
-            static_cast<int>(std::min(2 * joints, kMax)));
   for (int i = 0; i < bodies.num_nodes(); ++i) g.add_node(6);
   auto joint_between = [&](NodeId a, NodeId b) {
     const NodeId j = g.add_node(joint_size, NodeKind::ZeroDiagonal);
