@@ -518,6 +518,34 @@ void subtract(int m, int n, const double* a, int lda, double* c, int ldc) {
   });
 }
 
+namespace {
+template <int K, bool kCholesky>
+double invert_contiguous(double* d, const double* row_magnitudes, double tolerance) {
+  return invert<K>(d, K, row_magnitudes, tolerance, kCholesky);
+}
+double invert_empty(double*, const double*, double) { return 1.0; }
+}  // namespace
+
+SmallPivotKernel small_pivot_kernel(int k, bool cholesky) {
+  static_assert(kMaxFixed == 6, "one kernel per size");
+  static constexpr SmallPivotKernel lu[] = {&invert_empty,
+                                            &invert_contiguous<1, false>,
+                                            &invert_contiguous<2, false>,
+                                            &invert_contiguous<3, false>,
+                                            &invert_contiguous<4, false>,
+                                            &invert_contiguous<5, false>,
+                                            &invert_contiguous<6, false>};
+  static constexpr SmallPivotKernel llt[] = {&invert_empty,
+                                             &invert_contiguous<1, true>,
+                                             &invert_contiguous<2, true>,
+                                             &invert_contiguous<3, true>,
+                                             &invert_contiguous<4, true>,
+                                             &invert_contiguous<5, true>,
+                                             &invert_contiguous<6, true>};
+  if (k < 0 || k > kMaxFixed) return nullptr;
+  return cholesky ? llt[k] : lu[k];
+}
+
 double invert_small_pivot(int k, double* d, int ldd, const double* row_magnitudes, double tolerance, bool cholesky) {
   switch (k) {
     case 0: return 1.0;

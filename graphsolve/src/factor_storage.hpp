@@ -5,6 +5,8 @@
 // blocks A_jk of its later neighbours j stacked, leading dimension W) and,
 // for LDU, its upper panel U_k (b x W: the blocks A_kj side by side).
 
+#include <algorithm>
+#include <array>
 #include <vector>
 
 #include <Eigen/Core>
@@ -112,7 +114,7 @@ struct Factorization::Impl {
   std::vector<char> uniform_load;
   void find_uniform_loads();
   bool load_uniform(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
-  template <int B>
+  template <int B, bool kSymmetric>
   bool load_uniform_sized(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
   template <class Size>
   double load_sized(Size b, int k, const BlockMatrix& matrix, const FactorOptions& options);
@@ -130,7 +132,20 @@ struct Factorization::Impl {
   // Replaces pivot k's block by -D_k^{-1} (or -C_k^{-1}); retries an
   // equilibrated copy when the plain pivot ratio is below the tolerance
   // (pivot_inversion.cpp).
-  Status factor_pivot(int k, double tolerance, bool equilibrate);
+  Status factor_pivot(int k, double tolerance, bool equilibrate) {
+    const int b = size(k);
+    const double ratio = b <= kernels::kMaxFixed ? small_pivots[b](diag(k), magnitudes(k), tolerance)
+                                                 : invert_pivot(k, magnitudes(k), tolerance);
+    if (ratio >= tolerance && ratio > 0.0) {
+      min_ratio = std::min(min_ratio, ratio);
+      return Status::Success;
+    }
+    return retry_or_refuse_pivot(k, ratio, tolerance, equilibrate);
+  }
+  // factor_pivot for a pivot its first inversion refused (ratio).
+  Status retry_or_refuse_pivot(int k, double ratio, double tolerance, bool equilibrate);
+  // kernels::small_pivot_kernel for each size and this method.
+  std::array<kernels::SmallPivotKernel, kernels::kMaxFixed + 1> small_pivots{};
   double invert_pivot(int k, const double* row_magnitudes, double tolerance);
   double invert_equilibrated_pivot(int k, double tolerance);
   // LDU: true if the block left by a failed row-scaled retry has columns far

@@ -74,6 +74,7 @@ std::string out_of_memory_message(const detail::SymbolicData& d, Method method, 
 }  // namespace
 
 Factorization::Impl::Impl(const Symbolic& s, Method m) : symbolic(s), d(&s.data()), method(m) {
+  for (int b = 0; b <= kn::kMaxFixed; ++b) small_pivots[b] = kn::small_pivot_kernel(b, method == Method::LLT);
   const int n = static_cast<int>(d->order.size());
   diag_off.resize(n);
   upper_off.resize(n);

@@ -36,7 +36,7 @@ void Factorization::Impl::find_uniform_loads() {
   }
 }
 
-template <int B>
+template <int B, bool kSymmetric>
 bool Factorization::Impl::load_uniform_sized(int k, const BlockMatrix& matrix, const FactorOptions& options,
                                              double& poison) {
   const double* a = matrix.values();
@@ -47,24 +47,29 @@ bool Factorization::Impl::load_uniform_sized(int k, const BlockMatrix& matrix, c
   for (int e = begin; e < end; ++e)
     if (!activity[entry_source[e].later_node]) return false;
   active[k] = 1;
-  const bool symmetric = method != Method::LDU;
-  const double shift = diagonal_shift(options, d->pattern->kind[node]);
   const double* src = a + diag_source[k];
   double* dk = diag(k);
   Square<B> checks = poison_of<B>(src);
-  // Each column built in registers, shifted and stored; the row magnitudes
-  // are taken from the registers rather than read back from the stores.
+  // Each column built in registers and stored; the row magnitudes are taken
+  // from the registers rather than read back from the stores.
   Column<B> rows = Column<B>::Zero();
   for (int j = 0; j < B; ++j) {
     Column<B> c;
-    if (symmetric) {  // the lower triangle, mirrored
+    if constexpr (kSymmetric) {  // the lower triangle, mirrored
       for (int i = 0; i < B; ++i) c[i] = src[i >= j ? i + j * B : j + i * B];
     } else {
       c = Eigen::Map<const Column<B>>(src + j * B);
     }
-    if (shift != 0.0) c[j] += shift;  // not when 0: -0.0 + 0.0 would turn a -0.0 into 0.0
     Eigen::Map<Column<B>>{dk + j * B} = c;
     rows = rows.max(c.abs());
+  }
+  // A shift (rare) in a pass of its own, so that the loop above has no branch.
+  if (const double shift = diagonal_shift(options, d->pattern->kind[node]); shift != 0.0) {
+    rows = Column<B>::Zero();
+    for (int j = 0; j < B; ++j) {
+      dk[j + j * B] += shift;
+      rows = rows.max(Eigen::Map<const Column<B>>(dk + j * B).abs());
+    }
   }
   Eigen::Map<Column<B>>{magnitudes(k)} = rows;
   const int ldl = lower_ld(k);
@@ -73,13 +78,13 @@ bool Factorization::Impl::load_uniform_sized(int k, const BlockMatrix& matrix, c
     double* low = lower(k, e);
     if (s.later_k < 0) {  // fill
       for (int j = 0; j < B; ++j) Eigen::Map<Column<B>>{low + j * ldl} = Column<B>::Zero();
-      if (!symmetric) Eigen::Map<Square<B>>{upper(k, e)} = Square<B>::Zero();
+      if constexpr (!kSymmetric) Eigen::Map<Square<B>>{upper(k, e)} = Square<B>::Zero();
       continue;
     }
     const double* later_k = a + s.later_k;  // A_{later, k}, contiguous
     const double* k_later = a + s.k_later;  // A_{k, later}, contiguous
     checks += poison_of<B>(later_k) + poison_of<B>(k_later);
-    if (symmetric && !s.k_smaller_id) {  // A_{later, k} is stored as A_{k, later}'s transpose
+    if (kSymmetric && !s.k_smaller_id) {  // A_{later, k} is stored as A_{k, later}'s transpose
       for (int j = 0; j < B; ++j) {
         Column<B> c;
         for (int i = 0; i < B; ++i) c[i] = k_later[j + i * B];
@@ -88,7 +93,7 @@ bool Factorization::Impl::load_uniform_sized(int k, const BlockMatrix& matrix, c
     } else {
       for (int j = 0; j < B; ++j) Eigen::Map<Column<B>>{low + j * ldl} = Eigen::Map<const Column<B>>(later_k + j * B);
     }
-    if (!symmetric) Eigen::Map<Square<B>>{upper(k, e)} = Eigen::Map<const Square<B>>(k_later);
+    if constexpr (!kSymmetric) Eigen::Map<Square<B>>{upper(k, e)} = Eigen::Map<const Square<B>>(k_later);
   }
   poison = checks.sum();
   return true;
@@ -96,10 +101,18 @@ bool Factorization::Impl::load_uniform_sized(int k, const BlockMatrix& matrix, c
 
 bool Factorization::Impl::load_uniform(int k, const BlockMatrix& matrix, const FactorOptions& options,
                                        double& poison) {
+  if (method == Method::LDU) {
+    switch (size(k)) {
+      case 2: return load_uniform_sized<2, false>(k, matrix, options, poison);
+      case 3: return load_uniform_sized<3, false>(k, matrix, options, poison);
+      case 4: return load_uniform_sized<4, false>(k, matrix, options, poison);
+      default: return false;
+    }
+  }
   switch (size(k)) {
-    case 2: return load_uniform_sized<2>(k, matrix, options, poison);
-    case 3: return load_uniform_sized<3>(k, matrix, options, poison);
-    case 4: return load_uniform_sized<4>(k, matrix, options, poison);
+    case 2: return load_uniform_sized<2, true>(k, matrix, options, poison);
+    case 3: return load_uniform_sized<3, true>(k, matrix, options, poison);
+    case 4: return load_uniform_sized<4, true>(k, matrix, options, poison);
     default: return false;
   }
 }

@@ -27,10 +27,7 @@ namespace graphsolve {
 
 namespace kn = kernels;
 
-Status Factorization::Impl::factor_pivot(int k, double tolerance, bool equilibrate) {
-  const int b = size(k);  // small blocks without invert_pivot's call: 2% of a 3x3 chain's factorization
-  double ratio = b <= kn::kMaxFixed ? kn::invert_small_pivot(b, diag(k), b, magnitudes(k), tolerance, method == Method::LLT)
-                                    : invert_pivot(k, magnitudes(k), tolerance);
+Status Factorization::Impl::retry_or_refuse_pivot(int k, double ratio, double tolerance, bool equilibrate) {
   auto refused = [&] { return ratio >= 0.0 && !(ratio >= tolerance && ratio > 0.0); };
   if (equilibrate && refused()) {
     ratio = invert_equilibrated_pivot(k, tolerance);
@@ -54,7 +51,7 @@ Status Factorization::Impl::factor_pivot(int k, double tolerance, bool equilibra
 double Factorization::Impl::invert_pivot(int k, const double* row_magnitudes, double tolerance) {
   const int b = size(k);
   const bool cholesky = method == Method::LLT;
-  if (b <= kn::kMaxFixed) return kn::invert_small_pivot(b, diag(k), b, row_magnitudes, tolerance, cholesky);
+  if (b <= kn::kMaxFixed) return small_pivots[b](diag(k), row_magnitudes, tolerance);
   const double input_scale = *std::max_element(row_magnitudes, row_magnitudes + b);
   return kn::invert_large_pivot(b, diag(k), b, input_scale, tolerance, cholesky, large_pivot_work.data(),
                                 large_pivot_rows.data());
