@@ -310,11 +310,15 @@ void Factorization::Impl::find_pairs() {
   const PairMethod pair_method =
       method == Method::LDU ? PairMethod::Ldu : method == Method::LDLT ? PairMethod::Ldlt : PairMethod::Llt;
   pairs.assign(n, Pair{});
-  edges.assign(n, nullptr);
+  edges.assign(n, EdgeStep{});
   for (int k = 0; k < n; ++k) {
     const int e = d->struct_begin[k];
-    if (d->struct_begin[k + 1] == e + 1 && panel_end[k] < 0)
-      edges[k] = kn::wide::edge_kernel(size(k), size(d->struct_pos[e]), pair_method);
+    if (d->struct_begin[k + 1] == e + 1 && panel_end[k] < 0) {
+      const int a = d->struct_pos[e];
+      const kn::wide::EdgeKernel kernel = kn::wide::edge_kernel(size(k), size(a), pair_method);
+      if (kernel)
+        edges[k] = {kernel, a, diag_off[k], upper(k, e) - values.data(), lower(k, e) - values.data(), diag_off[a]};
+    }
     if (d->struct_begin[k + 1] != e + 2 || panel_end[k] >= 0) continue;
     const int a = d->struct_pos[e], c = d->struct_pos[e + 1];
     if (const kn::wide::PairKernel kernel = kn::wide::pair_kernel(size(k), size(a), size(c), pair_method))
@@ -397,14 +401,6 @@ void Factorization::Impl::update_front_row_symmetric(int k, int e1, int stop, co
                                                           front_targets.data(), lower_ld(a));
 }
 
-// Pivot k's edge kernel when its only later neighbour is active and the
-// wide kernels run; null otherwise (single_small_neighbour's case then).
-kn::wide::EdgeKernel Factorization::Impl::fused_edge(int k) const {
-  const kn::wide::EdgeKernel kernel = edges[k];
-  if (!kernel || tracking_columns || !kn::wide::enabled()) return nullptr;
-  return active[d->struct_pos[d->struct_begin[k]]] ? kernel : nullptr;
-}
-
 // The kernel and the blocks for pivot k when its only later neighbours are
 // two active blocks outside any panel and the pair kernels take them; null
 // otherwise.
@@ -420,11 +416,6 @@ kn::wide::PairKernel Factorization::Impl::fused_pair(int k, kn::wide::PairTarget
 }
 
 void Factorization::Impl::eliminate_unsymmetric(int k) {
-  if (const kn::wide::EdgeKernel edge = fused_edge(k)) {
-    const int e = d->struct_begin[k], a = d->struct_pos[e];
-    edge(diag(k), upper(k, e), lower(k, e), diag(a), magnitudes(a));
-    return;
-  }
   const int b = size(k), ldl = lower_ld(k);
   if (const int a = single_small_neighbour(k); a >= 0) {
     const int e = d->struct_begin[k];
@@ -476,11 +467,6 @@ void Factorization::Impl::eliminate_unsymmetric(int k) {
 }
 
 void Factorization::Impl::eliminate_symmetric(int k) {
-  if (const kn::wide::EdgeKernel edge = fused_edge(k)) {
-    const int e = d->struct_begin[k], a = d->struct_pos[e];
-    edge(diag(k), nullptr, lower(k, e), diag(a), magnitudes(a));
-    return;
-  }
   const int b = size(k), ldl = lower_ld(k);
   if (const int a = single_small_neighbour(k); a >= 0) {
     const int e = d->struct_begin[k];
@@ -573,6 +559,9 @@ Status Factorization::Impl::eliminate_all(const BlockMatrix& matrix, const Facto
     return failed >= 0;
   };
   const int n = static_cast<int>(d->order.size());
+  // Read once: another thread may switch the kernels, and this pass's edges
+  // may still run the wide ones on this CPU.
+  const bool wide_edges = !tracking_columns && kn::wide::enabled();
   double poison = 0.0;
   for (int k = 0; k < n; ++k) {
     if (loads_itself[k]) poison += load(k, matrix, options);
@@ -589,7 +578,7 @@ Status Factorization::Impl::eliminate_all(const BlockMatrix& matrix, const Facto
       failed = d->order[k];
       return s;
     }
-    if (active[k] && size(k) > 0 && width(k) > 0) {
+    if (active[k] && size(k) > 0 && width(k) > 0 && !eliminate_edge(k, wide_edges)) {
       if (method == Method::LDU)
         eliminate_unsymmetric(k);
       else

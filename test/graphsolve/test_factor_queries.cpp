@@ -155,6 +155,44 @@ TEST(FactorQueries, InactiveNodesCountAsIdentity) {
   }
 }
 
+// The same where the inactive node is the only later neighbour of the
+// pivots eliminated before it (a chain eliminated from both ends towards it,
+// and a tree's leaves), the case of the fixed-size loads and the fused edge
+// kernels: its slot must stay the identity's (the loads leave its couplings
+// zero, and the edges skip it).
+TEST(FactorQueries, InactiveNeighbourOfForestPivotsCountsAsIdentity) {
+  for (int b : {2, 3, 6}) {
+    for (const bool tree : {false, true}) {
+      const gs::Graph g = tree ? fam::random_tree(12, b, 4) : fam::chain(7, b);
+      const gs::Symbolic sym = gs::analyze(g);
+      const gs::Pattern& p = sym.pattern();
+      gs::BlockMatrix a(sym);
+      const std::vector<int> off = {3};
+      std::vector<int> kept;
+      for (gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
+        SCOPED_TRACE(testing::Message() << "b " << b << (tree ? " tree " : " chain ") << gs::to_string(method));
+        a.set_active(off[0], true);
+        fam::fill_values(a, method == gs::Method::LDU ? fam::Values::Unsymmetric : fam::Values::SymmetricPositiveDefinite,
+                         b);
+        const Eigen::MatrixXd reduced = gs_test::remove_nodes(a.to_dense(), p, off, kept);
+        a.set_active(off[0], false);
+        gs::Factorization f(sym, method);
+        ASSERT_EQ(f.factorize(a), gs::Status::Success);
+        gs::Determinant det;
+        ASSERT_EQ(f.determinant(det), gs::Status::Success);
+        const gs::Determinant expected = gs_test::dense_determinant(reduced);
+        EXPECT_EQ(det.sign, expected.sign);
+        EXPECT_NEAR(det.log_abs, expected.log_abs, 1e-9);
+        if (method == gs::Method::LDU) continue;
+        gs::Inertia inertia;
+        ASSERT_EQ(f.inertia(inertia), gs::Status::Success);
+        EXPECT_EQ(inertia.positive, static_cast<long>(a.rows()));
+        EXPECT_EQ(inertia.negative, 0);
+      }
+    }
+  }
+}
+
 // The adjoint identity that sensitivity analysis relies on:
 // for x = A^{-1} b and y = A^{-T} c, c^T x = y^T b.
 TEST(FactorQueries, TransposedSolveIsTheAdjoint) {
