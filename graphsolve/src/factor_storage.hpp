@@ -182,28 +182,48 @@ struct Factorization::Impl {
     int neighbour = -1;                       // a, the later neighbour
     long pivot = 0, upper = 0, lower = 0, target = 0;  // P_k, U_ka (LDU), L_ak, D_a
   };
-  std::vector<EdgeStep> edges;
+  std::vector<EdgeStep> edges;  // only the pivots that have one
+  std::vector<int> edge_of;      // per position: its entry in edges, or -1
   // Runs pivot k's edge kernel if it has one, its neighbour is active and
   // wide (the wide kernels run and no column magnitudes are tracked);
   // false otherwise.
   bool eliminate_edge(int k, bool wide) {
-    const EdgeStep& edge = edges[k];
-    if (!wide || !edge.kernel || !active[edge.neighbour]) return false;
+    if (!wide || edge_of[k] < 0) return false;
+    const EdgeStep& edge = edges[edge_of[k]];
+    if (!active[edge.neighbour]) return false;
     double* v = values.data();
     edge.kernel(v + edge.pivot, method == Method::LDU ? v + edge.upper : nullptr, v + edge.lower, v + edge.target,
                 magnitudes(edge.neighbour));
     return true;
   }
-  kernels::wide::PairKernel fused_pair(int k, kernels::wide::PairTargets& t);
   // Per position: for a pivot whose only later neighbours a < c lie outside
-  // any panel, all three of 1 to 6 rows, its pair kernel and the entry of c
-  // in a's list (where A_ac and A_ca are); null and -1 otherwise. Found
-  // once, not per pivot.
+  // any panel, all three of 1 to 6 rows, its pair kernel and where its
+  // blocks lie in `values` (A_ac and A_ca in a's panels); a null kernel
+  // otherwise. Found once, not per pivot: looked up per pivot, the blocks'
+  // places cost a 3x3 ladder's refactorization 9% more instructions.
   struct Pair {
     kernels::wide::PairKernel kernel = nullptr;
-    int entry = -1;
+    int a = -1, c = -1;
+    long pivot = 0, upper = 0, lower = 0;  // P_k, [U_ka U_kc] (LDU), [L_ak; L_ck]
+    long d_a = 0, d_c = 0, ca = 0, ac = 0;  // D_a, D_c, A_ca, A_ac (LDU)
+    int ld_ca = 0, ld_ac = 0;
   };
-  std::vector<Pair> pairs;
+  std::vector<Pair> pairs;     // only the pivots that have one
+  std::vector<int> pair_of;    // per position: its entry in pairs, or -1
+  // Runs pivot k's pair kernel if it has one, both neighbours are active and
+  // wide (as for eliminate_edge); false otherwise.
+  bool eliminate_pair(int k, bool wide) {
+    if (!wide || pair_of[k] < 0) return false;
+    const Pair& pair = pairs[pair_of[k]];
+    if (!active[pair.a] || !active[pair.c]) return false;
+    double* v = values.data();
+    const bool ldu = method == Method::LDU;
+    const kernels::wide::PairTargets t = {v + pair.d_a, v + pair.d_c, v + pair.ca, pair.ld_ca,
+                                          ldu ? v + pair.ac : nullptr, pair.ld_ac, magnitudes(pair.a),
+                                          magnitudes(pair.c)};
+    pair.kernel(v + pair.pivot, ldu ? v + pair.upper : nullptr, v + pair.lower, t);
+    return true;
+  }
   void find_pairs();  // and the edges
   void eliminate_symmetric(int k);
   // Per position: whether pivot k and all its later neighbours have the

@@ -309,21 +309,31 @@ void Factorization::Impl::find_pairs() {
   using kn::wide::PairMethod;
   const PairMethod pair_method =
       method == Method::LDU ? PairMethod::Ldu : method == Method::LDLT ? PairMethod::Ldlt : PairMethod::Llt;
-  pairs.assign(n, Pair{});
-  edges.assign(n, EdgeStep{});
+  pairs.clear();
+  edges.clear();
+  pair_of.assign(n, -1);
+  edge_of.assign(n, -1);
   for (int k = 0; k < n; ++k) {
     const int e = d->struct_begin[k];
+    const auto offset = [&](const double* block) { return block - values.data(); };
     if (d->struct_begin[k + 1] == e + 1 && panel_end[k] < 0) {
       const int a = d->struct_pos[e];
-      const kn::wide::EdgeKernel kernel = kn::wide::edge_kernel(size(k), size(a), pair_method);
-      if (kernel)
-        edges[k] = {kernel, a, diag_off[k], upper(k, e) - values.data(), lower(k, e) - values.data(), diag_off[a]};
+      if (const kn::wide::EdgeKernel kernel = kn::wide::edge_kernel(size(k), size(a), pair_method)) {
+        edge_of[k] = static_cast<int>(edges.size());
+        edges.push_back({kernel, a, diag_off[k], offset(upper(k, e)), offset(lower(k, e)), diag_off[a]});
+      }
     }
     if (d->struct_begin[k + 1] != e + 2 || panel_end[k] >= 0) continue;
     const int a = d->struct_pos[e], c = d->struct_pos[e + 1];
-    if (const kn::wide::PairKernel kernel = kn::wide::pair_kernel(size(k), size(a), size(c), pair_method))
-      pairs[k] = {kernel, find_entry(c, d->struct_begin[a])};
+    if (const kn::wide::PairKernel kernel = kn::wide::pair_kernel(size(k), size(a), size(c), pair_method)) {
+      const int r = find_entry(c, d->struct_begin[a]);
+      pair_of[k] = static_cast<int>(pairs.size());
+      pairs.push_back({kernel, a, c, diag_off[k], offset(upper(k, e)), offset(lower(k, e)), diag_off[a], diag_off[c],
+                       offset(lower(a, r)), offset(upper(a, r)), lower_ld(a), upper_ld(a)});
+    }
   }
+  edges.shrink_to_fit();  // memory_bytes() counts their size
+  pairs.shrink_to_fit();
 }
 
 void Factorization::Impl::find_fronts() {
@@ -401,30 +411,11 @@ void Factorization::Impl::update_front_row_symmetric(int k, int e1, int stop, co
                                                           front_targets.data(), lower_ld(a));
 }
 
-// The kernel and the blocks for pivot k when its only later neighbours are
-// two active blocks outside any panel and the pair kernels take them; null
-// otherwise.
-kn::wide::PairKernel Factorization::Impl::fused_pair(int k, kn::wide::PairTargets& t) {
-  const Pair pair = pairs[k];
-  if (!pair.kernel || tracking_columns || !kn::wide::enabled()) return nullptr;
-  const int e = d->struct_begin[k], a = d->struct_pos[e], c = d->struct_pos[e + 1];
-  if (!active[a] || !active[c]) return nullptr;
-  const int r = pair.entry;
-  t = {diag(a), diag(c), lower(a, r), lower_ld(a), method == Method::LDU ? upper(a, r) : nullptr, upper_ld(a),
-       magnitudes(a), magnitudes(c)};
-  return pair.kernel;
-}
-
 void Factorization::Impl::eliminate_unsymmetric(int k) {
   const int b = size(k), ldl = lower_ld(k);
   if (const int a = single_small_neighbour(k); a >= 0) {
     const int e = d->struct_begin[k];
     kn::eliminate_edge_ldu(b, size(a), diag(k), upper(k, e), lower(k, e), diag(a), magnitudes(a));
-    return;
-  }
-  if (kn::wide::PairTargets t; const kn::wide::PairKernel pair = fused_pair(k, t)) {
-    const int e = d->struct_begin[k];
-    pair(diag(k), upper(k, e), lower(k, e), t);
     return;
   }
   const int end = d->struct_begin[k + 1], stop = entries_now(k);
@@ -471,10 +462,6 @@ void Factorization::Impl::eliminate_symmetric(int k) {
   if (const int a = single_small_neighbour(k); a >= 0) {
     const int e = d->struct_begin[k];
     kn::eliminate_edge_symmetric(b, size(a), diag(k), lower(k, e), diag(a), method == Method::LLT, magnitudes(a));
-    return;
-  }
-  if (kn::wide::PairTargets t; const kn::wide::PairKernel pair = fused_pair(k, t)) {
-    pair(diag(k), nullptr, lower(k, d->struct_begin[k]), t);
     return;
   }
   const int end = d->struct_begin[k + 1], stop = entries_now(k);
@@ -578,7 +565,8 @@ Status Factorization::Impl::eliminate_all(const BlockMatrix& matrix, const Facto
       failed = d->order[k];
       return s;
     }
-    if (active[k] && size(k) > 0 && width(k) > 0 && !eliminate_edge(k, wide_edges)) {
+    if (active[k] && size(k) > 0 && width(k) > 0 && !eliminate_edge(k, wide_edges) &&
+        !eliminate_pair(k, wide_edges)) {
       if (method == Method::LDU)
         eliminate_unsymmetric(k);
       else
@@ -627,10 +615,11 @@ long Factorization::memory_bytes() const {
   bytes += bytes_of(m.diag_off) + bytes_of(m.upper_off) + bytes_of(m.lower_off) + bytes_of(m.entry_source) +
            bytes_of(m.diag_source) + bytes_of(m.loads_itself) + bytes_of(m.first_touch_begin) +
            bytes_of(m.first_touched) + bytes_of(m.active) + bytes_of(m.magnitude_off) + bytes_of(m.row_off) +
-           bytes_of(m.pairs) + bytes_of(m.edges) + bytes_of(m.large_pivot_work) + bytes_of(m.large_pivot_rows) +
-           bytes_of(m.panel_begin) + bytes_of(m.panel_end) + bytes_of(m.panel_column) +
-           bytes_of(m.uniform_front) + bytes_of(m.uniform_load) + bytes_of(m.front_factors) +
-           bytes_of(m.front_targets) + bytes_of(m.vector_solve_nodes) + bytes_of(m.vector_solve_entries);
+           bytes_of(m.pairs) + bytes_of(m.edges) + bytes_of(m.pair_of) + bytes_of(m.edge_of) +
+           bytes_of(m.large_pivot_work) + bytes_of(m.large_pivot_rows) + bytes_of(m.panel_begin) +
+           bytes_of(m.panel_end) + bytes_of(m.panel_column) + bytes_of(m.uniform_front) + bytes_of(m.uniform_load) +
+           bytes_of(m.front_factors) + bytes_of(m.front_targets) + bytes_of(m.vector_solve_nodes) +
+           bytes_of(m.vector_solve_entries);
   return bytes;
 }
 
