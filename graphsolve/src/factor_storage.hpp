@@ -107,13 +107,17 @@ struct Factorization::Impl {
   // inactive couplings, identity for an inactive node), adds the shifts and
   // returns the sum of 0 * value over every active value it read.
   double load(int k, const BlockMatrix& matrix, const FactorOptions& options);
-  // Per position: whether the node has 2 to 4 rows and every later neighbour
+  // Per position: whether the node has 2 to 6 rows and every later neighbour
   // its size (load_uniform.cpp); load() then tries load_uniform first, which
   // returns false, having changed nothing, where the node or a later
-  // neighbour is inactive (the general path zeroes their couplings).
+  // neighbour is inactive (the general path zeroes their couplings), or the
+  // node has 5 or 6 rows and the wide kernels do not run.
   std::vector<char> uniform_load;
   void find_uniform_loads();
   bool load_uniform(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
+  // The same for 5 and 6 rows in the wide kernels' vectors (load_uniform_wide.cpp).
+  template <int B, bool kSymmetric>
+  bool load_uniform_wide(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
   template <int B, bool kSymmetric>
   bool load_uniform_sized(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
   template <class Size>

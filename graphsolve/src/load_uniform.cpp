@@ -9,9 +9,10 @@
 namespace graphsolve {
 
 namespace {
-// Blocks of 5 and 6 rows keep the general path, whose copies use the wide
-// kernels: this one made 6x6 chains 5-20% slower, with those copies too.
-constexpr int kMaxUniformLoad = 4;
+// Blocks of 5 and 6 rows load in the wide kernels' vectors
+// (load_uniform_wide.cpp), or take the general path: in SSE2 this one made
+// 6x6 chains 5-20% slower than that path's wide copies.
+constexpr int kMaxUniformLoad = 6;
 
 template <int B>
 using Column = Eigen::Array<double, B, 1>;
@@ -101,11 +102,20 @@ bool Factorization::Impl::load_uniform_sized(int k, const BlockMatrix& matrix, c
 
 bool Factorization::Impl::load_uniform(int k, const BlockMatrix& matrix, const FactorOptions& options,
                                        double& poison) {
+#ifdef GS_HAS_WIDE_KERNELS
+  const bool wide = kernels::wide::enabled();
+#else
+  const bool wide = false;
+#endif
   if (method == Method::LDU) {
     switch (size(k)) {
       case 2: return load_uniform_sized<2, false>(k, matrix, options, poison);
       case 3: return load_uniform_sized<3, false>(k, matrix, options, poison);
       case 4: return load_uniform_sized<4, false>(k, matrix, options, poison);
+#ifdef GS_HAS_WIDE_KERNELS
+      case 5: return wide && load_uniform_wide<5, false>(k, matrix, options, poison);
+      case 6: return wide && load_uniform_wide<6, false>(k, matrix, options, poison);
+#endif
       default: return false;
     }
   }
@@ -113,6 +123,10 @@ bool Factorization::Impl::load_uniform(int k, const BlockMatrix& matrix, const F
     case 2: return load_uniform_sized<2, true>(k, matrix, options, poison);
     case 3: return load_uniform_sized<3, true>(k, matrix, options, poison);
     case 4: return load_uniform_sized<4, true>(k, matrix, options, poison);
+#ifdef GS_HAS_WIDE_KERNELS
+    case 5: return wide && load_uniform_wide<5, true>(k, matrix, options, poison);
+    case 6: return wide && load_uniform_wide<6, true>(k, matrix, options, poison);
+#endif
     default: return false;
   }
 }

@@ -327,36 +327,48 @@ TEST(Errors, SolutionThatOverflowsIsReportedForEverySolve) {
 // The loads check the values they copy; every block is covered, for every
 // method and in both orientations of an edge (natural and reversed order).
 TEST(Errors, NonFiniteValueInAnyBlockIsReportedForEveryMethod) {
-  const gs::Graph graph = fam::ladder(3, 2);
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
-  for (const bool reversed : {false, true}) {
-    gs::AnalyzeOptions options;
-    options.ordering = gs::Ordering::Given;
-    for (int i = 0; i < graph.num_nodes(); ++i) options.order.push_back(reversed ? graph.num_nodes() - 1 - i : i);
-    const gs::Symbolic sym = gs::analyze(graph, options);
-    for (const gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
-      SCOPED_TRACE(testing::Message() << "reversed " << reversed << ", method " << static_cast<int>(method));
-      const auto values = method == gs::Method::LDU ? fam::Values::Unsymmetric : fam::Values::SymmetricPositiveDefinite;
-      gs::BlockMatrix a(sym);
-      gs::Factorization f(sym, method);
-      auto expect_reported = [&](gs::NodeId node) {
-        EXPECT_EQ(f.factorize(a), gs::Status::NonFiniteValue);
-        EXPECT_EQ(f.failed_node(), node);
+  // Blocks of 2 and 3 rows load through the fixed-size path, of 6 through
+  // the wide one where the wide kernels run (load_uniform*.cpp).
+  for (const int b : {2, 3, 6}) {
+    const gs::Graph graph = fam::ladder(3, b);
+    for (const bool reversed : {false, true}) {
+      gs::AnalyzeOptions options;
+      options.ordering = gs::Ordering::Given;
+      for (int i = 0; i < graph.num_nodes(); ++i) options.order.push_back(reversed ? graph.num_nodes() - 1 - i : i);
+      const gs::Symbolic sym = gs::analyze(graph, options);
+      for (const gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
+        SCOPED_TRACE(testing::Message() << "b " << b << ", reversed " << reversed << ", method "
+                                        << static_cast<int>(method));
+        const auto values =
+            method == gs::Method::LDU ? fam::Values::Unsymmetric : fam::Values::SymmetricPositiveDefinite;
+        gs::BlockMatrix a(sym);
+        gs::Factorization f(sym, method);
+        auto expect_reported = [&](gs::NodeId node) {
+          EXPECT_EQ(f.factorize(a), gs::Status::NonFiniteValue);
+          EXPECT_EQ(f.failed_node(), node);
+          fam::fill_values(a, values, 3);
+          EXPECT_EQ(f.factorize(a), gs::Status::Success);
+        };
         fam::fill_values(a, values, 3);
-        EXPECT_EQ(f.factorize(a), gs::Status::Success);
-      };
-      fam::fill_values(a, values, 3);
-      for (int i = 0; i < graph.num_nodes(); ++i) {
-        a.diag(i)(1, 0) = nan;
-        expect_reported(i);
-        a.diag(i)(0, 1) = inf;  // the upper triangle, unused by LDLT and LLT, is checked too
-        expect_reported(i);
-      }
-      for (const auto& [u, v] : graph.edges()) {
-        a.block(u, v)(0, 1) = nan;
-        expect_reported(std::min(u, v));
-        a.block(v, u)(1, 0) = -inf;
-        expect_reported(std::min(u, v));
+        for (int i = 0; i < graph.num_nodes(); ++i) {
+          a.diag(i)(1, 0) = nan;
+          expect_reported(i);
+          a.diag(i)(0, 1) = inf;  // the upper triangle, unused by LDLT and LLT, is checked too
+          expect_reported(i);
+          a.diag(i)(b - 1, b - 2) = nan;  // the last row: a wide column's second vector
+          expect_reported(i);
+        }
+        for (const auto& [u, v] : graph.edges()) {
+          a.block(u, v)(0, 1) = nan;
+          expect_reported(std::min(u, v));
+          a.block(v, u)(1, 0) = -inf;
+          expect_reported(std::min(u, v));
+          a.block(u, v)(b - 1, 0) = nan;
+          expect_reported(std::min(u, v));
+          a.block(v, u)(b - 1, b - 1) = inf;
+          expect_reported(std::min(u, v));
+        }
       }
     }
   }

@@ -260,32 +260,35 @@ TEST(Numeric, BackwardErrorAndNormMatchTheDenseMatrix) {
 // diagonal blocks' upper triangles changes nothing, and an inactive node is
 // identity as before.
 TEST(Numeric, SymmetricChecksReadTheLowerTriangle) {
-  const gs::Symbolic sym = gs::analyze(fam::ladder(4, 3));
-  const gs::Pattern& p = sym.pattern();
-  gs::BlockMatrix a(sym);
-  fam::fill_values(a, fam::Values::SymmetricPositiveDefinite, 6);
-  a.set_active(3, false);
-  const Eigen::MatrixXd symmetric = a.to_dense();
-  for (int e = 0; e < p.num_edges; ++e) a.block(p.edges[e].first, p.edges[e].second).setConstant(-3.0);
-  for (int v = 0; v < p.num_nodes; ++v) a.diag(v).triangularView<Eigen::StrictlyUpper>().setConstant(5.0);
-  ASSERT_GT((a.to_dense() - symmetric).norm(), 1.0);  // the garbage is there
-  EXPECT_NEAR(a.frobenius_norm_symmetric_lower(), symmetric.norm(), 1e-13 * symmetric.norm());
+  for (const int block : {2, 3, 6}) {  // the fixed-size loads and (6) the wide one
+    SCOPED_TRACE(block);
+    const gs::Symbolic sym = gs::analyze(fam::ladder(4, block));
+    const gs::Pattern& p = sym.pattern();
+    gs::BlockMatrix a(sym);
+    fam::fill_values(a, fam::Values::SymmetricPositiveDefinite, 6);
+    a.set_active(3, false);
+    const Eigen::MatrixXd symmetric = a.to_dense();
+    for (int e = 0; e < p.num_edges; ++e) a.block(p.edges[e].first, p.edges[e].second).setConstant(-3.0);
+    for (int v = 0; v < p.num_nodes; ++v) a.diag(v).triangularView<Eigen::StrictlyUpper>().setConstant(5.0);
+    ASSERT_GT((a.to_dense() - symmetric).norm(), 1.0);  // the garbage is there
+    EXPECT_NEAR(a.frobenius_norm_symmetric_lower(), symmetric.norm(), 1e-13 * symmetric.norm());
 
-  const Eigen::MatrixXd x = gs_test::random_rhs(a.rows(), 3, 1), b = gs_test::random_rhs(a.rows(), 3, 2);
-  const double backward = gs_test::dense_backward_error(symmetric, x, b);
-  const double residual = (symmetric * x - b).norm() / b.norm();
-  for (const gs::Method method : {gs::Method::LDLT, gs::Method::LLT}) {
-    SCOPED_TRACE(gs::to_string(method));
-    EXPECT_NEAR(gs::backward_error(a, x, b, method), backward, 1e-14 * backward);
-    EXPECT_NEAR(gs::relative_residual(a, x, b, method), residual, 1e-14 * residual);
-    gs::Factorization f(sym, method);
-    ASSERT_EQ(f.factorize(a), gs::Status::Success);
-    Eigen::MatrixXd solution(a.rows(), 3);
-    ASSERT_EQ(f.solve(b, solution), gs::Status::Success);
-    EXPECT_LT(gs::relative_residual(a, solution, b, method), 1e-14);
-    EXPECT_LT(gs::backward_error(a, solution, b, method), 1e-15);
-    EXPECT_GT(gs::relative_residual(a, solution, b), 0.1);  // read as LDU: the garbage counts
-  }
+    const Eigen::MatrixXd x = gs_test::random_rhs(a.rows(), 3, 1), b = gs_test::random_rhs(a.rows(), 3, 2);
+    const double backward = gs_test::dense_backward_error(symmetric, x, b);
+    const double residual = (symmetric * x - b).norm() / b.norm();
+    for (const gs::Method method : {gs::Method::LDLT, gs::Method::LLT}) {
+      SCOPED_TRACE(gs::to_string(method));
+      EXPECT_NEAR(gs::backward_error(a, x, b, method), backward, 1e-14 * backward);
+      EXPECT_NEAR(gs::relative_residual(a, x, b, method), residual, 1e-14 * residual);
+      gs::Factorization f(sym, method);
+      ASSERT_EQ(f.factorize(a), gs::Status::Success);
+      Eigen::MatrixXd solution(a.rows(), 3);
+      ASSERT_EQ(f.solve(b, solution), gs::Status::Success);
+      EXPECT_LT(gs::relative_residual(a, solution, b, method), 1e-14);
+      EXPECT_LT(gs::backward_error(a, solution, b, method), 1e-15);
+      EXPECT_GT(gs::relative_residual(a, solution, b), 0.1);  // read as LDU: the garbage counts
+    }
+    }
 }
 
 // A singular A factorized with a shift: b has a part outside A's range that
