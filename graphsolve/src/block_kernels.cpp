@@ -546,17 +546,4 @@ SmallPivotKernel small_pivot_kernel(int k, bool cholesky) {
   return cholesky ? llt[k] : lu[k];
 }
 
-double invert_small_pivot(int k, double* d, int ldd, const double* row_magnitudes, double tolerance, bool cholesky) {
-  switch (k) {
-    case 0: return 1.0;
-    case 1: return invert<1>(d, ldd, row_magnitudes, tolerance, cholesky);
-    case 2: return invert<2>(d, ldd, row_magnitudes, tolerance, cholesky);
-    case 3: return invert<3>(d, ldd, row_magnitudes, tolerance, cholesky);
-    case 4: return invert<4>(d, ldd, row_magnitudes, tolerance, cholesky);
-    case 5: return invert<5>(d, ldd, row_magnitudes, tolerance, cholesky);
-    case 6: return invert<6>(d, ldd, row_magnitudes, tolerance, cholesky);
-    default: return 0.0;  // larger pivots go through the caller's preallocated factorizations
-  }
-}
-
 }  // namespace graphsolve::kernels

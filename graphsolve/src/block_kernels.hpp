@@ -40,18 +40,16 @@ void copy(int m, int n, const double* a, int lda, double* c, int ldc);
 // C -= A (m x n blocks).
 void subtract(int m, int n, const double* a, int lda, double* c, int ldc);
 
-// Replaces the k x k pivot block D (k <= kMaxFixed) by -D^{-1}, from an LU
-// factorization with partial pivoting; or, when `cholesky`, by -C^{-1} where
-// D = C C^T. Negated so that applying it is one "C -= A B" kernel call.
-// Returns the pivot ratio min|u_ii| / max(max|u_ii|, s) (squared for
-// Cholesky), s the largest of the k row_magnitudes; 0 for a singular block,
-// -1 for a non-positive Cholesky pivot. A ratio below `tolerance` (or 0, or
-// -1) leaves D as it was.
-double invert_small_pivot(int k, double* d, int ldd, const double* row_magnitudes, double tolerance, bool cholesky);
 constexpr int kMaxFixed = 6;
-// invert_small_pivot for one size k (0 to kMaxFixed) and method on a
-// contiguous block (ldd = k), chosen once per factorization: the switch on
-// the size and method per pivot was 3% of a 3x3 chain's refactorization.
+// The kernel that replaces a contiguous k x k pivot block D (0 <= k <=
+// kMaxFixed) by -D^{-1}, from an LU factorization with partial pivoting; or,
+// when `cholesky`, by -C^{-1} where D = C C^T. Negated so that applying it
+// is one "C -= A B" kernel call. It returns the pivot ratio min|u_ii| /
+// max(max|u_ii|, s) (squared for Cholesky), s the largest of the k
+// row_magnitudes; 0 for a singular block, -1 for a non-positive Cholesky
+// pivot. A ratio below `tolerance` (or 0, or -1) leaves D as it was.
+// Chosen once per factorization: a switch on the size and method per pivot
+// was 3% of a 3x3 chain's refactorization.
 using SmallPivotKernel = double (*)(double* d, const double* row_magnitudes, double tolerance);
 SmallPivotKernel small_pivot_kernel(int k, bool cholesky);
 // The same for a pivot of any size k, with run-time loops, given the input
@@ -72,7 +70,7 @@ inline long large_pivot_work_size(int k) { return static_cast<long>(padded_rows(
 // few percent slower (LDLT, LLT). The wide kernels fuse every size up to
 // kMaxFixed (wide_kernels.hpp): 6x6 chains and trees 5-10% faster, saddle-
 // point ones 11%; 3x3 LLT 8-14% and LDLT 4-9%, 3x3 LDU the same.
-// p = -D_k^{-1} (or -C_k^{-1}), as invert_small_pivot left it; blocks
+// p = -D_k^{-1} (or -C_k^{-1}), as small_pivot_kernel's left it; blocks
 // contiguous. Widens rows[i] to the largest magnitude in row i of d after
 // the update, the magnitudes the caller tracks, as on the general path.
 //   LDU : u (b x c) <- -p u;              d (c x c) -= l u.

@@ -183,11 +183,11 @@ struct Factorization::Impl {
   // chain's refactorization 6% more instructions.
   struct EdgeStep {
     kernels::wide::EdgeKernel kernel = nullptr;
-    int neighbour = -1;                       // a, the later neighbour
+    int neighbour = -1;                                // a, the later neighbour
     long pivot = 0, upper = 0, lower = 0, target = 0;  // P_k, U_ka (LDU), L_ak, D_a
   };
   std::vector<EdgeStep> edges;  // only the pivots that have one
-  std::vector<int> edge_of;      // per position: its entry in edges, or -1
+  std::vector<int> edge_of;     // per position: its entry in edges, or -1
   // Runs pivot k's edge kernel if it has one, its neighbour is active and
   // wide (the wide kernels run and no column magnitudes are tracked);
   // false otherwise.
@@ -212,8 +212,8 @@ struct Factorization::Impl {
     long d_a = 0, d_c = 0, ca = 0, ac = 0;  // D_a, D_c, A_ca, A_ac (LDU)
     int ld_ca = 0, ld_ac = 0;
   };
-  std::vector<Pair> pairs;     // only the pivots that have one
-  std::vector<int> pair_of;    // per position: its entry in pairs, or -1
+  std::vector<Pair> pairs;   // only the pivots that have one
+  std::vector<int> pair_of;  // per position: its entry in pairs, or -1
   // Runs pivot k's pair kernel if it has one, both neighbours are active and
   // wide (as for eliminate_edge); false otherwise.
   bool eliminate_pair(int k, bool wide) {
