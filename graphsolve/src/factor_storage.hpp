@@ -117,9 +117,9 @@ struct Factorization::Impl {
   bool load_uniform(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
   // The same for 5 and 6 rows in the wide kernels' vectors (load_uniform_wide.cpp).
   template <int B, bool kSymmetric>
-  bool load_uniform_wide(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
+  double load_uniform_wide(int k, const BlockMatrix& matrix, const FactorOptions& options);
   template <int B, bool kSymmetric>
-  bool load_uniform_sized(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
+  double load_uniform_sized(int k, const BlockMatrix& matrix, const FactorOptions& options);
   template <class Size>
   double load_sized(Size b, int k, const BlockMatrix& matrix, const FactorOptions& options);
   void prefetch(int k, const BlockMatrix& matrix) const;

@@ -38,15 +38,10 @@ void Factorization::Impl::find_uniform_loads() {
 }
 
 template <int B, bool kSymmetric>
-bool Factorization::Impl::load_uniform_sized(int k, const BlockMatrix& matrix, const FactorOptions& options,
-                                             double& poison) {
+double Factorization::Impl::load_uniform_sized(int k, const BlockMatrix& matrix, const FactorOptions& options) {
   const double* a = matrix.values();
-  const char* activity = matrix.activity().data();
   const NodeId node = d->order[k];
   const int begin = d->struct_begin[k], end = d->struct_begin[k + 1];
-  if (!activity[node]) return false;
-  for (int e = begin; e < end; ++e)
-    if (!activity[entry_source[e].later_node]) return false;
   active[k] = 1;
   const double* src = a + diag_source[k];
   double* dk = diag(k);
@@ -96,36 +91,36 @@ bool Factorization::Impl::load_uniform_sized(int k, const BlockMatrix& matrix, c
     }
     if constexpr (!kSymmetric) Eigen::Map<Square<B>>{upper(k, e)} = Eigen::Map<const Square<B>>(k_later);
   }
-  poison = checks.sum();
-  return true;
+  return checks.sum();
 }
 
 bool Factorization::Impl::load_uniform(int k, const BlockMatrix& matrix, const FactorOptions& options,
                                        double& poison) {
-#ifdef GS_HAS_WIDE_KERNELS
-  const bool wide = kernels::wide::enabled();
-#else
-  const bool wide = false;
-#endif
-  if (method == Method::LDU) {
-    switch (size(k)) {
-      case 2: return load_uniform_sized<2, false>(k, matrix, options, poison);
-      case 3: return load_uniform_sized<3, false>(k, matrix, options, poison);
-      case 4: return load_uniform_sized<4, false>(k, matrix, options, poison);
-#ifdef GS_HAS_WIDE_KERNELS
-      case 5: return wide && load_uniform_wide<5, false>(k, matrix, options, poison);
-      case 6: return wide && load_uniform_wide<6, false>(k, matrix, options, poison);
-#endif
-      default: return false;
-    }
-  }
+  // An inactive node or neighbour: the general path, which zeroes their couplings.
+  const char* activity = matrix.activity().data();
+  if (!activity[d->order[k]]) return false;
+  for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e)
+    if (!activity[entry_source[e].later_node]) return false;
+  const bool ldu = method == Method::LDU;
   switch (size(k)) {
-    case 2: return load_uniform_sized<2, true>(k, matrix, options, poison);
-    case 3: return load_uniform_sized<3, true>(k, matrix, options, poison);
-    case 4: return load_uniform_sized<4, true>(k, matrix, options, poison);
+    case 2:
+      poison = ldu ? load_uniform_sized<2, false>(k, matrix, options) : load_uniform_sized<2, true>(k, matrix, options);
+      return true;
+    case 3:
+      poison = ldu ? load_uniform_sized<3, false>(k, matrix, options) : load_uniform_sized<3, true>(k, matrix, options);
+      return true;
+    case 4:
+      poison = ldu ? load_uniform_sized<4, false>(k, matrix, options) : load_uniform_sized<4, true>(k, matrix, options);
+      return true;
 #ifdef GS_HAS_WIDE_KERNELS
-    case 5: return wide && load_uniform_wide<5, true>(k, matrix, options, poison);
-    case 6: return wide && load_uniform_wide<6, true>(k, matrix, options, poison);
+    case 5:
+      if (!kernels::wide::enabled()) return false;
+      poison = ldu ? load_uniform_wide<5, false>(k, matrix, options) : load_uniform_wide<5, true>(k, matrix, options);
+      return true;
+    case 6:
+      if (!kernels::wide::enabled()) return false;
+      poison = ldu ? load_uniform_wide<6, false>(k, matrix, options) : load_uniform_wide<6, true>(k, matrix, options);
+      return true;
 #endif
     default: return false;
   }

@@ -49,16 +49,11 @@ GS_WIDE_INLINE Column row(const double* block, int j) {
 }  // namespace
 
 template <int B, bool kSymmetric>
-GS_WIDE bool Factorization::Impl::load_uniform_wide(int k, const BlockMatrix& matrix, const FactorOptions& options,
-                                                    double& poison) {
+GS_WIDE double Factorization::Impl::load_uniform_wide(int k, const BlockMatrix& matrix, const FactorOptions& options) {
   static_assert(B == 5 || B == 6, "two vectors per column, the second partly used");
   const double* a = matrix.values();
-  const char* activity = matrix.activity().data();
   const NodeId node = d->order[k];
   const int begin = d->struct_begin[k], end = d->struct_begin[k + 1];
-  if (!activity[node]) return false;
-  for (int e = begin; e < end; ++e)
-    if (!activity[entry_source[e].later_node]) return false;
   const double* src = a + diag_source[k];
   double* dk = diag(k);
   Column checks{}, rows{};
@@ -105,15 +100,14 @@ GS_WIDE bool Factorization::Impl::load_uniform_wide(int k, const BlockMatrix& ma
     }
   }
   active[k] = 1;
-  V4 total = checks.lo + checks.hi;
-  poison = total[0] + total[1] + total[2] + total[3];
-  return true;
+  const V4 total = checks.lo + checks.hi;
+  return total[0] + total[1] + total[2] + total[3];
 }
 
-template bool Factorization::Impl::load_uniform_wide<5, false>(int, const BlockMatrix&, const FactorOptions&, double&);
-template bool Factorization::Impl::load_uniform_wide<5, true>(int, const BlockMatrix&, const FactorOptions&, double&);
-template bool Factorization::Impl::load_uniform_wide<6, false>(int, const BlockMatrix&, const FactorOptions&, double&);
-template bool Factorization::Impl::load_uniform_wide<6, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template double Factorization::Impl::load_uniform_wide<5, false>(int, const BlockMatrix&, const FactorOptions&);
+template double Factorization::Impl::load_uniform_wide<5, true>(int, const BlockMatrix&, const FactorOptions&);
+template double Factorization::Impl::load_uniform_wide<6, false>(int, const BlockMatrix&, const FactorOptions&);
+template double Factorization::Impl::load_uniform_wide<6, true>(int, const BlockMatrix&, const FactorOptions&);
 
 }  // namespace graphsolve
 
