@@ -114,12 +114,19 @@ struct Factorization::Impl {
   // node has 5 or 6 rows and the wide kernels do not run.
   std::vector<char> uniform_load;
   void find_uniform_loads();
+  // Whether node k and its later neighbours are all active in `activity`.
+  bool active_with_later_neighbours(int k, const char* activity) const {
+    if (!activity[d->order[k]]) return false;
+    for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e)
+      if (!activity[entry_source[e].later_node]) return false;
+    return true;
+  }
   bool load_uniform(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
   // The same for 5 and 6 rows in the wide kernels' vectors (load_uniform_wide.cpp).
   template <int B, bool kSymmetric>
-  double load_uniform_wide(int k, const BlockMatrix& matrix, const FactorOptions& options);
+  bool load_uniform_wide(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
   template <int B, bool kSymmetric>
-  double load_uniform_sized(int k, const BlockMatrix& matrix, const FactorOptions& options);
+  bool load_uniform_sized(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
   template <class Size>
   double load_sized(Size b, int k, const BlockMatrix& matrix, const FactorOptions& options);
   void prefetch(int k, const BlockMatrix& matrix) const;

@@ -38,8 +38,10 @@ void Factorization::Impl::find_uniform_loads() {
 }
 
 template <int B, bool kSymmetric>
-double Factorization::Impl::load_uniform_sized(int k, const BlockMatrix& matrix, const FactorOptions& options) {
+bool Factorization::Impl::load_uniform_sized(int k, const BlockMatrix& matrix, const FactorOptions& options,
+                                             double& poison) {
   const double* a = matrix.values();
+  if (!active_with_later_neighbours(k, matrix.activity().data())) return false;
   const NodeId node = d->order[k];
   const int begin = d->struct_begin[k], end = d->struct_begin[k + 1];
   active[k] = 1;
@@ -91,36 +93,36 @@ double Factorization::Impl::load_uniform_sized(int k, const BlockMatrix& matrix,
     }
     if constexpr (!kSymmetric) Eigen::Map<Square<B>>{upper(k, e)} = Eigen::Map<const Square<B>>(k_later);
   }
-  return checks.sum();
+  poison = checks.sum();
+  return true;
 }
 
 bool Factorization::Impl::load_uniform(int k, const BlockMatrix& matrix, const FactorOptions& options,
                                        double& poison) {
-  // An inactive node or neighbour: the general path, which zeroes their couplings.
-  const char* activity = matrix.activity().data();
-  if (!activity[d->order[k]]) return false;
-  for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e)
-    if (!activity[entry_source[e].later_node]) return false;
-  const bool ldu = method == Method::LDU;
-  switch (size(k)) {
-    case 2:
-      poison = ldu ? load_uniform_sized<2, false>(k, matrix, options) : load_uniform_sized<2, true>(k, matrix, options);
-      return true;
-    case 3:
-      poison = ldu ? load_uniform_sized<3, false>(k, matrix, options) : load_uniform_sized<3, true>(k, matrix, options);
-      return true;
-    case 4:
-      poison = ldu ? load_uniform_sized<4, false>(k, matrix, options) : load_uniform_sized<4, true>(k, matrix, options);
-      return true;
 #ifdef GS_HAS_WIDE_KERNELS
-    case 5:
-      if (!kernels::wide::enabled()) return false;
-      poison = ldu ? load_uniform_wide<5, false>(k, matrix, options) : load_uniform_wide<5, true>(k, matrix, options);
-      return true;
-    case 6:
-      if (!kernels::wide::enabled()) return false;
-      poison = ldu ? load_uniform_wide<6, false>(k, matrix, options) : load_uniform_wide<6, true>(k, matrix, options);
-      return true;
+  const bool wide = kernels::wide::enabled();
+#else
+  const bool wide = false;
+#endif
+  if (method == Method::LDU) {
+    switch (size(k)) {
+      case 2: return load_uniform_sized<2, false>(k, matrix, options, poison);
+      case 3: return load_uniform_sized<3, false>(k, matrix, options, poison);
+      case 4: return load_uniform_sized<4, false>(k, matrix, options, poison);
+#ifdef GS_HAS_WIDE_KERNELS
+      case 5: return wide && load_uniform_wide<5, false>(k, matrix, options, poison);
+      case 6: return wide && load_uniform_wide<6, false>(k, matrix, options, poison);
+#endif
+      default: return false;
+    }
+  }
+  switch (size(k)) {
+    case 2: return load_uniform_sized<2, true>(k, matrix, options, poison);
+    case 3: return load_uniform_sized<3, true>(k, matrix, options, poison);
+    case 4: return load_uniform_sized<4, true>(k, matrix, options, poison);
+#ifdef GS_HAS_WIDE_KERNELS
+    case 5: return wide && load_uniform_wide<5, true>(k, matrix, options, poison);
+    case 6: return wide && load_uniform_wide<6, true>(k, matrix, options, poison);
 #endif
     default: return false;
   }

@@ -49,9 +49,11 @@ GS_WIDE_INLINE Column row(const double* block, int j) {
 }  // namespace
 
 template <int B, bool kSymmetric>
-GS_WIDE double Factorization::Impl::load_uniform_wide(int k, const BlockMatrix& matrix, const FactorOptions& options) {
+GS_WIDE bool Factorization::Impl::load_uniform_wide(int k, const BlockMatrix& matrix, const FactorOptions& options,
+                                                    double& poison) {
   static_assert(B == 5 || B == 6, "two vectors per column, the second partly used");
   const double* a = matrix.values();
+  if (!active_with_later_neighbours(k, matrix.activity().data())) return false;
   const NodeId node = d->order[k];
   const int begin = d->struct_begin[k], end = d->struct_begin[k + 1];
   const double* src = a + diag_source[k];
@@ -100,14 +102,15 @@ GS_WIDE double Factorization::Impl::load_uniform_wide(int k, const BlockMatrix& 
     }
   }
   active[k] = 1;
-  const V4 total = checks.lo + checks.hi;
-  return total[0] + total[1] + total[2] + total[3];
+  V4 total = checks.lo + checks.hi;
+  poison = total[0] + total[1] + total[2] + total[3];
+  return true;
 }
 
-template double Factorization::Impl::load_uniform_wide<5, false>(int, const BlockMatrix&, const FactorOptions&);
-template double Factorization::Impl::load_uniform_wide<5, true>(int, const BlockMatrix&, const FactorOptions&);
-template double Factorization::Impl::load_uniform_wide<6, false>(int, const BlockMatrix&, const FactorOptions&);
-template double Factorization::Impl::load_uniform_wide<6, true>(int, const BlockMatrix&, const FactorOptions&);
+template bool Factorization::Impl::load_uniform_wide<5, false>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_uniform_wide<5, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_uniform_wide<6, false>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_uniform_wide<6, true>(int, const BlockMatrix&, const FactorOptions&, double&);
 
 }  // namespace graphsolve
 
