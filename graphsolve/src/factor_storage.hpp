@@ -124,7 +124,7 @@ struct Factorization::Impl {
   bool load_uniform(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
   // The same for 5 and 6 rows in the wide kernels' vectors (load_uniform_wide.cpp).
   template <int B, bool kSymmetric>
-  bool load_uniform_wide(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
+  GS_WIDE_MEMBER bool load_uniform_wide(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
   template <int B, bool kSymmetric>
   bool load_uniform_sized(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
   template <class Size>

@@ -15,14 +15,14 @@ namespace {
 constexpr int kMaxUniformLoad = 6;
 
 template <int B>
-using Column = Eigen::Array<double, B, 1>;
+using FixedColumn = Eigen::Array<double, B, 1>;
 template <int B>
-using Square = Eigen::Array<double, B * B, 1>;
+using FixedSquare = Eigen::Array<double, B * B, 1>;
 
 // Sum of 0 * value over a contiguous B x B block: NaN if any value is not finite.
 template <int B>
-inline Square<B> poison_of(const double* block) {
-  return Eigen::Map<const Square<B>>(block) * 0.0;
+inline FixedSquare<B> fixed_poison(const double* block) {
+  return Eigen::Map<const FixedSquare<B>>(block) * 0.0;
 }
 }  // namespace
 
@@ -47,51 +47,51 @@ bool Factorization::Impl::load_uniform_sized(int k, const BlockMatrix& matrix, c
   active[k] = 1;
   const double* src = a + diag_source[k];
   double* dk = diag(k);
-  Square<B> checks = poison_of<B>(src);
+  FixedSquare<B> checks = fixed_poison<B>(src);
   // Each column built in registers and stored; the row magnitudes are taken
   // from the registers rather than read back from the stores.
-  Column<B> rows = Column<B>::Zero();
+  FixedColumn<B> rows = FixedColumn<B>::Zero();
   for (int j = 0; j < B; ++j) {
-    Column<B> c;
+    FixedColumn<B> c;
     if constexpr (kSymmetric) {  // the lower triangle, mirrored
       for (int i = 0; i < B; ++i) c[i] = src[i >= j ? i + j * B : j + i * B];
     } else {
-      c = Eigen::Map<const Column<B>>(src + j * B);
+      c = Eigen::Map<const FixedColumn<B>>(src + j * B);
     }
-    Eigen::Map<Column<B>>{dk + j * B} = c;
+    Eigen::Map<FixedColumn<B>>{dk + j * B} = c;
     rows = rows.max(c.abs());
   }
   // A shift (rare) in a pass of its own, so that the loop above has no branch.
   if (const double shift = diagonal_shift(options, d->pattern->kind[node]); shift != 0.0) {
-    rows = Column<B>::Zero();
+    rows = FixedColumn<B>::Zero();
     for (int j = 0; j < B; ++j) {
       dk[j + j * B] += shift;
-      rows = rows.max(Eigen::Map<const Column<B>>(dk + j * B).abs());
+      rows = rows.max(Eigen::Map<const FixedColumn<B>>(dk + j * B).abs());
     }
   }
-  Eigen::Map<Column<B>>{magnitudes(k)} = rows;
+  Eigen::Map<FixedColumn<B>>{magnitudes(k)} = rows;
   const int ldl = lower_ld(k);
   for (int e = begin; e < end; ++e) {
     const EntrySource& s = entry_source[e];
     double* low = lower(k, e);
     if (s.later_k < 0) {  // fill
-      for (int j = 0; j < B; ++j) Eigen::Map<Column<B>>{low + j * ldl} = Column<B>::Zero();
-      if constexpr (!kSymmetric) Eigen::Map<Square<B>>{upper(k, e)} = Square<B>::Zero();
+      for (int j = 0; j < B; ++j) Eigen::Map<FixedColumn<B>>{low + j * ldl} = FixedColumn<B>::Zero();
+      if constexpr (!kSymmetric) Eigen::Map<FixedSquare<B>>{upper(k, e)} = FixedSquare<B>::Zero();
       continue;
     }
     const double* later_k = a + s.later_k;  // A_{later, k}, contiguous
     const double* k_later = a + s.k_later;  // A_{k, later}, contiguous
-    checks += poison_of<B>(later_k) + poison_of<B>(k_later);
+    checks += fixed_poison<B>(later_k) + fixed_poison<B>(k_later);
     if (kSymmetric && !s.k_smaller_id) {  // A_{later, k} is stored as A_{k, later}'s transpose
       for (int j = 0; j < B; ++j) {
-        Column<B> c;
+        FixedColumn<B> c;
         for (int i = 0; i < B; ++i) c[i] = k_later[j + i * B];
-        Eigen::Map<Column<B>>{low + j * ldl} = c;
+        Eigen::Map<FixedColumn<B>>{low + j * ldl} = c;
       }
     } else {
-      for (int j = 0; j < B; ++j) Eigen::Map<Column<B>>{low + j * ldl} = Eigen::Map<const Column<B>>(later_k + j * B);
+      for (int j = 0; j < B; ++j) Eigen::Map<FixedColumn<B>>{low + j * ldl} = Eigen::Map<const FixedColumn<B>>(later_k + j * B);
     }
-    if constexpr (!kSymmetric) Eigen::Map<Square<B>>{upper(k, e)} = Eigen::Map<const Square<B>>(k_later);
+    if constexpr (!kSymmetric) Eigen::Map<FixedSquare<B>>{upper(k, e)} = Eigen::Map<const FixedSquare<B>>(k_later);
   }
   poison = checks.sum();
   return true;

@@ -12,38 +12,42 @@
 namespace graphsolve {
 
 namespace {
-using kernels::wide::vectors::Column;
-using kernels::wide::vectors::V4;
+using WideColumn = kernels::wide::vectors::Column;
+using WideVector = kernels::wide::vectors::V4;
 
 // The vectors' load and store, under names Impl's members do not hide.
 template <int B>
-GS_WIDE_INLINE Column column_at(const double* p) {
+GS_WIDE_INLINE WideColumn wide_column_at(const double* p) {
   return kernels::wide::vectors::load<B>(p);
 }
 template <int B>
-GS_WIDE_INLINE void put_column(double* p, const Column& c) {
+GS_WIDE_INLINE void wide_put_column(double* p, const WideColumn& c) {
   kernels::wide::vectors::store<B>(p, c);
 }
 
-GS_WIDE_INLINE V4 magnitude(V4 v) { return reinterpret_cast<V4>(_mm256_andnot_pd(_mm256_set1_pd(-0.0), v)); }
-GS_WIDE_INLINE V4 larger(V4 a, V4 b) { return reinterpret_cast<V4>(_mm256_max_pd(a, b)); }
+GS_WIDE_INLINE WideVector wide_magnitude(WideVector v) {
+  return reinterpret_cast<WideVector>(_mm256_andnot_pd(_mm256_set1_pd(-0.0), v));
+}
+GS_WIDE_INLINE WideVector wide_larger(WideVector a, WideVector b) {
+  return reinterpret_cast<WideVector>(_mm256_max_pd(a, b));
+}
 
 // rows = max(rows, |c|), as kernels::widen_row_magnitudes does per column.
-GS_WIDE_INLINE void widen(Column& rows, const Column& c) {
-  rows.lo = larger(rows.lo, magnitude(c.lo));
-  rows.hi = larger(rows.hi, magnitude(c.hi));
+GS_WIDE_INLINE void widen_rows(WideColumn& rows, const WideColumn& c) {
+  rows.lo = wide_larger(rows.lo, wide_magnitude(c.lo));
+  rows.hi = wide_larger(rows.hi, wide_magnitude(c.hi));
 }
 // checks += 0 * c: NaN once any value is not finite.
-GS_WIDE_INLINE void check(Column& checks, const Column& c) {
+GS_WIDE_INLINE void add_poison(WideColumn& checks, const WideColumn& c) {
   checks.lo += c.lo * 0.0;
   checks.hi += c.hi * 0.0;
 }
 // Row j of a contiguous B x B block as a column.
 template <int B>
-GS_WIDE_INLINE Column row(const double* block, int j) {
-  Column c{};
-  c.lo = V4{block[j], block[j + B], block[j + 2 * B], block[j + 3 * B]};
-  c.hi = V4{block[j + 4 * B], B > 5 ? block[j + 5 * B] : 0.0, 0.0, 0.0};
+GS_WIDE_INLINE WideColumn wide_row(const double* block, int j) {
+  WideColumn c{};
+  c.lo = WideVector{block[j], block[j + B], block[j + 2 * B], block[j + 3 * B]};
+  c.hi = WideVector{block[j + 4 * B], B > 5 ? block[j + 5 * B] : 0.0, 0.0, 0.0};
   return c;
 }
 }  // namespace
@@ -58,23 +62,23 @@ GS_WIDE bool Factorization::Impl::load_uniform_wide(int k, const BlockMatrix& ma
   const int begin = d->struct_begin[k], end = d->struct_begin[k + 1];
   const double* src = a + diag_source[k];
   double* dk = diag(k);
-  Column checks{}, rows{};
+  WideColumn checks{}, rows{};
   for (int j = 0; j < B; ++j) {
-    Column c = column_at<B>(src + j * B);
-    check(checks, c);
+    WideColumn c = wide_column_at<B>(src + j * B);
+    add_poison(checks, c);
     if constexpr (kSymmetric)  // the lower triangle, mirrored
       for (int i = 0; i < j; ++i) kernels::wide::vectors::set(c, i, src[j + i * B]);
-    put_column<B>(dk + j * B, c);
-    widen(rows, c);
+    wide_put_column<B>(dk + j * B, c);
+    widen_rows(rows, c);
   }
   if (const double shift = diagonal_shift(options, d->pattern->kind[node]); shift != 0.0) {
-    rows = Column{};
+    rows = WideColumn{};
     for (int j = 0; j < B; ++j) {
       dk[j + j * B] += shift;
-      widen(rows, column_at<B>(dk + j * B));
+      widen_rows(rows, wide_column_at<B>(dk + j * B));
     }
   }
-  put_column<B>(magnitudes(k), rows);
+  wide_put_column<B>(magnitudes(k), rows);
   const int ldl = lower_ld(k);
   for (int e = begin; e < end; ++e) {
     const EntrySource& s = entry_source[e];
@@ -82,27 +86,27 @@ GS_WIDE bool Factorization::Impl::load_uniform_wide(int k, const BlockMatrix& ma
     double* up = kSymmetric ? nullptr : upper(k, e);
     if (s.later_k < 0) {  // fill
       for (int j = 0; j < B; ++j) {
-        put_column<B>(low + j * ldl, Column{});
-        if constexpr (!kSymmetric) put_column<B>(up + j * B, Column{});
+        wide_put_column<B>(low + j * ldl, WideColumn{});
+        if constexpr (!kSymmetric) wide_put_column<B>(up + j * B, WideColumn{});
       }
       continue;
     }
     const double* later_k = a + s.later_k;  // A_{later, k}, contiguous
     const double* k_later = a + s.k_later;  // A_{k, later}, contiguous
     for (int j = 0; j < B; ++j) {
-      const Column lk = column_at<B>(later_k + j * B), kl = column_at<B>(k_later + j * B);
-      check(checks, lk);
-      check(checks, kl);
+      const WideColumn lk = wide_column_at<B>(later_k + j * B), kl = wide_column_at<B>(k_later + j * B);
+      add_poison(checks, lk);
+      add_poison(checks, kl);
       if constexpr (kSymmetric) {  // A_{later, k} is the lower block by id, or A_{k, later}'s transpose
-        put_column<B>(low + j * ldl, s.k_smaller_id ? lk : row<B>(k_later, j));
+        wide_put_column<B>(low + j * ldl, s.k_smaller_id ? lk : wide_row<B>(k_later, j));
       } else {
-        put_column<B>(low + j * ldl, lk);
-        put_column<B>(up + j * B, kl);
+        wide_put_column<B>(low + j * ldl, lk);
+        wide_put_column<B>(up + j * B, kl);
       }
     }
   }
   active[k] = 1;
-  V4 total = checks.lo + checks.hi;
+  WideVector total = checks.lo + checks.hi;
   poison = total[0] + total[1] + total[2] + total[3];
   return true;
 }

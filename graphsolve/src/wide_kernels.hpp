@@ -23,6 +23,11 @@
 // Where the wide kernels are built: x86-64 with GCC's target attribute.
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define GS_HAS_WIDE_KERNELS 1
+// On the declaration of a member function defined in wide code: clang takes
+// a template's target from its declaration, not from its definition.
+#define GS_WIDE_MEMBER __attribute__((target("avx2,fma")))
+#else
+#define GS_WIDE_MEMBER
 #endif
 
 namespace graphsolve::kernels::wide {
