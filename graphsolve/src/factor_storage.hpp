@@ -107,11 +107,15 @@ struct Factorization::Impl {
   // inactive couplings, identity for an inactive node), adds the shifts and
   // returns the sum of 0 * value over every active value it read.
   double load(int k, const BlockMatrix& matrix, const FactorOptions& options);
-  // Per position: whether the node has 2 to 6 rows and every later neighbour
-  // its size (load_uniform.cpp); load() then tries load_uniform first, which
+  // Per position, how load() may load the node before the general path
+  // (load_uniform.cpp): kUniformLoad where it has 2 to 6 rows and every later
+  // neighbour its size, kMixedLoad where it has 2 to 6 rows and its later
+  // neighbours 1 to 6 of other sizes (bodies and joints). load_uniform then
   // returns false, having changed nothing, where the node or a later
-  // neighbour is inactive (the general path zeroes their couplings), or the
-  // node has 5 or 6 rows and the wide kernels do not run.
+  // neighbour is inactive (the general path zeroes their couplings), or where
+  // it needs the wide kernels (5 or 6 rows, or a mixed load) and they do not run.
+  enum : char { kGeneralLoad, kUniformLoad, kMixedLoad };
+  static constexpr int kMaxMixedLoad = 6;
   std::vector<char> uniform_load;
   void find_uniform_loads();
   // Whether node k and its later neighbours are all active in `activity`.
@@ -125,6 +129,11 @@ struct Factorization::Impl {
   // The same for 5 and 6 rows in the wide kernels' vectors (load_uniform_wide.cpp).
   template <int B, bool kSymmetric>
   GS_WIDE_MEMBER bool load_uniform_wide(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
+  // The mixed loads, in the same vectors (load_uniform_wide.cpp); load_mixed
+  // picks one by the node's size and the method.
+  bool load_mixed(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
+  template <int B, bool kSymmetric>
+  GS_WIDE_MEMBER bool load_mixed_wide(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
   template <int B, bool kSymmetric>
   bool load_uniform_sized(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
   template <class Size>

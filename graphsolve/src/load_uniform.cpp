@@ -3,7 +3,8 @@
 // magnitudes not tracked. It does what load_sized does there (the same
 // values, bit for bit), with every block size a compile-time constant, each
 // column built in registers, and none of the general path's dispatch and
-// branches per block.
+// branches per block. Nodes of mixed sizes (bodies and joints) load in the
+// wide kernels' vectors only (load_uniform_wide.cpp).
 #include "factor_storage.hpp"
 
 namespace graphsolve {
@@ -30,10 +31,13 @@ void Factorization::Impl::find_uniform_loads() {
   const int n = static_cast<int>(d->order.size());
   uniform_load.assign(n, 0);
   for (int k = 0; k < n; ++k) {
-    bool uniform = size(k) >= 2 && size(k) <= kMaxUniformLoad;
-    for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1] && uniform; ++e)
-      uniform = size(d->struct_pos[e]) == size(k);
-    uniform_load[k] = uniform;
+    bool uniform = size(k) >= 2 && size(k) <= kMaxUniformLoad, mixed = size(k) >= 2 && size(k) <= kMaxMixedLoad;
+    for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
+      const int later = size(d->struct_pos[e]);
+      uniform = uniform && later == size(k);
+      mixed = mixed && later >= 1 && later <= kMaxMixedLoad;
+    }
+    uniform_load[k] = uniform ? kUniformLoad : mixed ? kMixedLoad : kGeneralLoad;
   }
 }
 
@@ -103,6 +107,11 @@ bool Factorization::Impl::load_uniform(int k, const BlockMatrix& matrix, const F
   const bool wide = kernels::wide::enabled();
 #else
   const bool wide = false;
+#endif
+#ifdef GS_HAS_WIDE_KERNELS
+  if (uniform_load[k] == kMixedLoad) return wide && load_mixed(k, matrix, options, poison);
+#else
+  if (uniform_load[k] == kMixedLoad) return false;
 #endif
   if (method == Method::LDU) {
     switch (size(k)) {

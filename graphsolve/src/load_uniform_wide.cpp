@@ -4,6 +4,10 @@
 // registers. Through the general path's calls and dispatch a 6x6 chain's
 // node took about 540 instructions to load; its portable twin written like
 // the one for smaller blocks was slower still.
+//
+// The mixed load does the same for a node of 2 to 6 rows whose later
+// neighbours have other sizes, as bodies and joints do in a saddle-point
+// system: one switch per coupling on its size, then the same vector code.
 #include "factor_storage.hpp"
 
 #ifdef GS_HAS_WIDE_KERNELS
@@ -42,13 +46,86 @@ GS_WIDE_INLINE void add_poison(WideColumn& checks, const WideColumn& c) {
   checks.lo += c.lo * 0.0;
   checks.hi += c.hi * 0.0;
 }
-// Row j of a contiguous B x B block as a column.
-template <int B>
+// Row j of a contiguous B x R block (B rows) as a column of R rows.
+template <int B, int R>
 GS_WIDE_INLINE WideColumn wide_row(const double* block, int j) {
   WideColumn c{};
-  c.lo = WideVector{block[j], block[j + B], block[j + 2 * B], block[j + 3 * B]};
-  c.hi = WideVector{block[j + 4 * B], B > 5 ? block[j + 5 * B] : 0.0, 0.0, 0.0};
+  for (int i = 0; i < R; ++i) kernels::wide::vectors::set(c, i, block[j + i * B]);
   return c;
+}
+
+// Node k's B x B diagonal block from `src` to `dk` (the lower triangle
+// mirrored for the symmetric methods), checked into `checks`, shifted; its
+// row magnitudes go to `rows_out`.
+template <int B, bool kSymmetric>
+GS_WIDE_INLINE void wide_load_diagonal(const double* src, double* dk, double shift, double* rows_out,
+                                       WideColumn& checks) {
+  WideColumn rows{};
+  for (int j = 0; j < B; ++j) {
+    WideColumn c = wide_column_at<B>(src + j * B);
+    add_poison(checks, c);
+    if constexpr (kSymmetric)  // the lower triangle, mirrored
+      for (int i = 0; i < j; ++i) kernels::wide::vectors::set(c, i, src[j + i * B]);
+    wide_put_column<B>(dk + j * B, c);
+    widen_rows(rows, c);
+  }
+  if (shift != 0.0) {  // rare: a pass of its own keeps the loop above free of branches
+    rows = WideColumn{};
+    for (int j = 0; j < B; ++j) {
+      dk[j + j * B] += shift;
+      widen_rows(rows, wide_column_at<B>(dk + j * B));
+    }
+  }
+  wide_put_column<B>(rows_out, rows);
+}
+
+// The coupling of node k (B rows) with a later neighbour of R rows: the R x B
+// block below (leading dimension ldl) and, for LDU, the B x R block beside
+// (leading dimension B); zeros for fill. Active values read are checked.
+// (Source: Impl's private EntrySource.)
+template <int B, int R, bool kSymmetric, class Source>
+GS_WIDE_INLINE void wide_load_coupling(const double* a, const Source& s, double* low, int ldl, double* up,
+                                       WideColumn& checks) {
+  if (s.later_k < 0) {  // fill
+    for (int j = 0; j < B; ++j) wide_put_column<R>(low + j * ldl, WideColumn{});
+    if constexpr (!kSymmetric)
+      for (int j = 0; j < R; ++j) wide_put_column<B>(up + j * B, WideColumn{});
+    return;
+  }
+  const double* later_k = a + s.later_k;  // A_{later, k}: R x B, contiguous
+  const double* k_later = a + s.k_later;  // A_{k, later}: B x R, contiguous
+  if constexpr (R == B) {  // both blocks in one loop over their columns
+    for (int j = 0; j < B; ++j) {
+      const WideColumn lk = wide_column_at<B>(later_k + j * B), kl = wide_column_at<B>(k_later + j * B);
+      add_poison(checks, lk);
+      add_poison(checks, kl);
+      if constexpr (kSymmetric) {  // A_{later, k} is the lower block by id, or A_{k, later}'s transpose
+        wide_put_column<B>(low + j * ldl, s.k_smaller_id ? lk : wide_row<B, B>(k_later, j));
+      } else {
+        wide_put_column<B>(low + j * ldl, lk);
+        wide_put_column<B>(up + j * B, kl);
+      }
+    }
+    return;
+  }
+  for (int j = 0; j < B; ++j) {
+    const WideColumn lk = wide_column_at<R>(later_k + j * R);
+    add_poison(checks, lk);
+    if constexpr (kSymmetric)  // A_{later, k} is the lower block by id, or A_{k, later}'s transpose
+      wide_put_column<R>(low + j * ldl, s.k_smaller_id ? lk : wide_row<B, R>(k_later, j));
+    else
+      wide_put_column<R>(low + j * ldl, lk);
+  }
+  for (int j = 0; j < R; ++j) {
+    const WideColumn kl = wide_column_at<B>(k_later + j * B);
+    add_poison(checks, kl);
+    if constexpr (!kSymmetric) wide_put_column<B>(up + j * B, kl);
+  }
+}
+
+GS_WIDE_INLINE double poison_of(const WideColumn& checks) {
+  WideVector total = checks.lo + checks.hi;
+  return total[0] + total[1] + total[2] + total[3];
 }
 }  // namespace
 
@@ -58,63 +135,80 @@ GS_WIDE bool Factorization::Impl::load_uniform_wide(int k, const BlockMatrix& ma
   static_assert(B == 5 || B == 6, "two vectors per column, the second partly used");
   const double* a = matrix.values();
   if (!active_with_later_neighbours(k, matrix.activity().data())) return false;
-  const NodeId node = d->order[k];
-  const int begin = d->struct_begin[k], end = d->struct_begin[k + 1];
-  const double* src = a + diag_source[k];
-  double* dk = diag(k);
-  WideColumn checks{}, rows{};
-  for (int j = 0; j < B; ++j) {
-    WideColumn c = wide_column_at<B>(src + j * B);
-    add_poison(checks, c);
-    if constexpr (kSymmetric)  // the lower triangle, mirrored
-      for (int i = 0; i < j; ++i) kernels::wide::vectors::set(c, i, src[j + i * B]);
-    wide_put_column<B>(dk + j * B, c);
-    widen_rows(rows, c);
-  }
-  if (const double shift = diagonal_shift(options, d->pattern->kind[node]); shift != 0.0) {
-    rows = WideColumn{};
-    for (int j = 0; j < B; ++j) {
-      dk[j + j * B] += shift;
-      widen_rows(rows, wide_column_at<B>(dk + j * B));
-    }
-  }
-  wide_put_column<B>(magnitudes(k), rows);
+  WideColumn checks{};
+  wide_load_diagonal<B, kSymmetric>(a + diag_source[k], diag(k), diagonal_shift(options, d->pattern->kind[d->order[k]]),
+                                    magnitudes(k), checks);
   const int ldl = lower_ld(k);
-  for (int e = begin; e < end; ++e) {
+  for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e)
+    wide_load_coupling<B, B, kSymmetric>(a, entry_source[e], lower(k, e), ldl, kSymmetric ? nullptr : upper(k, e),
+                                         checks);
+  active[k] = 1;
+  poison = poison_of(checks);
+  return true;
+}
+
+// As above for a node of 2 to 6 rows whose later neighbours have 1 to 6 rows
+// of any mix (bodies and joints): one switch per coupling on its size.
+template <int B, bool kSymmetric>
+GS_WIDE bool Factorization::Impl::load_mixed_wide(int k, const BlockMatrix& matrix, const FactorOptions& options,
+                                                  double& poison) {
+  static_assert(B >= 2 && B <= kMaxMixedLoad, "columns of at most two vectors");
+  const double* a = matrix.values();
+  if (!active_with_later_neighbours(k, matrix.activity().data())) return false;
+  WideColumn checks{};
+  wide_load_diagonal<B, kSymmetric>(a + diag_source[k], diag(k), diagonal_shift(options, d->pattern->kind[d->order[k]]),
+                                    magnitudes(k), checks);
+  const int ldl = lower_ld(k);
+  for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
     const EntrySource& s = entry_source[e];
     double* low = lower(k, e);
     double* up = kSymmetric ? nullptr : upper(k, e);
-    if (s.later_k < 0) {  // fill
-      for (int j = 0; j < B; ++j) {
-        wide_put_column<B>(low + j * ldl, WideColumn{});
-        if constexpr (!kSymmetric) wide_put_column<B>(up + j * B, WideColumn{});
-      }
-      continue;
-    }
-    const double* later_k = a + s.later_k;  // A_{later, k}, contiguous
-    const double* k_later = a + s.k_later;  // A_{k, later}, contiguous
-    for (int j = 0; j < B; ++j) {
-      const WideColumn lk = wide_column_at<B>(later_k + j * B), kl = wide_column_at<B>(k_later + j * B);
-      add_poison(checks, lk);
-      add_poison(checks, kl);
-      if constexpr (kSymmetric) {  // A_{later, k} is the lower block by id, or A_{k, later}'s transpose
-        wide_put_column<B>(low + j * ldl, s.k_smaller_id ? lk : wide_row<B>(k_later, j));
-      } else {
-        wide_put_column<B>(low + j * ldl, lk);
-        wide_put_column<B>(up + j * B, kl);
-      }
+    switch (size(d->struct_pos[e])) {
+      case 1: wide_load_coupling<B, 1, kSymmetric>(a, s, low, ldl, up, checks); break;
+      case 2: wide_load_coupling<B, 2, kSymmetric>(a, s, low, ldl, up, checks); break;
+      case 3: wide_load_coupling<B, 3, kSymmetric>(a, s, low, ldl, up, checks); break;
+      case 4: wide_load_coupling<B, 4, kSymmetric>(a, s, low, ldl, up, checks); break;
+      case 5: wide_load_coupling<B, 5, kSymmetric>(a, s, low, ldl, up, checks); break;
+      default: wide_load_coupling<B, 6, kSymmetric>(a, s, low, ldl, up, checks); break;  // find_uniform_loads: <= 6
     }
   }
   active[k] = 1;
-  WideVector total = checks.lo + checks.hi;
-  poison = total[0] + total[1] + total[2] + total[3];
+  poison = poison_of(checks);
   return true;
+}
+
+bool Factorization::Impl::load_mixed(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison) {
+  const bool symmetric = method != Method::LDU;
+  switch (size(k)) {
+    case 2: return symmetric ? load_mixed_wide<2, true>(k, matrix, options, poison)
+                             : load_mixed_wide<2, false>(k, matrix, options, poison);
+    case 3: return symmetric ? load_mixed_wide<3, true>(k, matrix, options, poison)
+                             : load_mixed_wide<3, false>(k, matrix, options, poison);
+    case 4: return symmetric ? load_mixed_wide<4, true>(k, matrix, options, poison)
+                             : load_mixed_wide<4, false>(k, matrix, options, poison);
+    case 5: return symmetric ? load_mixed_wide<5, true>(k, matrix, options, poison)
+                             : load_mixed_wide<5, false>(k, matrix, options, poison);
+    case 6: return symmetric ? load_mixed_wide<6, true>(k, matrix, options, poison)
+                             : load_mixed_wide<6, false>(k, matrix, options, poison);
+    default: return false;
+  }
 }
 
 template bool Factorization::Impl::load_uniform_wide<5, false>(int, const BlockMatrix&, const FactorOptions&, double&);
 template bool Factorization::Impl::load_uniform_wide<5, true>(int, const BlockMatrix&, const FactorOptions&, double&);
 template bool Factorization::Impl::load_uniform_wide<6, false>(int, const BlockMatrix&, const FactorOptions&, double&);
 template bool Factorization::Impl::load_uniform_wide<6, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+
+template bool Factorization::Impl::load_mixed_wide<2, false>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_mixed_wide<2, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_mixed_wide<3, false>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_mixed_wide<3, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_mixed_wide<4, false>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_mixed_wide<4, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_mixed_wide<5, false>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_mixed_wide<5, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_mixed_wide<6, false>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_mixed_wide<6, true>(int, const BlockMatrix&, const FactorOptions&, double&);
 
 }  // namespace graphsolve
 

@@ -329,16 +329,21 @@ TEST(Errors, SolutionThatOverflowsIsReportedForEverySolve) {
 TEST(Errors, NonFiniteValueInAnyBlockIsReportedForEveryMethod) {
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
   // Blocks of 2 and 3 rows load through the fixed-size path, of 6 through
-  // the wide one where the wide kernels run (load_uniform*.cpp).
-  for (const int b : {2, 3, 6}) {
-    const gs::Graph graph = fam::ladder(3, b);
+  // the wide one where the wide kernels run, and a graph of mixed sizes
+  // (with cycles, so fill too) through the mixed one (load_uniform*.cpp).
+  const int mixed_sizes[] = {6, 5, 3, 6, 2, 4, 1, 6, 5, 3};
+  const std::vector<gs::Graph> graphs = {
+      fam::ladder(3, 2), fam::ladder(3, 3), fam::ladder(3, 6),
+      gs_test::random_connected_graph(10, 4, 8, [&](int i, auto&) { return mixed_sizes[i]; })};
+  for (std::size_t g = 0; g < graphs.size(); ++g) {
+    const gs::Graph& graph = graphs[g];
     for (const bool reversed : {false, true}) {
       gs::AnalyzeOptions options;
       options.ordering = gs::Ordering::Given;
       for (int i = 0; i < graph.num_nodes(); ++i) options.order.push_back(reversed ? graph.num_nodes() - 1 - i : i);
       const gs::Symbolic sym = gs::analyze(graph, options);
       for (const gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
-        SCOPED_TRACE(testing::Message() << "b " << b << ", reversed " << reversed << ", method "
+        SCOPED_TRACE(testing::Message() << "graph " << g << ", reversed " << reversed << ", method "
                                         << static_cast<int>(method));
         const auto values =
             method == gs::Method::LDU ? fam::Values::Unsymmetric : fam::Values::SymmetricPositiveDefinite;
@@ -352,21 +357,23 @@ TEST(Errors, NonFiniteValueInAnyBlockIsReportedForEveryMethod) {
         };
         fam::fill_values(a, values, 3);
         for (int i = 0; i < graph.num_nodes(); ++i) {
-          a.diag(i)(1, 0) = nan;
+          const int last = graph.node_size(i) - 1, second = std::min(1, last);
+          a.diag(i)(second, 0) = nan;
           expect_reported(i);
-          a.diag(i)(0, 1) = inf;  // the upper triangle, unused by LDLT and LLT, is checked too
+          a.diag(i)(0, second) = inf;  // the upper triangle, unused by LDLT and LLT, is checked too
           expect_reported(i);
-          a.diag(i)(b - 1, b - 2) = nan;  // the last row: a wide column's second vector
+          a.diag(i)(last, std::max(0, last - 1)) = nan;  // the last row: a wide column's second vector
           expect_reported(i);
         }
         for (const auto& [u, v] : graph.edges()) {
-          a.block(u, v)(0, 1) = nan;
+          const int u_last = graph.node_size(u) - 1, v_last = graph.node_size(v) - 1;
+          a.block(u, v)(0, std::min(1, v_last)) = nan;
           expect_reported(std::min(u, v));
-          a.block(v, u)(1, 0) = -inf;
+          a.block(v, u)(std::min(1, v_last), 0) = -inf;
           expect_reported(std::min(u, v));
-          a.block(u, v)(b - 1, 0) = nan;
+          a.block(u, v)(u_last, 0) = nan;
           expect_reported(std::min(u, v));
-          a.block(v, u)(b - 1, b - 1) = inf;
+          a.block(v, u)(v_last, u_last) = inf;
           expect_reported(std::min(u, v));
         }
       }

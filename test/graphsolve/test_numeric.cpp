@@ -260,9 +260,17 @@ TEST(Numeric, BackwardErrorAndNormMatchTheDenseMatrix) {
 // diagonal blocks' upper triangles changes nothing, and an inactive node is
 // identity as before.
 TEST(Numeric, SymmetricChecksReadTheLowerTriangle) {
-  for (const int block : {2, 3, 6}) {  // the fixed-size loads and (6) the wide one
-    SCOPED_TRACE(block);
-    const gs::Symbolic sym = gs::analyze(fam::ladder(4, block));
+  // Ladders of 2 and 3 rows load through the fixed-size path, of 6 through
+  // the wide one, and a random graph of mixed sizes (with cycles, so fill
+  // too) through the mixed one (load_uniform*.cpp).
+  const int mixed_sizes[] = {6, 5, 3, 6, 2, 4, 1, 6};
+  const std::vector<gs::Graph> graphs = {
+      fam::ladder(4, 2), fam::ladder(4, 3), fam::ladder(4, 6),
+      gs_test::random_connected_graph(8, 3, 8, [&](int i, auto&) { return mixed_sizes[i]; })};
+  for (std::size_t g = 0; g < graphs.size(); ++g) {
+    SCOPED_TRACE(g);
+    const gs::Graph& graph = graphs[g];
+    const gs::Symbolic sym = gs::analyze(graph);
     const gs::Pattern& p = sym.pattern();
     gs::BlockMatrix a(sym);
     fam::fill_values(a, fam::Values::SymmetricPositiveDefinite, 6);
