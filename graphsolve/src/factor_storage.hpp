@@ -110,7 +110,7 @@ struct Factorization::Impl {
   // Per position, how load() may load the node before the general path
   // (load_uniform.cpp): kUniformLoad where it has 2 to 6 rows and every later
   // neighbour its size, kMixedLoad where it has 2 to 6 rows and its later
-  // neighbours 1 to 6 of other sizes (bodies and joints). load_uniform then
+  // neighbours 1 to 6, not all its own (bodies and joints). load_uniform then
   // returns false, having changed nothing, where the node or a later
   // neighbour is inactive (the general path zeroes their couplings), or where
   // it needs the wide kernels (5 or 6 rows, or a mixed load) and they do not run.

@@ -29,7 +29,7 @@ inline FixedSquare<B> fixed_poison(const double* block) {
 
 void Factorization::Impl::find_uniform_loads() {
   const int n = static_cast<int>(d->order.size());
-  uniform_load.assign(n, 0);
+  uniform_load.assign(n, kGeneralLoad);
   for (int k = 0; k < n; ++k) {
     bool uniform = size(k) >= 2 && size(k) <= kMaxUniformLoad, mixed = size(k) >= 2 && size(k) <= kMaxMixedLoad;
     for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
@@ -105,12 +105,9 @@ bool Factorization::Impl::load_uniform(int k, const BlockMatrix& matrix, const F
                                        double& poison) {
 #ifdef GS_HAS_WIDE_KERNELS
   const bool wide = kernels::wide::enabled();
-#else
-  const bool wide = false;
-#endif
-#ifdef GS_HAS_WIDE_KERNELS
   if (uniform_load[k] == kMixedLoad) return wide && load_mixed(k, matrix, options, poison);
 #else
+  const bool wide = false;
   if (uniform_load[k] == kMixedLoad) return false;
 #endif
   if (method == Method::LDU) {
