@@ -126,14 +126,12 @@ struct Factorization::Impl {
     return true;
   }
   bool load_uniform(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
-  // The same for 5 and 6 rows in the wide kernels' vectors (load_uniform_wide.cpp).
-  template <int B, bool kSymmetric>
-  GS_WIDE_MEMBER bool load_uniform_wide(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
-  // The mixed loads, in the same vectors (load_uniform_wide.cpp); load_mixed
-  // picks one by the node's size and the method.
+  // The same in the wide kernels' vectors (load_uniform_wide.cpp): uniform
+  // for 5 and 6 rows, mixed (kMixed) for 2 to 6; load_mixed picks one of
+  // the latter by the node's size and the method.
+  template <int B, bool kSymmetric, bool kMixed>
+  GS_WIDE_MEMBER bool load_wide(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
   bool load_mixed(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
-  template <int B, bool kSymmetric>
-  GS_WIDE_MEMBER bool load_mixed_wide(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
   template <int B, bool kSymmetric>
   bool load_uniform_sized(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison);
   template <class Size>

@@ -116,8 +116,8 @@ bool Factorization::Impl::load_uniform(int k, const BlockMatrix& matrix, const F
       case 3: return load_uniform_sized<3, false>(k, matrix, options, poison);
       case 4: return load_uniform_sized<4, false>(k, matrix, options, poison);
 #ifdef GS_HAS_WIDE_KERNELS
-      case 5: return wide && load_uniform_wide<5, false>(k, matrix, options, poison);
-      case 6: return wide && load_uniform_wide<6, false>(k, matrix, options, poison);
+      case 5: return wide && load_wide<5, false, false>(k, matrix, options, poison);
+      case 6: return wide && load_wide<6, false, false>(k, matrix, options, poison);
 #endif
       default: return false;
     }
@@ -127,8 +127,8 @@ bool Factorization::Impl::load_uniform(int k, const BlockMatrix& matrix, const F
     case 3: return load_uniform_sized<3, true>(k, matrix, options, poison);
     case 4: return load_uniform_sized<4, true>(k, matrix, options, poison);
 #ifdef GS_HAS_WIDE_KERNELS
-    case 5: return wide && load_uniform_wide<5, true>(k, matrix, options, poison);
-    case 6: return wide && load_uniform_wide<6, true>(k, matrix, options, poison);
+    case 5: return wide && load_wide<5, true, false>(k, matrix, options, poison);
+    case 6: return wide && load_wide<6, true, false>(k, matrix, options, poison);
 #endif
     default: return false;
   }

@@ -129,30 +129,13 @@ GS_WIDE_INLINE double poison_of(const WideColumn& checks) {
 }
 }  // namespace
 
-template <int B, bool kSymmetric>
-GS_WIDE bool Factorization::Impl::load_uniform_wide(int k, const BlockMatrix& matrix, const FactorOptions& options,
-                                                    double& poison) {
-  static_assert(B == 5 || B == 6, "two vectors per column, the second partly used");
-  const double* a = matrix.values();
-  if (!active_with_later_neighbours(k, matrix.activity().data())) return false;
-  WideColumn checks{};
-  wide_load_diagonal<B, kSymmetric>(a + diag_source[k], diag(k), diagonal_shift(options, d->pattern->kind[d->order[k]]),
-                                    magnitudes(k), checks);
-  const int ldl = lower_ld(k);
-  for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e)
-    wide_load_coupling<B, B, kSymmetric>(a, entry_source[e], lower(k, e), ldl, kSymmetric ? nullptr : upper(k, e),
-                                         checks);
-  active[k] = 1;
-  poison = poison_of(checks);
-  return true;
-}
-
-// As above for a node of 2 to 6 rows whose later neighbours have 1 to 6 rows
-// of any mix (bodies and joints): one switch per coupling on its size.
-template <int B, bool kSymmetric>
-GS_WIDE bool Factorization::Impl::load_mixed_wide(int k, const BlockMatrix& matrix, const FactorOptions& options,
-                                                  double& poison) {
-  static_assert(B >= 2 && B <= kMaxMixedLoad, "columns of at most two vectors");
+// Node k's load: its later neighbours all of its B rows (5 or 6), or, when
+// kMixed, of 1 to 6 rows in any mix (bodies and joints), with one switch per
+// coupling on the neighbour's size.
+template <int B, bool kSymmetric, bool kMixed>
+GS_WIDE bool Factorization::Impl::load_wide(int k, const BlockMatrix& matrix, const FactorOptions& options,
+                                            double& poison) {
+  static_assert(kMixed ? B >= 2 && B <= kMaxMixedLoad : B == 5 || B == 6, "columns of at most two vectors");
   const double* a = matrix.values();
   if (!active_with_later_neighbours(k, matrix.activity().data())) return false;
   WideColumn checks{};
@@ -163,13 +146,17 @@ GS_WIDE bool Factorization::Impl::load_mixed_wide(int k, const BlockMatrix& matr
     const EntrySource& s = entry_source[e];
     double* low = lower(k, e);
     double* up = kSymmetric ? nullptr : upper(k, e);
-    switch (size(d->struct_pos[e])) {
-      case 1: wide_load_coupling<B, 1, kSymmetric>(a, s, low, ldl, up, checks); break;
-      case 2: wide_load_coupling<B, 2, kSymmetric>(a, s, low, ldl, up, checks); break;
-      case 3: wide_load_coupling<B, 3, kSymmetric>(a, s, low, ldl, up, checks); break;
-      case 4: wide_load_coupling<B, 4, kSymmetric>(a, s, low, ldl, up, checks); break;
-      case 5: wide_load_coupling<B, 5, kSymmetric>(a, s, low, ldl, up, checks); break;
-      default: wide_load_coupling<B, 6, kSymmetric>(a, s, low, ldl, up, checks); break;  // find_uniform_loads: <= 6
+    if constexpr (!kMixed) {
+      wide_load_coupling<B, B, kSymmetric>(a, s, low, ldl, up, checks);
+    } else {
+      switch (size(d->struct_pos[e])) {
+        case 1: wide_load_coupling<B, 1, kSymmetric>(a, s, low, ldl, up, checks); break;
+        case 2: wide_load_coupling<B, 2, kSymmetric>(a, s, low, ldl, up, checks); break;
+        case 3: wide_load_coupling<B, 3, kSymmetric>(a, s, low, ldl, up, checks); break;
+        case 4: wide_load_coupling<B, 4, kSymmetric>(a, s, low, ldl, up, checks); break;
+        case 5: wide_load_coupling<B, 5, kSymmetric>(a, s, low, ldl, up, checks); break;
+        default: wide_load_coupling<B, 6, kSymmetric>(a, s, low, ldl, up, checks); break;  // find_uniform_loads: <= 6
+      }
     }
   }
   active[k] = 1;
@@ -180,35 +167,35 @@ GS_WIDE bool Factorization::Impl::load_mixed_wide(int k, const BlockMatrix& matr
 bool Factorization::Impl::load_mixed(int k, const BlockMatrix& matrix, const FactorOptions& options, double& poison) {
   const bool symmetric = method != Method::LDU;
   switch (size(k)) {
-    case 2: return symmetric ? load_mixed_wide<2, true>(k, matrix, options, poison)
-                             : load_mixed_wide<2, false>(k, matrix, options, poison);
-    case 3: return symmetric ? load_mixed_wide<3, true>(k, matrix, options, poison)
-                             : load_mixed_wide<3, false>(k, matrix, options, poison);
-    case 4: return symmetric ? load_mixed_wide<4, true>(k, matrix, options, poison)
-                             : load_mixed_wide<4, false>(k, matrix, options, poison);
-    case 5: return symmetric ? load_mixed_wide<5, true>(k, matrix, options, poison)
-                             : load_mixed_wide<5, false>(k, matrix, options, poison);
-    case 6: return symmetric ? load_mixed_wide<6, true>(k, matrix, options, poison)
-                             : load_mixed_wide<6, false>(k, matrix, options, poison);
+    case 2: return symmetric ? load_wide<2, true, true>(k, matrix, options, poison)
+                             : load_wide<2, false, true>(k, matrix, options, poison);
+    case 3: return symmetric ? load_wide<3, true, true>(k, matrix, options, poison)
+                             : load_wide<3, false, true>(k, matrix, options, poison);
+    case 4: return symmetric ? load_wide<4, true, true>(k, matrix, options, poison)
+                             : load_wide<4, false, true>(k, matrix, options, poison);
+    case 5: return symmetric ? load_wide<5, true, true>(k, matrix, options, poison)
+                             : load_wide<5, false, true>(k, matrix, options, poison);
+    case 6: return symmetric ? load_wide<6, true, true>(k, matrix, options, poison)
+                             : load_wide<6, false, true>(k, matrix, options, poison);
     default: return false;
   }
 }
 
-template bool Factorization::Impl::load_uniform_wide<5, false>(int, const BlockMatrix&, const FactorOptions&, double&);
-template bool Factorization::Impl::load_uniform_wide<5, true>(int, const BlockMatrix&, const FactorOptions&, double&);
-template bool Factorization::Impl::load_uniform_wide<6, false>(int, const BlockMatrix&, const FactorOptions&, double&);
-template bool Factorization::Impl::load_uniform_wide<6, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_wide<5, false, false>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_wide<5, true, false>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_wide<6, false, false>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_wide<6, true, false>(int, const BlockMatrix&, const FactorOptions&, double&);
 
-template bool Factorization::Impl::load_mixed_wide<2, false>(int, const BlockMatrix&, const FactorOptions&, double&);
-template bool Factorization::Impl::load_mixed_wide<2, true>(int, const BlockMatrix&, const FactorOptions&, double&);
-template bool Factorization::Impl::load_mixed_wide<3, false>(int, const BlockMatrix&, const FactorOptions&, double&);
-template bool Factorization::Impl::load_mixed_wide<3, true>(int, const BlockMatrix&, const FactorOptions&, double&);
-template bool Factorization::Impl::load_mixed_wide<4, false>(int, const BlockMatrix&, const FactorOptions&, double&);
-template bool Factorization::Impl::load_mixed_wide<4, true>(int, const BlockMatrix&, const FactorOptions&, double&);
-template bool Factorization::Impl::load_mixed_wide<5, false>(int, const BlockMatrix&, const FactorOptions&, double&);
-template bool Factorization::Impl::load_mixed_wide<5, true>(int, const BlockMatrix&, const FactorOptions&, double&);
-template bool Factorization::Impl::load_mixed_wide<6, false>(int, const BlockMatrix&, const FactorOptions&, double&);
-template bool Factorization::Impl::load_mixed_wide<6, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_wide<2, false, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_wide<2, true, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_wide<3, false, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_wide<3, true, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_wide<4, false, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_wide<4, true, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_wide<5, false, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_wide<5, true, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_wide<6, false, true>(int, const BlockMatrix&, const FactorOptions&, double&);
+template bool Factorization::Impl::load_wide<6, true, true>(int, const BlockMatrix&, const FactorOptions&, double&);
 
 }  // namespace graphsolve
 
