@@ -20,9 +20,22 @@ bool cpu_has_wide_kernels() {
 #endif
 }
 
-bool portable_requested() {
+// Valgrind 3.19 (Debian 12) cannot decode every AVX2 instruction of the wide
+// kernels: a program run under it would stop at the first with SIGILL. It
+// preloads its own libraries into the program (LD_PRELOAD names
+// vgpreload_core and the tool's), which is how the process can tell.
+bool under_valgrind() {
+  const char* preload = std::getenv("LD_PRELOAD");
+  return preload && std::string_view(preload).find("vgpreload_") != std::string_view::npos;
+}
+
+// GRAPHSOLVE_PORTABLE_KERNELS set to anything but "" asks for the portable
+// kernels, "0" for the wide ones (under Valgrind too, for a tool that can
+// run them); unset, the wide ones but under Valgrind.
+bool wide_requested() {
   const char* portable = std::getenv("GRAPHSOLVE_PORTABLE_KERNELS");
-  return portable && *portable && std::string_view(portable) != "0";
+  if (portable && *portable) return std::string_view(portable) == "0";
+  return !under_valgrind();
 }
 
 const bool kAvailable = cpu_has_wide_kernels();
@@ -31,7 +44,7 @@ const bool kAvailable = cpu_has_wide_kernels();
 
 // False until the library's initializers run: code that factorizes before
 // then (another initializer) gets the portable kernels, which are correct.
-std::atomic<bool> kernels::wide::in_use{kAvailable && !portable_requested()};
+std::atomic<bool> kernels::wide::in_use{kAvailable && wide_requested()};
 
 Kernels active_kernels() { return kernels::wide::enabled() ? Kernels::Wide : Kernels::Portable; }
 

@@ -4,6 +4,7 @@
 // (CTest's portable.* tests), so on a CPU with AVX2 both are tested.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -97,6 +98,19 @@ void expect_same_solutions(const Family& family, fam::Values unsymmetric, fam::V
   expect_same_solutions(symbolic, a, gs::Method::LDLT, family.name);
   if (symmetric == fam::Values::SymmetricPositiveDefinite)
     expect_same_solutions(symbolic, a, gs::Method::LLT, family.name);
+}
+
+// The kernels a process starts with (kernel_choice.cpp) follow its
+// environment; CTest runs this test in processes whose environment it sets
+// (test/CMakeLists.txt, the kernel_choice.* tests) and names the kernels
+// expected in GS_EXPECTED_START_KERNELS: "wide" where the CPU has them.
+TEST(KernelChoice, StartsWithTheKernelsTheEnvironmentAsks) {
+  const char* expected = std::getenv("GS_EXPECTED_START_KERNELS");
+  if (!expected) GTEST_SKIP() << "run by the kernel_choice.* tests, which set GS_EXPECTED_START_KERNELS";
+  const std::string wanted = expected;
+  ASSERT_TRUE(wanted == "wide" || wanted == "portable") << wanted;
+  const gs::Kernels start = wanted == "wide" && gs::wide_kernels_available() ? gs::Kernels::Wide : gs::Kernels::Portable;
+  EXPECT_EQ(gs::active_kernels(), start);
 }
 
 TEST_F(Kernels, UseKernelsPicksWhatRuns) {

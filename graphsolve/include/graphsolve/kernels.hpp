@@ -18,7 +18,9 @@ enum class Kernels {
 
 // The kernels in use. At start: Wide where the CPU has AVX2 and FMA, unless
 // the environment variable GRAPHSOLVE_PORTABLE_KERNELS is set to anything
-// but "" or "0"; Portable otherwise.
+// but "" or "0", or the program runs under Valgrind (whose 3.19 release
+// cannot decode all of their instructions; GRAPHSOLVE_PORTABLE_KERNELS=0
+// keeps them there); Portable otherwise.
 Kernels active_kernels();
 
 // Whether this CPU and build can run the wide kernels.
