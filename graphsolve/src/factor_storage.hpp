@@ -116,8 +116,8 @@ struct Factorization::Impl {
   // it needs the wide kernels (5 or 6 rows, or a mixed load) and they do not run.
   enum : char { kGeneralLoad, kUniformLoad, kMixedLoad };
   static constexpr int kMaxMixedLoad = 6;
-  std::vector<char> uniform_load;
-  void find_uniform_loads();
+  std::vector<char> load_kind;
+  void find_load_kinds();
   // Whether node k and its later neighbours are all active in `activity`.
   bool active_with_later_neighbours(int k, const char* activity) const {
     if (!activity[d->order[k]]) return false;

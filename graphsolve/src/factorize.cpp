@@ -108,7 +108,7 @@ void Factorization::Impl::allocate_storage(long factor_values) {
   find_pairs();
   find_fronts();
   active.assign(n, 1);
-  find_uniform_loads();
+  find_load_kinds();
   row_magnitude.assign(d->pattern->dimension, 0.0);
   if (method == Method::LDU) column_magnitude.assign(d->pattern->dimension, 0.0);
   magnitude_off.assign(n, 0);
@@ -196,7 +196,8 @@ void Factorization::Impl::prefetch(int k, const BlockMatrix& matrix) const {
 
 double Factorization::Impl::load(int k, const BlockMatrix& matrix, const FactorOptions& options) {
   if (prefetching && k + kPrefetchAhead < static_cast<int>(d->order.size())) prefetch(k + kPrefetchAhead, matrix);
-  if (double poison; uniform_load[k] && !tracking_columns && load_uniform(k, matrix, options, poison)) return poison;
+  if (double poison; load_kind[k] != kGeneralLoad && !tracking_columns && load_uniform(k, matrix, options, poison))
+    return poison;
   return kn::with_height(size(k), [&](auto b) { return load_sized(b, k, matrix, options); });
 }
 
@@ -617,7 +618,7 @@ long Factorization::memory_bytes() const {
            bytes_of(m.first_touched) + bytes_of(m.active) + bytes_of(m.magnitude_off) + bytes_of(m.row_off) +
            bytes_of(m.pairs) + bytes_of(m.edges) + bytes_of(m.pair_of) + bytes_of(m.edge_of) +
            bytes_of(m.large_pivot_work) + bytes_of(m.large_pivot_rows) + bytes_of(m.panel_begin) +
-           bytes_of(m.panel_end) + bytes_of(m.panel_column) + bytes_of(m.uniform_front) + bytes_of(m.uniform_load) +
+           bytes_of(m.panel_end) + bytes_of(m.panel_column) + bytes_of(m.uniform_front) + bytes_of(m.load_kind) +
            bytes_of(m.front_factors) + bytes_of(m.front_targets) + bytes_of(m.vector_solve_nodes) +
            bytes_of(m.vector_solve_entries);
   return bytes;

@@ -27,9 +27,9 @@ inline FixedSquare<B> fixed_poison(const double* block) {
 }
 }  // namespace
 
-void Factorization::Impl::find_uniform_loads() {
+void Factorization::Impl::find_load_kinds() {
   const int n = static_cast<int>(d->order.size());
-  uniform_load.assign(n, kGeneralLoad);
+  load_kind.assign(n, kGeneralLoad);
   for (int k = 0; k < n; ++k) {
     bool uniform = size(k) >= 2 && size(k) <= kMaxUniformLoad, mixed = size(k) >= 2 && size(k) <= kMaxMixedLoad;
     for (int e = d->struct_begin[k]; e < d->struct_begin[k + 1]; ++e) {
@@ -37,7 +37,7 @@ void Factorization::Impl::find_uniform_loads() {
       uniform = uniform && later == size(k);
       mixed = mixed && later >= 1 && later <= kMaxMixedLoad;
     }
-    uniform_load[k] = uniform ? kUniformLoad : mixed ? kMixedLoad : kGeneralLoad;
+    load_kind[k] = uniform ? kUniformLoad : mixed ? kMixedLoad : kGeneralLoad;
   }
 }
 
@@ -105,10 +105,10 @@ bool Factorization::Impl::load_uniform(int k, const BlockMatrix& matrix, const F
                                        double& poison) {
 #ifdef GS_HAS_WIDE_KERNELS
   const bool wide = kernels::wide::enabled();
-  if (uniform_load[k] == kMixedLoad) return wide && load_mixed(k, matrix, options, poison);
+  if (load_kind[k] == kMixedLoad) return wide && load_mixed(k, matrix, options, poison);
 #else
   const bool wide = false;
-  if (uniform_load[k] == kMixedLoad) return false;
+  if (load_kind[k] == kMixedLoad) return false;
 #endif
   if (method == Method::LDU) {
     switch (size(k)) {

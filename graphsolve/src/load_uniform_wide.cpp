@@ -94,7 +94,9 @@ GS_WIDE_INLINE void wide_load_coupling(const double* a, const Source& s, double*
   }
   const double* later_k = a + s.later_k;  // A_{later, k}: R x B, contiguous
   const double* k_later = a + s.k_later;  // A_{k, later}: B x R, contiguous
-  if constexpr (R == B) {  // both blocks in one loop over their columns
+  // Both blocks in one loop where they are square (the uniform loads' code
+  // from before mixed sizes); the two loops below compute the same.
+  if constexpr (R == B) {
     for (int j = 0; j < B; ++j) {
       const WideColumn lk = wide_column_at<B>(later_k + j * B), kl = wide_column_at<B>(k_later + j * B);
       add_poison(checks, lk);
@@ -155,7 +157,7 @@ GS_WIDE bool Factorization::Impl::load_wide(int k, const BlockMatrix& matrix, co
         case 3: wide_load_coupling<B, 3, kSymmetric>(a, s, low, ldl, up, checks); break;
         case 4: wide_load_coupling<B, 4, kSymmetric>(a, s, low, ldl, up, checks); break;
         case 5: wide_load_coupling<B, 5, kSymmetric>(a, s, low, ldl, up, checks); break;
-        default: wide_load_coupling<B, 6, kSymmetric>(a, s, low, ldl, up, checks); break;  // find_uniform_loads: <= 6
+        default: wide_load_coupling<B, 6, kSymmetric>(a, s, low, ldl, up, checks); break;  // find_load_kinds: <= 6
       }
     }
   }

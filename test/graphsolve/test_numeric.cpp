@@ -296,7 +296,7 @@ TEST(Numeric, SymmetricChecksReadTheLowerTriangle) {
       EXPECT_LT(gs::backward_error(a, solution, b, method), 1e-15);
       EXPECT_GT(gs::relative_residual(a, solution, b), 0.1);  // read as LDU: the garbage counts
     }
-    }
+  }
 }
 
 // A singular A factorized with a shift: b has a part outside A's range that
