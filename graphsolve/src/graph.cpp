@@ -1,5 +1,7 @@
 #include "graphsolve/graph.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -12,6 +14,21 @@ NodeId Graph::add_node(int size, NodeKind kind) {
   if (size < 0)
     throw std::invalid_argument("graphsolve::Graph::add_node: block size " + std::to_string(size) +
                                 " is negative");
+  if (num_nodes() == std::numeric_limits<NodeId>::max())
+    throw std::length_error("graphsolve::Graph::add_node: the graph already has " + std::to_string(num_nodes()) +
+                            " nodes, the most a NodeId numbers");
+  // Both arrays get their room before either grows, so that a node whose
+  // kind found no room is not counted by num_nodes() without one.
+  const auto make_room = [](auto& values) {
+    if (values.size() == values.capacity()) values.reserve(std::max<std::size_t>(16, 2 * values.capacity()));
+  };
+  try {
+    make_room(sizes_);
+    make_room(kinds_);
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemory("graphsolve::Graph::add_node: out of memory for node " + std::to_string(num_nodes()) +
+                      " (the graph is as it was)");
+  }
   sizes_.push_back(size);
   kinds_.push_back(kind);
   return num_nodes() - 1;
@@ -51,8 +68,30 @@ void Graph::add_edge(NodeId a, NodeId b) {
   if (a == b)
     throw std::invalid_argument("graphsolve::Graph::add_edge: edge from node " + std::to_string(a) +
                                 " to itself; the diagonal block is always present");
-  if (!edge_keys_.insert(key(a, b)).second) return;
-  edges_.emplace_back(std::min(a, b), std::max(a, b));
+  const auto out_of_memory = [&] {
+    return OutOfMemory("graphsolve::Graph::add_edge: out of memory for edge {" + std::to_string(a) + ", " +
+                       std::to_string(b) + "} after " + std::to_string(num_edges()) + " edges (the graph is as it was)");
+  };
+  if (num_edges() == std::numeric_limits<int>::max() && !edge_keys_.count(key(a, b)))
+    throw std::length_error("graphsolve::Graph::add_edge: the graph already has " + std::to_string(num_edges()) +
+                            " edges, the most num_edges() counts");
+  std::unordered_set<std::uint64_t>::iterator inserted;
+  try {
+    const auto result = edge_keys_.insert(key(a, b));  // unchanged if this throws
+    if (!result.second) return;
+    inserted = result.first;
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory();
+  }
+  // The key and the edge go in together: a key without its edge would make
+  // has_edge() true and a second add_edge() a no-op for an edge the
+  // analysis never sees.
+  try {
+    edges_.emplace_back(std::min(a, b), std::max(a, b));
+  } catch (const std::bad_alloc&) {
+    edge_keys_.erase(inserted);
+    throw out_of_memory();
+  }
 }
 
 void Graph::set_kind(NodeId node, NodeKind kind) {

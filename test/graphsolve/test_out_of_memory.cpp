@@ -142,3 +142,44 @@ TEST_F(OutOfMemory, GraphReserveNamesItsCounts) {
                   {"graphsolve::Graph::reserve: out of memory for 1073741824 nodes and 1073741824 edges"}),
               ::testing::ExitedWithCode(0), "");
 }
+
+// Nodes and edges added one by one until memory runs out: the one that did
+// not fit is not half there (a size without its kind, an edge's key without
+// the edge, which would make has_edge() true for an edge no analysis sees).
+TEST_F(OutOfMemory, GraphNodeOrEdgeThatDoesNotFitLeavesTheGraphAsItWas) {
+  EXPECT_EXIT(exit_zero_if_out_of_memory(
+                  [] {
+                    gs::Graph graph;
+                    try {
+                      for (;;) graph.add_node(1, gs::NodeKind::ZeroDiagonal);
+                    } catch (const std::bad_alloc&) {
+                      const std::size_t n = static_cast<std::size_t>(graph.num_nodes());
+                      if (graph.sizes().size() != n || graph.kinds().size() != n) std::_Exit(2);
+                      throw;
+                    }
+                  },
+                  {"graphsolve::Graph::add_node: out of memory for node", "(the graph is as it was)"}),
+              ::testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(exit_zero_if_out_of_memory(
+                  [] {
+                    const int n = 8192;  // 3.4e7 pairs: more edges than the cap holds
+                    gs::Graph graph;
+                    for (int i = 0; i < n; ++i) graph.add_node(1);
+                    int added = 0, a = 0, b = 1;
+                    try {
+                      for (a = 0; a < n; ++a)
+                        for (b = a + 1; b < n; ++b) {
+                          graph.add_edge(b, a);
+                          ++added;
+                        }
+                    } catch (const std::bad_alloc&) {
+                      if (graph.num_edges() != added || graph.has_edge(a, b)) std::_Exit(2);
+                      if (added > 0 && graph.edges().back() != std::make_pair(a, b - 1) &&
+                          graph.edges().back() != std::make_pair(a - 1, n - 1))
+                        std::_Exit(3);
+                      throw;
+                    }
+                  },
+                  {"graphsolve::Graph::add_edge: out of memory for edge {", "(the graph is as it was)"}),
+              ::testing::ExitedWithCode(0), "");
+}
