@@ -96,6 +96,8 @@ void Simulator::Impl::size_workspace() {
   joint_next_ends_step = false;
   joint_row.assign(nj, -1);
   couplings.assign(nj, CouplingBlocks{});
+  body_diagonal.resize(nb);
+  for (int b = 0; b < nb; ++b) body_diagonal[b] = matrix.diag(b).data();
   turn_rate.resize(nb);
   for (int j = 0; j < nj; ++j) {
     const Joint& joint = model.joint(j);
@@ -107,6 +109,7 @@ void Simulator::Impl::size_workspace() {
     const int node = mg.joint_node[j];
     if (node < 0) continue;
     joint_row[j] = symbolic.pattern().offset[node];
+    c.joint_diagonal = matrix.diag(node).data();
     c.child_joint = matrix.block(joint.child, node).data();
     c.joint_child = matrix.block(node, joint.child).data();
     if (joint.parent != kWorld) {

@@ -289,7 +289,7 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     const double sw = discrete_velocity_scalar(w, h);
     const Vector3 jw = body.inertia * w;
     // As a 6x6 block: unrolled, where the map of run-time size cleared it by memset.
-    Eigen::Map<detail::Jacobian6> d(matrix.diag(b).data());
+    Eigen::Map<detail::Jacobian6> d(body_diagonal[b]);
     d.setZero();
     d.topLeftCorner<3, 3>().diagonal().setConstant(body.mass);
     d.bottomRightCorner<3, 3>() =
@@ -306,7 +306,7 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     const CouplingBlocks& c = couplings[j];
     detail::with_constraint_rows(joint.num_constraints(), [&](auto constraint_rows) {
       constexpr int M = decltype(constraint_rows)::value;
-      Eigen::Map<Eigen::Matrix<double, M, M>>(matrix.diag(node).data()).setZero();
+      Eigen::Map<Eigen::Matrix<double, M, M>>(c.joint_diagonal).setZero();
       const auto write = [&](int body, double* body_joint, double* joint_body, const detail::Jacobian6& now_jac,
                              const detail::Jacobian6& next_jac) {
         Eigen::Map<Eigen::Matrix<double, 6, M>> columns(body_joint);
