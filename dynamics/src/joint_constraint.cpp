@@ -50,7 +50,9 @@ void jacobian_at(const Joint& joint, const JointAxes& axes, const Matrix3& qp, c
   const Matrix3& pr = axes.rotational_constrained;
   if (nt > 0) {
     // P_t R_p^T, with R_p = q_p R_a: (P_t R_a^T) q_p^T.
-    const Matrix3 pt_rp = axes.translational_parent * qp.transpose();
+    Matrix3 pt_rp;
+    if (axes.translational_parent_identity) pt_rp = qp.transpose();
+    else pt_rp.noalias() = axes.translational_parent * qp.transpose();
     const Matrix3 qc = child.orientation.toRotationMatrix();
     // The parent's lever arm in its body frame, q_p^T (o_c - x_p), is the
     // offset plus the parent frame's position.
@@ -58,8 +60,9 @@ void jacobian_at(const Joint& joint, const JointAxes& axes, const Matrix3& qp, c
     out.child.topLeftCorner<3, 3>() = pt_rp;
     out.child.topRightCorner<3, 3>().noalias() = -pt_rc * skew(joint.child_frame.position);
     out.parent.topLeftCorner<3, 3>() = -pt_rp;
-    out.parent.topRightCorner<3, 3>().noalias() =
-        axes.translational_parent * skew(out.offset_in_parent + joint.parent_frame.position);
+    const Matrix3 parent_lever = skew(out.offset_in_parent + joint.parent_frame.position);
+    if (axes.translational_parent_identity) out.parent.topRightCorner<3, 3>() = parent_lever;
+    else out.parent.topRightCorner<3, 3>().noalias() = axes.translational_parent * parent_lever;
   }
   if (nr > 0) {
     // Rotational rows: q_rel -> q_rel * [1, R_c^T theta / 2] for the child,
@@ -67,9 +70,11 @@ void jacobian_at(const Joint& joint, const JointAxes& axes, const Matrix3& qp, c
     const Matrix3 child_left = 0.5 * pr * left_vector_block(out.relative);
     const Matrix3 parent_right = -0.5 * pr * right_vector_block(out.relative);
     out.child.block<3, 3>(nt, 0).setZero();
-    out.child.block<3, 3>(nt, 3).noalias() = child_left * axes.child_to_joint;
+    if (axes.child_aligned) out.child.block<3, 3>(nt, 3) = child_left;
+    else out.child.block<3, 3>(nt, 3).noalias() = child_left * axes.child_to_joint;
     out.parent.block<3, 3>(nt, 0).setZero();
-    out.parent.block<3, 3>(nt, 3).noalias() = parent_right * axes.parent_to_joint;
+    if (axes.parent_aligned) out.parent.block<3, 3>(nt, 3) = parent_right;
+    else out.parent.block<3, 3>(nt, 3).noalias() = parent_right * axes.parent_to_joint;
   }
   // Rows below both primitives, as fixed-size blocks: a whole-matrix fill is
   // slower, and a loop over the rows GCC turns into a memset per column.
@@ -101,6 +106,12 @@ JointAxes joint_axes(const Joint& joint) {
   axes.parent_to_joint = joint.parent_frame.orientation.toRotationMatrix().transpose();
   axes.child_to_joint = joint.child_frame.orientation.toRotationMatrix().transpose();
   axes.translational_parent = axes.translational_constrained * axes.parent_to_joint;
+  // The quaternion itself, not its matrix: -1 turns no vector but would flip
+  // the relative quaternion's sign if skipped.
+  const auto identity = [](const Quaternion& q) { return q.coeffs() == Quaternion::Identity().coeffs(); };
+  axes.parent_aligned = identity(joint.parent_frame.orientation);
+  axes.child_aligned = identity(joint.child_frame.orientation);
+  axes.translational_parent_identity = axes.translational_parent == Eigen::Matrix3d::Identity();
   if (axes.r_free == 1 && joint.has_limits()) {
     const int i = axes.t_free;  // the angle's coordinate
     const double lo = joint.lower.empty() ? -INFINITY : joint.lower[i];
@@ -142,9 +153,11 @@ void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& paren
   const Vector3 origin_p = parent.position + qp * joint.parent_frame.position;
   const Vector3 origin_c = child.position + child.orientation * joint.child_frame.position;
   out.offset_in_parent = qp.transpose() * (origin_c - origin_p);
-  out.offset = axes.parent_to_joint * out.offset_in_parent;
-  out.relative = (parent.orientation * joint.parent_frame.orientation).conjugate() *
-                 (child.orientation * joint.child_frame.orientation);
+  if (axes.parent_aligned) out.offset = out.offset_in_parent;
+  else out.offset.noalias() = axes.parent_to_joint * out.offset_in_parent;
+  const Quaternion frame_p = axes.parent_aligned ? parent.orientation : parent.orientation * joint.parent_frame.orientation;
+  const Quaternion frame_c = axes.child_aligned ? child.orientation : child.orientation * joint.child_frame.orientation;
+  out.relative = frame_p.conjugate() * frame_c;
 
   // Every product is fixed-size on the padded 3x3 direction matrices (unused
   // rows are zero): the translational rows go to rows 0-2, then the
@@ -158,7 +171,8 @@ void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& paren
   const Matrix3& pt = axes.translational_constrained;
   const Matrix3& pr = axes.rotational_constrained;
   out.value.setZero();
-  if (nt > 0) out.value.head<3>() = pt * out.offset;
+  if (nt == 3) out.value.head<3>() = out.offset;  // every direction constrained: P_t = I
+  else if (nt > 0) out.value.head<3>() = pt * out.offset;
   if (nr > 0) out.value.segment<3>(nt) = pr * out.relative.vec();
   if (jacobian) jacobian_at(joint, axes, qp, child, out);
 }

@@ -37,6 +37,12 @@ struct JointAxes {
   // Constants of the Jacobians: body frame -> joint frame rotations of the
   // parent (R_a^T) and child (R_c^T), and P_t R_a^T.
   Eigen::Matrix3d parent_to_joint, child_to_joint, translational_parent;
+  // Which of them are exactly the identity (a joint frame turned like its
+  // body, as URDF's child frames and most built-in models have; every
+  // translation constrained with the parent's frame so turned): products
+  // with them are skipped, which gives the same numbers. MuJoCo skips the
+  // frames of its "simple" bodies the same way.
+  bool parent_aligned = false, child_aligned = false, translational_parent_identity = false;
 };
 
 JointAxes joint_axes(const Joint& joint);

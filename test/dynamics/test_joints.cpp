@@ -126,6 +126,46 @@ TEST(JointJacobian, CompletingAValueOnlyEvaluationMatchesEvaluatingAtOnce) {
       }
 }
 
+// Joint frames turned like their bodies (identity orientations, as URDF's
+// child frames and the built-in models have) skip their products: the same
+// numbers, bit for bit, as the general path, which the axes' flags switched
+// off force. Every combination of aligned frames and of the 16 primitives.
+TEST(JointJacobian, AlignedFramesGiveTheGeneralPathsNumbers) {
+  std::mt19937 rng(17);
+  for (int t = 0; t <= 3; ++t)
+    for (int r = 0; r <= 3; ++r)
+      for (int parent : {kWorld, 0})
+        for (int aligned = 1; aligned <= 3; ++aligned) {  // bit 0: parent frame, bit 1: child frame
+          Joint joint = random_joint(rng, t, r, parent);
+          if (aligned & 1) joint.parent_frame.orientation = Quaternion::Identity();
+          if (aligned & 2) joint.child_frame.orientation = Quaternion::Identity();
+          const detail::JointAxes axes = detail::joint_axes(joint);
+          EXPECT_EQ(axes.parent_aligned, (aligned & 1) != 0);
+          EXPECT_EQ(axes.child_aligned, (aligned & 2) != 0);
+          EXPECT_EQ(axes.translational_parent_identity, t == 0 && (aligned & 1));
+          detail::JointAxes general = axes;
+          general.parent_aligned = general.child_aligned = general.translational_parent_identity = false;
+          const detail::Pose pp{random_vector(rng), random_rotation(rng)};
+          const detail::Pose c{random_vector(rng), random_rotation(rng)};
+          const detail::Pose p = parent == kWorld ? detail::Pose{} : pp;
+          detail::JointEvaluation fast, slow;
+          detail::evaluate_joint(joint, axes, p, c, true, fast);
+          detail::evaluate_joint(joint, general, p, c, true, slow);
+          const std::string where = "t" + std::to_string(t) + " r" + std::to_string(r) + " aligned " +
+                                    std::to_string(aligned) + (parent == kWorld ? " world" : " body");
+          EXPECT_TRUE(fast.value == slow.value) << where;
+          EXPECT_TRUE(fast.child == slow.child) << where;
+          EXPECT_TRUE(fast.parent == slow.parent) << where;
+          EXPECT_TRUE(fast.offset == slow.offset && fast.offset_in_parent == slow.offset_in_parent) << where;
+          EXPECT_TRUE(fast.relative.coeffs() == slow.relative.coeffs()) << where;
+        }
+  // A frame turned by the quaternion -1 turns no vector, but is not aligned:
+  // skipping it would flip the relative quaternion's sign.
+  Joint joint = random_joint(rng, 0, 1, 0);
+  joint.parent_frame.orientation = Quaternion(-1.0, 0.0, 0.0, 0.0);
+  EXPECT_FALSE(detail::joint_axes(joint).parent_aligned);
+}
+
 TEST(JointTypes, NamedTypesHaveTheDocumentedFreedoms) {
   EXPECT_EQ(Joint::make(JointType::Revolute, "r", kWorld, 0).num_constraints(), 5);
   EXPECT_EQ(Joint::make(JointType::Spherical, "s", kWorld, 0).num_constraints(), 3);
