@@ -155,7 +155,8 @@ void evaluate_joint(const Joint& joint, const JointAxes& axes, const Pose& paren
   out.offset_in_parent = qp.transpose() * (origin_c - origin_p);
   if (axes.parent_aligned) out.offset = out.offset_in_parent;
   else out.offset.noalias() = axes.parent_to_joint * out.offset_in_parent;
-  const Quaternion frame_p = axes.parent_aligned ? parent.orientation : parent.orientation * joint.parent_frame.orientation;
+  const Quaternion frame_p =
+      axes.parent_aligned ? parent.orientation : parent.orientation * joint.parent_frame.orientation;
   const Quaternion frame_c = axes.child_aligned ? child.orientation : child.orientation * joint.child_frame.orientation;
   out.relative = frame_p.conjugate() * frame_c;
 
