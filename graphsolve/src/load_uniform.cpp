@@ -5,6 +5,8 @@
 // column built in registers, and none of the general path's dispatch and
 // branches per block. Nodes of mixed sizes (bodies and joints) load in the
 // wide kernels' vectors only (load_uniform_wide.cpp).
+#include <type_traits>
+
 #include "factor_storage.hpp"
 
 namespace graphsolve {
@@ -52,27 +54,27 @@ bool Factorization::Impl::load_uniform_sized(int k, const BlockMatrix& matrix, c
   const double* src = a + diag_source[k];
   double* dk = diag(k);
   FixedSquare<B> checks = fixed_poison<B>(src);
-  // Each column built in registers and stored; the row magnitudes are taken
-  // from the registers rather than read back from the stores.
-  FixedColumn<B> rows = FixedColumn<B>::Zero();
-  for (int j = 0; j < B; ++j) {
-    FixedColumn<B> c;
-    if constexpr (kSymmetric) {  // the lower triangle, mirrored
-      for (int i = 0; i < B; ++i) c[i] = src[i >= j ? i + j * B : j + i * B];
-    } else {
-      c = Eigen::Map<const FixedColumn<B>>(src + j * B);
-    }
-    Eigen::Map<FixedColumn<B>>{dk + j * B} = c;
-    rows = rows.max(c.abs());
-  }
-  // A shift (rare) in a pass of its own, so that the loop above has no branch.
-  if (const double shift = diagonal_shift(options, d->pattern->kind[node]); shift != 0.0) {
-    rows = FixedColumn<B>::Zero();
+  // Each column built in registers, shifted there and stored; the row
+  // magnitudes are taken from the registers rather than read back from the
+  // stores (a shift added to the stored block and read back waited on them).
+  const double shift = diagonal_shift(options, d->pattern->kind[node]);
+  const auto load_columns = [&](auto shifted) {
+    FixedColumn<B> rows = FixedColumn<B>::Zero();
     for (int j = 0; j < B; ++j) {
-      dk[j + j * B] += shift;
-      rows = rows.max(Eigen::Map<const FixedColumn<B>>(dk + j * B).abs());
+      FixedColumn<B> c;
+      if constexpr (kSymmetric) {  // the lower triangle, mirrored
+        for (int i = 0; i < B; ++i) c[i] = src[i >= j ? i + j * B : j + i * B];
+      } else {
+        c = Eigen::Map<const FixedColumn<B>>(src + j * B);
+      }
+      if constexpr (decltype(shifted)::value) c[j] += shift;
+      Eigen::Map<FixedColumn<B>>{dk + j * B} = c;
+      rows = rows.max(c.abs());
     }
-  }
+    return rows;
+  };
+  // Without a shift no addition: x + 0 would turn a -0 into +0.
+  const FixedColumn<B> rows = shift != 0.0 ? load_columns(std::true_type{}) : load_columns(std::false_type{});
   Eigen::Map<FixedColumn<B>>{magnitudes(k)} = rows;
   const int ldl = lower_ld(k);
   for (int e = begin; e < end; ++e) {

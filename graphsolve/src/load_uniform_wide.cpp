@@ -46,6 +46,20 @@ GS_WIDE_INLINE void add_poison(WideColumn& checks, const WideColumn& c) {
   checks.lo += c.lo * 0.0;
   checks.hi += c.hi * 0.0;
 }
+// v[j - first] += add where lanes first..first+3 hold j; the others untouched.
+GS_WIDE_INLINE WideVector add_to_lane(WideVector v, int j, long long first, double add) {
+  const __m256i lanes = _mm256_setr_epi64x(first, first + 1, first + 2, first + 3);
+  const __m256d mine = _mm256_castsi256_pd(_mm256_cmpeq_epi64(lanes, _mm256_set1_epi64x(j)));
+  const __m256d x = reinterpret_cast<__m256d>(v);
+  return reinterpret_cast<WideVector>(_mm256_blendv_pd(x, _mm256_add_pd(x, _mm256_set1_pd(add)), mine));
+}
+// c[j] += shift in registers, the other entries untouched: a lane written
+// through memory (vectors::set) is read back as a whole vector before its
+// store retires, which the processor cannot forward.
+GS_WIDE_INLINE void add_to_entry(WideColumn& c, int j, double shift) {
+  c.lo = add_to_lane(c.lo, j, 0, shift);
+  c.hi = add_to_lane(c.hi, j, 4, shift);
+}
 // Row j of a contiguous B x R block (B rows) as a column of R rows.
 template <int B, int R>
 GS_WIDE_INLINE WideColumn wide_row(const double* block, int j) {
@@ -56,27 +70,32 @@ GS_WIDE_INLINE WideColumn wide_row(const double* block, int j) {
 
 // Node k's B x B diagonal block from `src` to `dk` (the lower triangle
 // mirrored for the symmetric methods), checked into `checks`, shifted; its
-// row magnitudes go to `rows_out`.
-template <int B, bool kSymmetric>
-GS_WIDE_INLINE void wide_load_diagonal(const double* src, double* dk, double shift, double* rows_out,
-                                       WideColumn& checks) {
+// row magnitudes go to `rows_out`. The shift goes on each column's diagonal
+// entry in registers: added to the stored block and read back for the
+// magnitudes, each column waited on its own store (a wide read of a narrow
+// store is not forwarded), 40% of a joint's load in the simulator, whose
+// constraint nodes all carry one.
+template <int B, bool kSymmetric, bool kShifted>
+GS_WIDE_INLINE void wide_load_diagonal_as(const double* src, double* dk, double shift, double* rows_out,
+                                          WideColumn& checks) {
   WideColumn rows{};
   for (int j = 0; j < B; ++j) {
     WideColumn c = wide_column_at<B>(src + j * B);
     add_poison(checks, c);
     if constexpr (kSymmetric)  // the lower triangle, mirrored
       for (int i = 0; i < j; ++i) kernels::wide::vectors::set(c, i, src[j + i * B]);
+    if constexpr (kShifted) add_to_entry(c, j, shift);
     wide_put_column<B>(dk + j * B, c);
     widen_rows(rows, c);
   }
-  if (shift != 0.0) {  // rare: a pass of its own keeps the loop above free of branches
-    rows = WideColumn{};
-    for (int j = 0; j < B; ++j) {
-      dk[j + j * B] += shift;
-      widen_rows(rows, wide_column_at<B>(dk + j * B));
-    }
-  }
   wide_put_column<B>(rows_out, rows);
+}
+template <int B, bool kSymmetric>
+GS_WIDE_INLINE void wide_load_diagonal(const double* src, double* dk, double shift, double* rows_out,
+                                       WideColumn& checks) {
+  // Without a shift the loop has no addition: x + 0 would turn a -0 into +0.
+  if (shift != 0.0) wide_load_diagonal_as<B, kSymmetric, true>(src, dk, shift, rows_out, checks);
+  else wide_load_diagonal_as<B, kSymmetric, false>(src, dk, shift, rows_out, checks);
 }
 
 // The coupling of node k (B rows) with a later neighbour of R rows: the R x B
