@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_errors.hpp"
+#include "cli_whole_number.hpp"
 #include "output_file.hpp"
 #include "cli_options.hpp"
 
@@ -27,6 +28,7 @@ CLI::Validator positive_number(bool or_zero) {
 
 int main(int argc, char** argv) {
   using namespace dynamics::cli;
+  using graphsolve::cli_whole_number::whole_number;
   CLI::App app{"dynamics: maximal-coordinate variational integrator on graphsolve"};
   app.require_subcommand(1);
 
@@ -39,22 +41,22 @@ int main(int argc, char** argv) {
   sim->add_option("MODEL", o.model, "built-in model name (see `dynamics models`) or a URDF file (.urdf, or any other file that is not a built-in name)")->required();
   sim->add_option("--param", o.params, "model parameter key=value (built-in models), repeatable");
   sim->add_option("--dt", o.dt, "time step, s (default 0.01)")->check(positive_number(false));
-  sim->add_option("--steps", o.steps, "number of steps (default 1000)")->check(positive_number(true));
+  sim->add_option("--steps", o.steps, "number of steps (default 1000)")->transform(whole_number(0L));
   sim->add_option("--tol", o.tolerance,
                   "equation tolerance of the step: constraints in m, momenta in N s per kg of the mass scale "
                   "(default 1e-10; 1e-8 for models with contacts or limits)")
       ->check(positive_number(false));
   sim->add_option("--max-iterations", o.max_iterations, "Newton iterations per step (default 50)")
-      ->check(positive_number(false));
+      ->transform(whole_number(1));
   sim->add_option("--max-substeps", o.max_substeps,
                   "retry a failed step as 2, 4, ... equal sub-steps, ending with this many, from the first count "
                   "within 3/4 of the joints' load limit (default 8; 1: never)")
-      ->check(positive_number(false));
+      ->transform(whole_number(1));
   sim->add_option("--substep-hold", o.substep_hold,
                   "steps after a sub-stepped one that start with its count before one tries fewer (declined, or "
                   "the count raised, past 3/4 of the joints' load limit); each failed try doubles the wait "
                   "(default 4; 0: only failed steps sub-step)")
-      ->check(positive_number(true));
+      ->transform(whole_number(0));
   sim->add_option("--contact-regularization", o.contact_regularization,
                   "contacts yield by this much: a resting body sinks by it times |g| dt^2 (default 1e-6; 0: rigid)")
       ->check(positive_number(true));

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_errors.hpp"
+#include "cli_whole_number.hpp"
 #include "output_file.hpp"
 #include "block_system.hpp"
 #include "commands.hpp"
@@ -25,6 +26,7 @@ CLI::Validator enum_validator(std::optional<Enum> (*parse)(const std::string&), 
 void add_block_options(CLI::App* command, cli::BlockOptions& blocks) {
   auto* size = command->add_option_function<int>(
       "--block-size", [&blocks](int k) { blocks.block_size = k; }, "uniform block size K (default 1)");
+  size->transform(cli_whole_number::whole_number(1));
   auto* file = command->add_option("--blocks", blocks.blocks_file, "file of node sizes summing to the dimension");
   size->excludes(file);
 }
@@ -44,11 +46,13 @@ int main(int argc, char** argv) {
   add_block_options(solve_cmd, solve.blocks);
   solve_cmd->add_option("--ordering", ordering, "auto|dfs|amd|nd")->check(enum_validator(&parse_ordering, "auto|dfs|amd|nd"));
   solve_cmd->add_option("--method", method, "ldu|ldlt|llt")->check(enum_validator(&parse_method, "ldu|ldlt|llt"));
-  solve_cmd->add_option("--refine", solve.refine, "iterative refinement steps (default 0)");
+  solve_cmd->add_option("--refine", solve.refine, "iterative refinement steps (default 0)")
+      ->transform(cli_whole_number::whole_number(0));
   solve_cmd->add_option("--shift", solve.shift, "add EPS * identity to every diagonal block");
   solve_cmd->add_option("--max-backward-error", solve.max_backward_error,
                         "fail if ||Ax-b||/(||A|| ||x||+||b||) stays above TOL after refinement (default 1e-10)");
-  solve_cmd->add_option("--repeat", solve.repeat, "refactorize and solve N times, report the fastest");
+  solve_cmd->add_option("--repeat", solve.repeat, "refactorize and solve N times, report the fastest")
+      ->transform(cli_whole_number::whole_number(1));
   solve_cmd->add_flag("--json", solve.json, "print the statistics as JSON on stdout");
 
   cli::InfoOptions info;

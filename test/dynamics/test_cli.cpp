@@ -180,6 +180,16 @@ TEST_F(DynamicsCli, NumbersMayHaveBlanksAroundThem) {
   EXPECT_LT(a["energy_final"].get<double>(), 0.0);  // the pendulum hangs below its pivot: gravity was read
 }
 
+// Counts are decimal too: a leading zero is no octal prefix (CLI11 alone ran
+// "--steps 010" as 8 steps) and a sign or blanks around them read as without.
+TEST_F(DynamicsCli, CountsAreDecimal) {
+  for (const std::string steps : {"010", "+10", "' 10 '"}) {
+    const CliResult r = run("simulate pendulum --steps " + steps + " --max-iterations 010 --substep-hold 08 --json");
+    ASSERT_EQ(r.code, 0) << steps << "\n" << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["steps"], 10) << steps;
+  }
+}
+
 TEST_F(DynamicsCli, InitialCoordinatesAreSetAndLoopsProjected) {
   const CliResult r = run("simulate four-bar --steps 5 --q0 joint1=0.7 --json");
   ASSERT_EQ(r.code, 0) << r.err;
@@ -893,6 +903,14 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate pendulum --joint-friction-velocity 0", "--joint-friction-velocity: must be positive, got 0", 2},
            {"simulate pendulum --tol abc", "--tol: 'abc' is not a number", 2},
            {"simulate pendulum --steps -5", "--steps: must be zero or positive, got -5", 2},
+           // A count past the range of long is no endless run (CLI11 alone made it LONG_MAX).
+           {"simulate pendulum --steps 99999999999999999999",
+            "--steps: must be at most 9223372036854775807, got 99999999999999999999", 2},
+           {"simulate pendulum --steps -99999999999999999999", "--steps: must be zero or positive, got -9999", 2},
+           {"simulate pendulum --steps 0x10", "--steps: '0x10' is not a whole number", 2},
+           {"simulate pendulum --steps 1e3", "--steps: '1e3' is not a whole number", 2},
+           {"simulate pendulum --max-iterations 3000000000", "--max-iterations: must be at most 2147483647", 2},
+           {"simulate pendulum --max-iterations 0", "--max-iterations: must be positive, got 0", 2},
            {"simulate pendulum --dt 0.5 --param angle=3 --max-iterations 1 --out o.csv", "failed", 1},
            {"simulate pendulum --dt 0.5 --param angle=3 --max-iterations 1 --max-substeps 1",
             "try a smaller --dt, --max-substeps 8", 1},

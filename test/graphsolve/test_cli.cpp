@@ -110,6 +110,18 @@ TEST_F(Cli, DenseArrayMatrixIsSolvedOnItsNonzeros) {
   EXPECT_EQ(report["edges"], 2);  // the zero blocks between the chain's ends make no edge
 }
 
+// Counts are decimal: "--block-size 010" is 10 (CLI11 alone read 8, which
+// does not divide 20), with a sign or blanks around it as without.
+TEST_F(Cli, CountsAreDecimal) {
+  const Eigen::MatrixXd reference = write_unsymmetric_system(fam::chain(2, 10), 1, 3);
+  for (const std::string size : {"010", "+10", "' 10 '"}) {
+    const CliResult r = run("solve A.mtx --rhs b.mtx --out x.mtx --json --refine 01 --repeat 02 --block-size " + size);
+    ASSERT_EQ(r.code, 0) << size << "\n" << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["nodes"], 2) << size;
+    EXPECT_LT((read("x.mtx") - reference).norm(), 1e-12 * reference.norm());
+  }
+}
+
 // Output to standard output that does not get there (a full disk) fails the
 // run instead of passing unseen with exit status 0.
 TEST_F(Cli, StandardOutputThatCannotBeWrittenFailsTheRun) {
@@ -377,7 +389,12 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       {"info huge.mtx", "stores only 1 entry, so some row has none", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --method llt", "needs a symmetric matrix: A(1,2) = 1 but A(2,1) = 0", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --ordering best", "'best' is not one of auto|dfs|amd|nd", 2},
-      {"solve A.mtx --rhs b.mtx --out x.mtx --refine -1", "--refine must be >= 0", 1},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --refine -1", "--refine: must be zero or positive, got -1", 2},
+      // Counts are decimal and in range (CLI11 alone read 0x3 as 3 and saturated past long).
+      {"solve A.mtx --rhs b.mtx --out x.mtx --block-size 0x3", "--block-size: '0x3' is not a whole number", 2},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --block-size 0", "--block-size: must be positive, got 0", 2},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --repeat 3000000000", "--repeat: must be at most 2147483647", 2},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --refine 2.5", "--refine: '2.5' is not a whole number", 2},
       {"solve A.mtx --rhs b.mtx --out x.mtx --max-backward-error 0", "--max-backward-error must be a positive", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --max-backward-error nan", "--max-backward-error must be a positive", 1},
       {"solve A.mtx --rhs b.mtx", "--out is required", 2},
