@@ -1,9 +1,11 @@
 #include "dynamics/model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "body_pair.hpp"
@@ -18,6 +20,24 @@ using detail::body_pair;
 [[noreturn]] void fail(const std::string& what) { throw std::invalid_argument("dynamics::Model: " + what); }
 
 bool finite(const Vector3& v) { return v.allFinite(); }
+
+// An add_* call that runs out of memory leaves the model as it was: every
+// vector it grows gets its room first (a push_back into spare capacity
+// cannot throw), then its lookups take the new names, each undone if a later
+// one throws, and only then do the vectors grow. Otherwise a name could stay
+// in a lookup without its element (find_body() returning an index past the
+// end, a second add refused as a duplicate).
+// How many contacts or colliders a body has so far (without counting it in).
+int count_on(const std::unordered_map<int, int>& counts, int body) {
+  const auto it = counts.find(body);
+  return it == counts.end() ? 0 : it->second;
+}
+
+template <class T>
+void make_room(std::vector<T>& values) {
+  static_assert(std::is_nothrow_move_constructible_v<T>, "the push_back after make_room must not throw");
+  if (values.size() == values.capacity()) values.reserve(std::max<std::size_t>(16, 2 * values.capacity()));
+}
 
 void check_inertia(const Body& body) {
   const std::string who = "body '" + body.name + "'";
@@ -95,6 +115,7 @@ int Model::add_body(Body body) {
   check_frame(Frame{body.position, body.orientation}, "body '" + body.name + "'");
   body.orientation.normalize();
   body.inertia = 0.5 * (body.inertia + body.inertia.transpose());
+  make_room(bodies_);
   body_index_.emplace(body.name, num_bodies());
   bodies_.push_back(std::move(body));
   return num_bodies() - 1;
@@ -132,10 +153,17 @@ int Model::add_joint(Joint joint) {
   check_size(joint.initial_position, "initial position");
   check_size(joint.initial_velocity, "initial velocity");
   check_limits(joint, who);
+  make_room(coordinate_offsets_);
+  make_room(joints_);
+  const auto name = joint_index_.emplace(joint.name, num_joints()).first;
+  try {
+    if (joint.num_constraints() > 0) jointed_pairs_.insert(body_pair(joint.parent, joint.child));
+  } catch (...) {  // nothing inserted; a pair another joint put there stays
+    joint_index_.erase(name);
+    throw;
+  }
   coordinate_offsets_.push_back(num_coordinates_);
   num_coordinates_ += joint.num_coordinates();
-  joint_index_.emplace(joint.name, num_joints());
-  if (joint.num_constraints() > 0) jointed_pairs_.insert(body_pair(joint.parent, joint.child));
   joints_.push_back(std::move(joint));
   return num_joints() - 1;
 }
@@ -145,7 +173,7 @@ int Model::add_contact(Contact contact) {
   if (contact.body < 0 || contact.body >= num_bodies())
     fail(who + ": body index " + std::to_string(contact.body) + " does not exist");
   if (contact.name.empty())
-    contact.name = bodies_[contact.body].name + "/contact" + std::to_string(contacts_on_[contact.body]);
+    contact.name = bodies_[contact.body].name + "/contact" + std::to_string(count_on(contacts_on_, contact.body));
   if (contact_names_.count(contact.name)) fail("duplicate contact name '" + contact.name + "'");
   if (!finite(contact.point)) fail(who + ": point is not finite");
   if (!(contact.radius >= 0.0) || !std::isfinite(contact.radius)) fail(who + ": radius must be >= 0 and finite");
@@ -160,8 +188,14 @@ int Model::add_contact(Contact contact) {
   if (!std::isfinite(contact.ground.offset)) fail(who + ": ground offset is not finite");
   contact.ground.normal /= n;
   check_friction(who, contact.friction, contact.friction_coefficient, contact.friction_directions);
-  contact_names_.insert(contact.name);
-  ++contacts_on_[contact.body];
+  make_room(contacts_);
+  const auto name = contact_names_.insert(contact.name).first;
+  try {
+    ++contacts_on_[contact.body];
+  } catch (...) {
+    contact_names_.erase(name);
+    throw;
+  }
   contacts_.push_back(std::move(contact));
   return num_contacts() - 1;
 }
@@ -191,6 +225,7 @@ int Model::add_coupling(JointCoupling coupling) {
          "', leader to follower): each joint in it would follow another and none could be set; "
          "lead them all from one joint instead");
   }
+  make_room(couplings_);
   coupling_names_.insert(coupling.name);
   couplings_.push_back(std::move(coupling));
   return num_couplings() - 1;
@@ -268,7 +303,7 @@ int Model::add_collider(Collider collider) {
     fail(who + ": body index " + std::to_string(collider.body) + " does not exist");
   if (collider.name.empty())
     collider.name = (world ? std::string("world") : bodies_[collider.body].name) + "/collider" +
-                    std::to_string(colliders_on_[collider.body]);
+                    std::to_string(count_on(colliders_on_, collider.body));
   if (collider_names_.count(collider.name)) fail("duplicate collider name '" + collider.name + "'");
   Shape& shape = collider.shape;
   if (shape.kind != Shape::Kind::Sphere && shape.kind != Shape::Kind::Box)
@@ -281,8 +316,14 @@ int Model::add_collider(Collider collider) {
   if (!finite(shape.position) || !shape.orientation.coeffs().allFinite() || q < 1e-12)
     fail(who + ": shape pose is not finite");
   shape.orientation.normalize();
-  collider_names_.insert(collider.name);
-  ++colliders_on_[collider.body];
+  make_room(colliders_);
+  const auto name = collider_names_.insert(collider.name).first;
+  try {
+    ++colliders_on_[collider.body];
+  } catch (...) {
+    collider_names_.erase(name);
+    throw;
+  }
   colliders_.push_back(std::move(collider));
   return num_colliders() - 1;
 }
@@ -307,6 +348,7 @@ void Model::exclude_collision(int body_a, int body_b) {
     if (b != kWorld && (b < 0 || b >= num_bodies()))
       fail("exclude_collision: body index " + std::to_string(b) + " does not exist");
   if (body_a == body_b) fail("exclude_collision: a body never collides with itself");
+  make_room(excluded_);
   if (excluded_pairs_.insert(body_pair(body_a, body_b)).second) excluded_.push_back(body_pair(body_a, body_b));
 }
 

@@ -16,3 +16,8 @@ struct HeapUse {
   long live_bytes = 0;
 };
 HeapUse heap_use_of(const std::function<void()>& work);
+
+// Runs `work` with its allocation number `n` (1 for the first) failing as
+// malloc fails when memory runs out: it returns a null pointer, which
+// operator new turns into std::bad_alloc. Returns whether `work` got that far.
+bool reached_failing_allocation(long n, const std::function<void()>& work);

@@ -3,8 +3,9 @@
 // builder calls, a built-in model or a URDF file) and then only read while
 // states are simulated from it; states and solver workspaces live elsewhere.
 // Every add_* call validates its input and throws std::invalid_argument naming
-// the element and what is wrong. Contacts refer to bodies by index, so bodies
-// come first.
+// the element and what is wrong; one that runs out of memory throws
+// std::bad_alloc and leaves the model as it was. Contacts refer to bodies by
+// index, so bodies come first.
 
 #include <set>
 #include <string>
