@@ -1,7 +1,10 @@
-// factorize() and the solves must not touch the heap, and memory_bytes() must
-// account for what a factorization holds there (see allocation_counter.hpp).
+// factorize() and the solves must not touch the heap, memory_bytes() must
+// account for what a factorization holds there, and a graph that finds no
+// room for a node or an edge stays as it was (see allocation_counter.hpp).
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <new>
 #include <optional>
 #include <random>
 
@@ -167,4 +170,43 @@ TEST(MemoryBytes, AccountsForEveryByteAFactorizationHolds) {
     }
   }
   EXPECT_TRUE(saw_panels);
+}
+
+// Every allocation an add makes fails in turn, on a copy of a graph (whose
+// vectors are full, so the add must grow them): each throws bad_alloc, and
+// the graph keeps its nodes and edges until the same add succeeds.
+TEST(GraphOutOfMemory, AddLeavesTheGraphAsItWas) {
+  const gs::Graph base = fam::ladder(5, 2);
+  const auto expect_unchanged_when_out_of_memory = [&](const std::function<void(gs::Graph&)>& add,
+                                                       const std::function<bool(const gs::Graph&)>& added) {
+    long n = 1;
+    for (;; ++n) {
+      gs::Graph graph = base;
+      bool threw = false;
+      const bool reached = reached_failing_allocation(n, [&] {
+        try {
+          add(graph);
+        } catch (const std::bad_alloc&) {
+          threw = true;
+        }
+      });
+      if (!reached) break;
+      ASSERT_TRUE(threw) << "allocation " << n;
+      EXPECT_EQ(graph.num_nodes(), base.num_nodes()) << "allocation " << n;
+      EXPECT_EQ(graph.kinds().size(), base.sizes().size()) << "allocation " << n;
+      EXPECT_EQ(graph.num_edges(), base.num_edges()) << "allocation " << n;
+      EXPECT_FALSE(added(graph)) << "allocation " << n;
+      add(graph);
+      EXPECT_TRUE(added(graph)) << "allocation " << n;
+    }
+    EXPECT_GT(n, 1) << "the add allocated nothing, so no failure was tried";
+  };
+  expect_unchanged_when_out_of_memory(
+      [](gs::Graph& g) { g.add_node(3, gs::NodeKind::ZeroDiagonal); },
+      [&](const gs::Graph& g) {
+        return g.num_nodes() == base.num_nodes() + 1 && g.kind(base.num_nodes()) == gs::NodeKind::ZeroDiagonal;
+      });
+  expect_unchanged_when_out_of_memory(
+      [](gs::Graph& g) { g.add_edge(9, 0); },
+      [](const gs::Graph& g) { return g.has_edge(0, 9) && g.edges().back() == std::make_pair(0, 9); });
 }
