@@ -8,8 +8,10 @@
 //
 // --plain takes plain steps (StepOptions::max_substeps = 1).
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -33,8 +35,11 @@ SweepOptions parse(int argc, char** argv) {
     const auto value = [&]() -> long {
       if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
       char* end = nullptr;
+      errno = 0;
       const long v = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || v < 0) throw std::invalid_argument(arg + " needs a non-negative integer, got '" + argv[i] + "'");
+      if (end == argv[i] || *end != '\0' || errno != 0 || v < 0 || v > std::numeric_limits<int>::max())
+        throw std::invalid_argument(arg + " needs an integer from 0 to " + std::to_string(std::numeric_limits<int>::max()) +
+                                    ", got '" + argv[i] + "'");
       return v;
     };
     if (arg == "--drops") o.drops = static_cast<int>(value());
