@@ -5,12 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <functional>
-#include <new>
 #include <string>
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
-#include "allocation_counter.hpp"
+#include "failing_allocations.hpp"
 
 namespace dyn = dynamics;
 
@@ -47,37 +46,21 @@ dyn::Model chain(int links) {
   return m;
 }
 
-// Runs `add` on a copy of `base` once per allocation it makes, that one
-// failing; each failure must throw bad_alloc and leave the copy's counts and
-// lookups as they were, and then the same add must succeed and give `check`
+// Each failure of `add` on a copy of `base` must leave the copy's counts as
+// they were and no name taken: the same add then succeeds and gives `check`
 // what a model never out of memory gives.
 void expect_unchanged_when_out_of_memory(const dyn::Model& base, const std::function<void(dyn::Model&)>& add,
                                          const std::function<void(const dyn::Model&)>& check) {
   dyn::Model reference = base;
   add(reference);
   check(reference);
-  long n = 1;
-  for (;; ++n) {
-    dyn::Model model = base;
-    bool threw = false;
-    const bool reached = reached_failing_allocation(n, [&] {
-      try {
-        add(model);
-      } catch (const std::bad_alloc&) {
-        threw = true;
-      }
-    });
-    if (!reached) {
-      EXPECT_FALSE(threw);
-      break;
-    }
-    ASSERT_TRUE(threw) << "allocation " << n;
+  const long failures = expect_every_failing_allocation_throws(base, add, [&](dyn::Model& model, long n) {
     EXPECT_TRUE(counts(model) == counts(base)) << "allocation " << n;
     add(model);  // no name is left taken, no default name's count moved
     EXPECT_TRUE(counts(model) == counts(reference)) << "allocation " << n;
     check(model);
-  }
-  EXPECT_GT(n, 1) << "the add allocated nothing, so no failure was tried";
+  });
+  EXPECT_GT(failures, 0) << "the add allocated nothing, so no failure was tried";
 }
 
 TEST(ModelOutOfMemory, AddLeavesTheModelAsItWas) {

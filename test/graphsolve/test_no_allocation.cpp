@@ -4,13 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <functional>
-#include <new>
 #include <optional>
 #include <random>
 
 #include "graphsolve/families.hpp"
 #include "test_support.hpp"
 #include "allocation_counter.hpp"
+#include "failing_allocations.hpp"
 
 namespace gs = graphsolve;
 namespace fam = graphsolve::families;
@@ -179,27 +179,15 @@ TEST(GraphOutOfMemory, AddLeavesTheGraphAsItWas) {
   const gs::Graph base = fam::ladder(5, 2);
   const auto expect_unchanged_when_out_of_memory = [&](const std::function<void(gs::Graph&)>& add,
                                                        const std::function<bool(const gs::Graph&)>& added) {
-    long n = 1;
-    for (;; ++n) {
-      gs::Graph graph = base;
-      bool threw = false;
-      const bool reached = reached_failing_allocation(n, [&] {
-        try {
-          add(graph);
-        } catch (const std::bad_alloc&) {
-          threw = true;
-        }
-      });
-      if (!reached) break;
-      ASSERT_TRUE(threw) << "allocation " << n;
+    const long failures = expect_every_failing_allocation_throws(base, add, [&](gs::Graph& graph, long n) {
       EXPECT_EQ(graph.num_nodes(), base.num_nodes()) << "allocation " << n;
       EXPECT_EQ(graph.kinds().size(), base.sizes().size()) << "allocation " << n;
       EXPECT_EQ(graph.num_edges(), base.num_edges()) << "allocation " << n;
       EXPECT_FALSE(added(graph)) << "allocation " << n;
       add(graph);
       EXPECT_TRUE(added(graph)) << "allocation " << n;
-    }
-    EXPECT_GT(n, 1) << "the add allocated nothing, so no failure was tried";
+    });
+    EXPECT_GT(failures, 0) << "the add allocated nothing, so no failure was tried";
   };
   expect_unchanged_when_out_of_memory(
       [](gs::Graph& g) { g.add_node(3, gs::NodeKind::ZeroDiagonal); },
