@@ -33,6 +33,19 @@ int count_on(const std::unordered_map<int, int>& counts, int body) {
   return it == counts.end() ? 0 : it->second;
 }
 
+// Takes a contact's or collider's name and counts it on its body, or does
+// neither if either throws.
+void name_and_count(std::unordered_set<std::string>& names, const std::string& name,
+                    std::unordered_map<int, int>& counts, int body) {
+  const auto taken = names.insert(name).first;
+  try {
+    ++counts[body];
+  } catch (...) {
+    names.erase(taken);
+    throw;
+  }
+}
+
 template <class T>
 void make_room(std::vector<T>& values) {
   static_assert(std::is_nothrow_move_constructible_v<T>, "the push_back after make_room must not throw");
@@ -189,13 +202,7 @@ int Model::add_contact(Contact contact) {
   contact.ground.normal /= n;
   check_friction(who, contact.friction, contact.friction_coefficient, contact.friction_directions);
   make_room(contacts_);
-  const auto name = contact_names_.insert(contact.name).first;
-  try {
-    ++contacts_on_[contact.body];
-  } catch (...) {
-    contact_names_.erase(name);
-    throw;
-  }
+  name_and_count(contact_names_, contact.name, contacts_on_, contact.body);
   contacts_.push_back(std::move(contact));
   return num_contacts() - 1;
 }
@@ -317,13 +324,7 @@ int Model::add_collider(Collider collider) {
     fail(who + ": shape pose is not finite");
   shape.orientation.normalize();
   make_room(colliders_);
-  const auto name = collider_names_.insert(collider.name).first;
-  try {
-    ++colliders_on_[collider.body];
-  } catch (...) {
-    collider_names_.erase(name);
-    throw;
-  }
+  name_and_count(collider_names_, collider.name, colliders_on_, collider.body);
   colliders_.push_back(std::move(collider));
   return num_colliders() - 1;
 }
