@@ -1,15 +1,14 @@
 #include "dynamics/model.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <limits>
 #include <stdexcept>
-#include <type_traits>
 #include <utility>
 
 #include "body_pair.hpp"
 #include "format_number.hpp"
+#include "make_room.hpp"
 #include "principal_moments.hpp"
 
 namespace dynamics {
@@ -21,12 +20,6 @@ using detail::body_pair;
 
 bool finite(const Vector3& v) { return v.allFinite(); }
 
-// An add_* call that runs out of memory leaves the model as it was: every
-// vector it grows gets its room first (a push_back into spare capacity
-// cannot throw), then its lookups take the new names, each undone if a later
-// one throws, and only then do the vectors grow. Otherwise a name could stay
-// in a lookup without its element (find_body() returning an index past the
-// end, a second add refused as a duplicate).
 // How many contacts or colliders a body has so far (without counting it in).
 int count_on(const std::unordered_map<int, int>& counts, int body) {
   const auto it = counts.find(body);
@@ -46,11 +39,13 @@ void name_and_count(std::unordered_set<std::string>& names, const std::string& n
   }
 }
 
-template <class T>
-void make_room(std::vector<T>& values) {
-  static_assert(std::is_nothrow_move_constructible_v<T>, "the push_back after make_room must not throw");
-  if (values.size() == values.capacity()) values.reserve(std::max<std::size_t>(16, 2 * values.capacity()));
-}
+// An add_* call that runs out of memory leaves the model as it was: every
+// vector it grows gets its room first (make_room), then its lookups take the
+// new names, each undone if a later one throws, and only then do the vectors
+// grow. Otherwise a name could stay in a lookup without its element
+// (find_body() returning an index past the end, a second add refused as a
+// duplicate).
+using graphsolve::detail::make_room;
 
 void check_inertia(const Body& body) {
   const std::string who = "body '" + body.name + "'";

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "graphsolve/out_of_memory.hpp"
+#include "make_room.hpp"
 
 namespace graphsolve {
 
@@ -19,12 +20,9 @@ NodeId Graph::add_node(int size, NodeKind kind) {
                             " nodes, the most a NodeId numbers");
   // Both arrays get their room before either grows, so that a node whose
   // kind found no room is not counted by num_nodes() without one.
-  const auto make_room = [](auto& values) {
-    if (values.size() == values.capacity()) values.reserve(std::max<std::size_t>(16, 2 * values.capacity()));
-  };
   try {
-    make_room(sizes_);
-    make_room(kinds_);
+    detail::make_room(sizes_);
+    detail::make_room(kinds_);
   } catch (const std::bad_alloc&) {
     throw OutOfMemory("graphsolve::Graph::add_node: out of memory for node " + std::to_string(num_nodes()) +
                       " (the graph is as it was)");
