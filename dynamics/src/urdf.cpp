@@ -209,6 +209,16 @@ JointType loop_joint_type(const std::string& type, const std::string& who, const
   fail(who + ": type must be continuous, revolute, prismatic, fixed or spherical, got '" + type + "'");
 }
 
+// Why a loop joint's two links cannot move apart: `anchor` is the link that
+// names the one body both ride on, or 'world'.
+std::string same_body(const std::string& link1, const std::string& link2, const std::string& anchor) {
+  const std::string tail = "; a loop joint must join links that can move relative to each other";
+  if (link1 == link2) return "<link1> and <link2> are the same link '" + link1 + "'" + tail;
+  const std::string both = "links '" + link1 + "' and '" + link2 + "'";
+  if (anchor == "world") return both + " are both fixed in the world" + tail;
+  return both + " are welded by fixed joints into one body '" + anchor + "'" + tail;
+}
+
 // urdfdom, and so ROS, knows 'world' only as a declared link; files written
 // for simulators that take it implicitly miss the declaration.
 std::string world_hint(const std::string& unknown_link) {
@@ -481,11 +491,12 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     Joint j = Joint::make(loop_joint_type(attribute(e, "type"), who, fail), name, kWorld, -1);
     Frame frames[2];
     int bodies[2];
+    std::string links[2];
     const char* tags[2] = {"link1", "link2"};
     for (int k = 0; k < 2; ++k) {
       const TiXmlElement* side = e->FirstChildElement(tags[k]);
       if (!side) fail(who + ": missing <" + tags[k] + " link=...>");
-      const std::string link = attribute(side, "link");
+      const std::string& link = links[k] = attribute(side, "link");
       if (!body_of.count(link)) fail(who + ": unknown link '" + link + "' in <" + tags[k] + ">" + world_hint(link));
       bodies[k] = body_of[link];
       const Transform local{parse_vector(side->Attribute("xyz"), Vector3::Zero(), who + " <" + tags[k] + " xyz>", fail),
@@ -494,6 +505,7 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
       const Transform t = link_in_body[link] * local;
       frames[k] = Frame{t.position, t.rotation};
     }
+    if (bodies[0] == bodies[1]) fail(who + ": " + same_body(links[0], links[1], placed.at(links[0]).anchor));
     if (bodies[1] == kWorld) {  // keep a body as the child
       std::swap(bodies[0], bodies[1]);
       std::swap(frames[0], frames[1]);

@@ -677,6 +677,32 @@ TEST(UrdfErrors, LoopJointWithUnknownLinkOrType) {
                     "type must be");
 }
 
+// A loop joint whose two links ride on one body (the same link, two links
+// welded together, or both fixed in the world) joins nothing that can move.
+TEST(UrdfErrors, LoopJointWithinOneBody) {
+  auto weld = [](const std::string& name, const std::string& parent, const std::string& child) {
+    return "<joint name='" + name + "' type='fixed'><parent link='" + parent + "'/><child link='" + child +
+           "'/><origin xyz='0 0 -1'/></joint>";
+  };
+  auto loop = [](const std::string& link1, const std::string& link2) {
+    return "<loop_joint name='l' type='spherical'><link1 link='" + link1 + "'/><link2 link='" + link2 +
+           "' xyz='0 0 -1'/></loop_joint>";
+  };
+  const std::string links = "<robot name='r'><link name='world'/><link name='base'/>" + rod("a") + rod("b") + rod("c") +
+                            weld("w", "world", "base") + hinge("j", "world", "a", "0 0 0") + weld("ab", "a", "b") +
+                            hinge("k", "b", "c", "0 0 -1");
+  const std::string tail = "; a loop joint must join links that can move relative to each other";
+  expect_urdf_error(links + loop("c", "c") + "</robot>",
+                    "loop_joint 'l': <link1> and <link2> are the same link 'c'" + tail);
+  expect_urdf_error(links + loop("world", "base") + "</robot>",
+                    "loop_joint 'l': links 'world' and 'base' are both fixed in the world" + tail);
+  expect_urdf_error(links + loop("b", "a") + "</robot>",
+                    "loop_joint 'l': links 'b' and 'a' are welded by fixed joints into one body 'a'" + tail);
+  // Between a body and the world, or two bodies, it closes a loop.
+  EXPECT_EQ(parse_urdf(links + loop("base", "c") + "</robot>", "robot.urdf").num_joints(), 3);
+  EXPECT_EQ(parse_urdf(links + loop("a", "c") + "</robot>", "robot.urdf").num_joints(), 3);
+}
+
 TEST(UrdfErrors, JointsThatDoNotFormATree) {
   expect_urdf_error("<robot name='r'>" + rod("a") + hinge("j", "a", "a", "0 0 -1") + "</robot>",
                     "joint 'j': parent and child are the same link 'a'");
