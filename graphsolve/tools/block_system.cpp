@@ -1,8 +1,10 @@
 #include "block_system.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 
 #include "file_contents.hpp"
 
@@ -35,18 +37,20 @@ std::vector<int> read_block_sizes(const std::string& path, int dimension) {
     if (const std::size_t comment = line.find_first_of("%#"); comment != std::string::npos) line.resize(comment);
     std::istringstream tokens(line);
     while (tokens >> token) {
-      std::size_t used = 0;
+      // Decimal only, as the count options read (std::stol would take "0x2"
+      // as 0 and call a size past long's range not an integer).
+      const char* first = token.data();
+      const char* last = first + token.size();
+      if (last - first > 1 && *first == '+' && first[1] != '-') ++first;  // from_chars takes no '+'
       long value = -1;
-      try {
-        value = std::stol(token, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
+      const auto [end, error] = std::from_chars(first, last, value);
+      const bool too_large = error == std::errc::result_out_of_range && *first != '-';
       const std::string which = path + ":" + std::to_string(line_number) + ": block size #" +
                                 std::to_string(sizes.size() + 1) + " is '" + file_contents::printable(token) + "'";
-      if (used != token.size() || value < 0) throw UserError(which + ", expected a non-negative integer");
+      if (end != last || (error == std::errc() ? value < 0 : !too_large))
+        throw UserError(which + ", expected a non-negative integer");
       // Checked one by one, before the sum, which a huge size could overflow.
-      if (value > dimension)
+      if (too_large || value > dimension)
         throw UserError(which + ", larger than the dimension " + std::to_string(dimension) + " of A");
       sizes.push_back(static_cast<int>(value));
       total += value;

@@ -141,8 +141,9 @@ TEST_F(Cli, SymmetricFileWithBlockFileLltRepeatAndRefinement) {
         "%%MatrixMarket matrix coordinate real symmetric\n4 4 6\n1 1 4\n2 2 5\n3 3 6\n4 4 7\n2 1 1\n4 3 -2\n");
   write("b.mtx", "%%MatrixMarket matrix coordinate real general\n4 2 3\n1 1 1\n4 1 2\n2 2 3\n");
   // Comments, whose numbers are not sizes: 3 nodes, not 5; a UTF-8 byte
-  // order mark and Windows line ends, as some editors write them.
-  write("blocks.txt", "\xEF\xBB\xBF% 2 sizes of 1, then one of 2\r\n1 1  # the scalar nodes: 7 7\r\n\r\n2%the pair\r\n");
+  // order mark and Windows line ends, as some editors write them. Sizes are
+  // decimal: a sign or a leading zero changes nothing ("01" is not octal).
+  write("blocks.txt", "\xEF\xBB\xBF% 2 sizes of 1, then one of 2\r\n+1 01  # the scalar nodes: 7 7\r\n\r\n2%the pair\r\n");
   const CliResult r = run("solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks.txt --method llt --repeat 3 --refine 2 --json");
   ASSERT_EQ(r.code, 0) << r.err;
   Eigen::Matrix4d dense;
@@ -349,6 +350,8 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
   write("blocks_bad.txt", "1 # one\n two\n");
   write("blocks_negative.txt", "1 -1 3\n");
   write("blocks_too_large.txt", "4\n");
+  write("blocks_past_long.txt", "1 99999999999999999999\n");
+  write("blocks_hex.txt", "0x1 2\n");
   write("blocks_gz.txt", std::string("\x1f\x8b\x08\0\x01\n", 6));
   write("blocks_nul.txt", std::string("1\n2\0 7\n", 7));
   write("blocks_bytes.txt", "1 \x01\xfe\n");
@@ -381,6 +384,10 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
        "blocks_bytes.txt:1: block size #2 is '\\x01\\xfe', expected a non-negative integer", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_negative.txt", "blocks_negative.txt:1: block size #2 is '-1', expected a non-negative integer", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_too_large.txt", "blocks_too_large.txt:1: block size #1 is '4', larger than the dimension 3 of A", 1},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_past_long.txt",
+       "blocks_past_long.txt:1: block size #2 is '99999999999999999999', larger than the dimension 3 of A", 1},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --blocks blocks_hex.txt",
+       "blocks_hex.txt:1: block size #1 is '0x1', expected a non-negative integer", 1},
       {"solve A.mtx --rhs b.mtx --out x.mtx --blocks nowhere.txt", "nowhere.txt: cannot open", 1},
       {"solve sing.mtx --rhs b.mtx --out x.mtx --ordering dfs", "singular pivot block at node", 1},
       {"solve empty_row.mtx --rhs b.mtx --out x.mtx", "empty_row.mtx: row 3 of A stores no entry", 1},
