@@ -41,6 +41,25 @@ Graph random_tree(int n, int block_size, std::uint64_t seed) {
   return g;
 }
 
+Graph random_graph(int n, long extra_edges, int block_size, std::uint64_t seed) {
+  require(n >= 0, "negative node count " + std::to_string(n));
+  const long room = static_cast<long>(n) * (n - 1) / 2 - std::max(n - 1, 0);
+  require(extra_edges >= 0 && extra_edges <= room, std::to_string(extra_edges) + " extra edges, but " +
+                                                       std::to_string(n) + " nodes have room for " +
+                                                       std::to_string(room) + " beside a tree's");
+  Graph g = nodes(n, block_size, std::max(n - 1, 0) + extra_edges);
+  std::mt19937_64 rng(seed);
+  for (int i = 1; i < n; ++i) g.add_edge(i, std::uniform_int_distribution<int>(0, i - 1)(rng));
+  std::uniform_int_distribution<int> pick(0, std::max(n - 1, 0));
+  for (long added = 0; added < extra_edges;) {
+    const int a = pick(rng), b = pick(rng);
+    if (a == b || g.has_edge(a, b)) continue;
+    g.add_edge(a, b);
+    ++added;
+  }
+  return g;
+}
+
 Graph ladder(int rungs, int block_size) {
   require(rungs >= 0, "negative rung count " + std::to_string(rungs));
   Graph g = nodes(2L * rungs, block_size, std::max(3L * rungs - 2, 0L));

@@ -44,6 +44,12 @@ TEST(Errors, FamiliesRejectNegativeAndOversizedCounts) {
             std::string::npos);
   EXPECT_NE(message_of([] { fam::net(50000, 6); }).find("2500000000 nodes"), std::string::npos);
   EXPECT_NE(message_of([] { fam::ladder(1 << 30, 6); }).find("2147483648 nodes"), std::string::npos);
+  EXPECT_NE(message_of([] { fam::random_graph(-1, 0, 6, 1); }).find("negative node count -1"), std::string::npos);
+  EXPECT_NE(message_of([] { fam::random_graph(4, 4, 6, 1); }).find("4 extra edges, but 4 nodes have room for 3"),
+            std::string::npos);
+  EXPECT_NE(message_of([] { fam::random_graph(4, -1, 6, 1); }).find("-1 extra edges"), std::string::npos);
+  EXPECT_EQ(fam::random_graph(4, 3, 6, 1).num_edges(), 6);  // complete
+  EXPECT_EQ(fam::random_graph(0, 0, 6, 1).num_nodes(), 0);
   EXPECT_EQ(fam::net(0, 6).num_nodes(), 0);
   EXPECT_EQ(fam::crystal(1, 6).num_edges(), 0);
   EXPECT_EQ(fam::crystal(3, 6).num_edges(), 54);

@@ -12,6 +12,10 @@ namespace graphsolve::families {
 
 Graph chain(int n, int block_size);
 Graph random_tree(int n, int block_size, std::uint64_t seed);
+// random_tree's tree plus `extra_edges` edges between random pairs of nodes
+// (each pair once): cycles everywhere, so separators grow in proportion to n
+// and the factor fills much of the matrix (dense fronts of thousands of rows).
+Graph random_graph(int n, long extra_edges, int block_size, std::uint64_t seed);
 Graph ladder(int rungs, int block_size);     // 2 * rungs nodes
 Graph net(int side, int block_size);         // side^2 nodes, 4-neighbour grid
 Graph crystal(int side, int block_size);     // side^3 nodes, 6-neighbour grid
