@@ -288,6 +288,12 @@ struct Factorization::Impl {
   int columns_before(int k, int entry) const;
   void finish_panel(int first, int end);
   void update_outer(int last, int rows, int columns);
+  // Outer products are computed in strips of at least this many columns
+  // (narrow strips waste less above the diagonal and stay in cache, wide ones
+  // run faster), of about kStripEntries each where the front allows (LDU).
+  static constexpr int kStripColumns = 48;
+  static constexpr int kStripEntries = 1 << 18;
+  int outer_strip_end(int e, int stop, int rows) const;
 
   Symbolic symbolic;
   const detail::SymbolicData* d;

@@ -32,11 +32,16 @@ namespace {
 // within the noise of each other; 96 and more lose.
 constexpr int kMinPanelColumns = 12;
 constexpr int kMaxPanelColumns = 48;
+// On fronts of thousands of rows (random graphs, large crystals) the outer
+// update dominates, and it runs at more of the BLAS's speed the more columns
+// each call takes: up to 144 columns took a random graph of 10000 6x6 nodes
+// (fronts of up to 7140 rows) from 5.7 to 4.4 s (LLT), while 144 everywhere
+// cost the 10^3 crystal (fronts under 800 rows) a third. So a panel may take
+// a column per 16 rows of its front, within these bounds.
+constexpr int kFrontRowsPerPanelColumn = 16;
+constexpr int kMaxWidePanelColumns = 144;
 // Deferring pays only when the outer update is large enough to amortize them.
 constexpr int kMinOuterRows = 24;
-// Symmetric outer updates: columns per BLAS call when only the lower triangle
-// is computed (narrow strips waste less above the diagonal, wide ones run faster).
-constexpr int kLowerStripColumns = 48;
 }  // namespace
 
 bool Factorization::Impl::nests_into_next(int k) const {
@@ -58,7 +63,8 @@ void Factorization::Impl::plan_panels() {
   int widest = 0;
   for (int first = 0; first < n;) {
     int end = first + 1, columns = size(first);
-    while (nests_into_next(end - 1) && columns + size(end) <= kMaxPanelColumns) columns += size(end++);
+    const int most = std::clamp(width(first) / kFrontRowsPerPanelColumn, kMaxPanelColumns, kMaxWidePanelColumns);
+    while (nests_into_next(end - 1) && columns + size(end) <= most) columns += size(end++);
     const int outer = width(end - 1);
     if (end - first >= 2 && columns >= kMinPanelColumns && outer >= kMinOuterRows) {
       ++panels;
@@ -69,7 +75,14 @@ void Factorization::Impl::plan_panels() {
       }
       left = std::max(left, static_cast<long>(outer) * columns);
       right = std::max(right, static_cast<long>(columns) * outer);  // U_GR (LDU), A_RG (LDLT)
-      product = std::max(product, static_cast<long>(outer) * outer);
+      for (int e = d->struct_begin[end - 1], stop = d->struct_begin[end]; e < stop;) {  // strips of update_outer
+        const int next = outer_strip_end(e, stop, outer);
+        const int strip = (next < stop ? d->struct_col[next] : outer) - d->struct_col[e];
+        const long below = outer - d->struct_col[e];  // the strip's columns from its diagonal down
+        const long beside = method == Method::LDU ? below - strip : 0;  // and (LDU) its rows right of it
+        product = std::max(product, (below + beside) * strip);
+        e = next;
+      }
       widest = std::max(widest, columns);
     }
     first = end;
@@ -154,49 +167,79 @@ void Factorization::Impl::finish_panel(int first, int end) {
   update_outer(last, rows, columns);
 }
 
+// The entries of R = S(last) from `e` that one strip of the outer product
+// covers: whole blocks, starting less than kStripColumns columns after e's.
+int Factorization::Impl::outer_strip_end(int e, int stop, int rows) const {
+  // LDU computes a strip's columns and rows: as many as keep both about
+  // kStripEntries (on the fronts of nets and crystals, the whole product in
+  // one call, as fast as any); LDLT and LLT only the columns from the diagonal
+  // down, in narrow strips that waste little above it.
+  const int most = method == Method::LDU ? std::max(kStripColumns, kStripEntries / std::max(rows, 1)) : kStripColumns;
+  const int j = d->struct_col[e];
+  while (e < stop && d->struct_col[e] - j < most) ++e;
+  return e;
+}
+
 // The deferred updates of a panel ending at `last`, R = S(last):
 //   LDU  A_RR -= L_RG U_GR;   LDLT/LLT  lower(A_RR) -= L_RG B_RG^T
-// with B = W (LDLT, unscaled) or L (LLT); then scattered into R's blocks.
+// with B = W (LDLT, unscaled) or L (LLT). Computed a strip of R's blocks at a
+// time and scattered into them while the strip is in cache: the columns from
+// the strip's diagonal down and (LDU) its rows right of the strip. (The whole
+// product at once, rows x rows, ran from memory on fronts of thousands of
+// rows: clearing and scattering it took longer than computing it.)
 void Factorization::Impl::update_outer(int last, int rows, int columns) {
   const bool symmetric = method != Method::LDU;
   const int begin = d->struct_begin[last], stop = d->struct_begin[last + 1];
-  if (symmetric) {
-    // Only the lower triangle is needed: strips of whole blocks' columns,
-    // each from its diagonal down.
-    const double* right = method == Method::LLT ? outer_left.data() : outer_right.data();
-    for (int e = begin; e < stop;) {
-      const int j = d->struct_col[e];
-      while (e < stop && d->struct_col[e] - j < kLowerStripColumns) ++e;
-      const int strip = (e < stop ? d->struct_col[e] : rows) - j;
-      kn::blas_product_bt(rows - j, columns, strip, outer_left.data() + j, rows, right + j, rows,
-                          outer_product.data() + j + static_cast<long>(j) * rows, rows);
+  const double* left = outer_left.data();  // L_RG: rows x columns
+  // B_RG (rows x columns), whose transpose multiplies, or U_GR (columns x rows).
+  const double* right = method == Method::LLT ? outer_left.data() : outer_right.data();
+  for (int first = begin; first < stop;) {
+    const int end = outer_strip_end(first, stop, rows);
+    const int j = d->struct_col[first], strip = (end < stop ? d->struct_col[end] : rows) - j;
+    const int below = rows - j, beside = rows - j - strip;
+    double* column_strip = outer_product.data();                          // C(j:, j:j+strip), below x strip
+    double* row_strip = column_strip + static_cast<long>(below) * strip;  // C(j:j+strip, j+strip:), strip x beside
+    if (symmetric) {
+      kn::blas_product_bt(below, columns, strip, left + j, rows, right + j, rows, column_strip, below);
+    } else {
+      kn::blas_product(below, columns, strip, left + j, rows, right + static_cast<long>(j) * columns, columns,
+                       column_strip, below);
+      kn::blas_product(strip, columns, beside, left + j, rows, right + static_cast<long>(j + strip) * columns, columns,
+                       row_strip, strip);
     }
-  } else {
-    kn::blas_product(rows, columns, rows, outer_left.data(), rows, outer_right.data(), columns, outer_product.data(),
-                     rows);
-  }
-  // Scatter into the diagonal blocks of R and the panels between them.
-  const double* c = outer_product.data();
-  for (int e1 = begin; e1 < stop; ++e1) {
-    const int a = d->struct_pos[e1], wa = size(a), oa = d->struct_col[e1];
-    if (!active[a]) continue;
-    kn::subtract(wa, wa, c + oa + static_cast<long>(oa) * rows, rows, diag(a), wa);
-    widen_row_magnitudes(wa, diag(a), magnitudes(a));
-    widen_columns(a);
-    if (tail_is_structure_of(a, e1, stop)) {  // S(a) is the rest of R: one strip each
-      const int wr = width(a), ra = d->struct_begin[a], on = d->struct_col[e1 + 1];
-      if (!symmetric) kn::subtract(wa, wr, c + oa + static_cast<long>(on) * rows, rows, upper(a, ra), upper_ld(a));
-      kn::subtract(wr, wa, c + on + static_cast<long>(oa) * rows, rows, lower(a, ra), lower_ld(a));
-      continue;
+    // C(r, c), for a block in the strip's columns or (LDU) right of them.
+    auto at = [&](int r, int c) {
+      return c < j + strip ? column_strip + (r - j) + static_cast<long>(c - j) * below
+                           : row_strip + (r - j) + static_cast<long>(c - j - strip) * strip;
+    };
+    auto ld = [&](int c) { return c < j + strip ? below : strip; };
+    for (int e1 = first; e1 < end; ++e1) {
+      const int a = d->struct_pos[e1], wa = size(a), oa = d->struct_col[e1];
+      if (!active[a]) continue;
+      kn::subtract(wa, wa, at(oa, oa), ld(oa), diag(a), wa);
+      widen_row_magnitudes(wa, diag(a), magnitudes(a));
+      widen_columns(a);
+      if (tail_is_structure_of(a, e1, stop)) {  // S(a) is the rest of R: one strip each
+        const int wr = width(a), ra = d->struct_begin[a], on = d->struct_col[e1 + 1];
+        kn::subtract(wr, wa, at(on, oa), ld(oa), lower(a, ra), lower_ld(a));
+        if (symmetric) continue;
+        // Its row: within the strip's columns, then right of them.
+        const int inside = std::max(0, j + strip - on);
+        kn::subtract(wa, inside, at(oa, on), below, upper(a, ra), upper_ld(a));
+        double* rest = upper(a, ra) + static_cast<long>(inside) * upper_ld(a);
+        if (wr > inside) kn::subtract(wa, wr - inside, at(oa, on + inside), strip, rest, upper_ld(a));
+        continue;
+      }
+      int r = d->struct_begin[a];
+      for (int e2 = e1 + 1; e2 < stop; ++e2) {
+        const int t = d->struct_pos[e2], wt = size(t), ot = d->struct_col[e2];
+        r = find_entry(t, r);
+        if (!active[t]) continue;
+        if (!symmetric) kn::subtract(wa, wt, at(oa, ot), ld(ot), upper(a, r), upper_ld(a));
+        kn::subtract(wt, wa, at(ot, oa), ld(oa), lower(a, r), lower_ld(a));
+      }
     }
-    int r = d->struct_begin[a];
-    for (int e2 = e1 + 1; e2 < stop; ++e2) {
-      const int t = d->struct_pos[e2], wt = size(t), ot = d->struct_col[e2];
-      r = find_entry(t, r);
-      if (!active[t]) continue;
-      if (!symmetric) kn::subtract(wa, wt, c + oa + static_cast<long>(ot) * rows, rows, upper(a, r), upper_ld(a));
-      kn::subtract(wt, wa, c + ot + static_cast<long>(oa) * rows, rows, lower(a, r), lower_ld(a));
-    }
+    first = end;
   }
 }
 

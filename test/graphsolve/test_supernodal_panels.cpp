@@ -199,6 +199,26 @@ TEST(SupernodalPanels, SymmetricMixedSizesWithRelaxedZeros) {
   }
 }
 
+// A random graph's fronts run to 850 and more rows: past what one outer
+// product covers (LDU computes it in strips of columns and rows, LDLT and LLT
+// in strips of columns) and wide enough for panels of more than 48 columns.
+TEST(SupernodalPanels, WideFrontsOfRandomGraphsInStrips) {
+  const gs::Symbolic sym = gs::analyze(fam::random_graph(300, 1200, 6, 1));
+  const Eigen::MatrixXd b = gs_test::random_rhs(sym.pattern().dimension, 2, 3);
+  for (gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
+    SCOPED_TRACE(gs::to_string(method));
+    gs::BlockMatrix a(sym);
+    const bool ldu = method == gs::Method::LDU;
+    fam::fill_values(a, ldu ? fam::Values::Unsymmetric : fam::Values::SymmetricPositiveDefinite, 5);
+    gs::Factorization f(sym, method);
+    EXPECT_GT(f.supernodal_panels(), 0);
+    ASSERT_EQ(f.factorize(a), gs::Status::Success) << "failed node " << f.failed_node();
+    Eigen::MatrixXd x(a.rows(), 2);
+    ASSERT_EQ(f.solve(b, x), gs::Status::Success);
+    EXPECT_LT(gs::relative_residual(a, x, b, method), 1e-10);
+  }
+}
+
 TEST(SupernodalPanels, OnlyWhereStructuresNest) {
   // Chains and trees have no nested runs of pivots.
   EXPECT_EQ(gs::Factorization(gs::analyze(fam::chain(1000, 6))).supernodal_panels(), 0);
