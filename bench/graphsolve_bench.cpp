@@ -1,8 +1,9 @@
 // graphsolve against UMFPACK, KLU, CHOLMOD, Eigen sparse and dense LU on
-// chain, tree, ladder, net and crystal graphs. Benchmarks are named
-// family/n/solver/phase; the headline phase is refactor_solve (numeric
-// factorization reusing the analysis, then one solve). Every benchmark checks
-// its solution's relative residual and fails loudly (non-zero exit) if wrong.
+// chain, tree, ladder, net and crystal graphs (random ones on request).
+// Benchmarks are named family/n/solver/phase; the headline phase is
+// refactor_solve (numeric factorization reusing the analysis, then one
+// solve). Every benchmark checks its solution's relative residual and fails
+// loudly (non-zero exit) if wrong.
 //
 // Extra flags: --quick (a few mid sizes, refactor_solve only: the README's
 // main job), --smoke (the smallest system of every kind, every phase: the
@@ -10,7 +11,8 @@
 // (the chain, tree, ladder, net and crystal families with those block sizes
 // instead of 6 and 3, e.g. a user's own; no saddle-point or scalar systems),
 // --system-malloc (glibc's default settings, which return freed memory to
-// the kernel: see keep_freed_memory).
+// the kernel: see keep_freed_memory), and --random-graphs (random graphs of
+// 100 to 10000 nodes instead of the families; with --block-sizes, of those).
 #include <benchmark/benchmark.h>
 
 #include <cerrno>
@@ -187,6 +189,8 @@ int main(int argc, char** argv) {
       scale = bench::Scale::Quick;
     } else if (std::strcmp(argv[i], "--smoke") == 0) {
       scale = bench::Scale::Smoke;
+    } else if (std::strcmp(argv[i], "--random-graphs") == 0) {
+      scale = bench::Scale::RandomGraphs;
     } else if (std::strncmp(argv[i], block_flag.c_str(), block_flag.size()) == 0) {
       std::string error;
       blocks = parse_block_sizes(argv[i] + block_flag.size(), error);

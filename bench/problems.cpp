@@ -30,6 +30,7 @@ graphsolve::Graph body_graph(const ProblemKey& k) {
   if (k.family == "tree") return fam::random_tree(k.size, k.block, 2024);
   if (k.family == "ladder") return fam::ladder(k.size / 2, k.block);
   if (k.family == "net") return fam::net(k.size, k.block);
+  if (k.family == "random") return fam::random_graph(k.size, k.size / 2, k.block, 2024);
   return fam::crystal(k.size, k.block);
 }
 
@@ -63,6 +64,12 @@ const Problem& problem(const ProblemKey& key) {
 
 std::vector<ProblemKey> all_keys(Scale scale, const std::vector<int>& chosen_blocks) {
   std::vector<ProblemKey> keys;
+  if (scale == Scale::RandomGraphs) {
+    for (int block : chosen_blocks.empty() ? std::vector<int>{6} : chosen_blocks)
+      for (Variant v : {Variant::Unsymmetric, Variant::Spd})
+        for (int n : {100, 300, 1000, 3000, 10000}) keys.push_back({"random", n, block, v});
+    return keys;
+  }
   using Sizes = std::vector<int>;
   const Sizes linear = scale == Scale::Full ? Sizes{10, 100, 1000, 10000} : scale == Scale::Quick ? Sizes{100, 1000} : Sizes{10};
   const Sizes nets = scale == Scale::Full ? Sizes{3, 5, 10, 20, 32} : scale == Scale::Quick ? Sizes{10} : Sizes{3};
@@ -78,6 +85,8 @@ std::vector<ProblemKey> all_keys(Scale scale, const std::vector<int>& chosen_blo
   if (!chosen_blocks.empty()) return keys;
   for (const char* family : {"chain", "tree", "ladder"})
     for (int n : linear) keys.push_back({family, n, 6, Variant::Saddle});
+  if (scale == Scale::Smoke)  // so that the random graphs' flag cannot rot either
+    for (Variant v : {Variant::Unsymmetric, Variant::Spd}) keys.push_back({"random", 30, 6, v});
   if (scale == Scale::Full)  // scalar systems: outside the targets, for users who bring them
     for (Variant v : {Variant::Unsymmetric, Variant::Spd}) {
       for (const char* family : {"chain", "tree", "ladder"})

@@ -17,7 +17,7 @@ using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
 enum class Variant { Unsymmetric, Spd, Saddle };
 
 struct ProblemKey {
-  std::string family;  // chain, tree, ladder, net, crystal
+  std::string family;  // chain, tree, ladder, net, crystal, random
   int size;            // the family parameter: n, or the side s of a net / crystal
   int block;           // 6 or 3
   Variant variant;
@@ -36,9 +36,11 @@ struct Problem {
 // Built once per key and kept for the whole run.
 const Problem& problem(const ProblemKey& key);
 
-enum class Scale { Full, Quick, Smoke };
+enum class Scale { Full, Quick, Smoke, RandomGraphs };
 // Every key the full benchmark runs; a few mid sizes for Quick (the README's
-// main job); the smallest of every kind for Smoke (the test suite). With
+// main job); the smallest of every kind for Smoke (the test suite);
+// RandomGraphs: random graphs (a random tree and n/2 more random edges, so
+// dense fronts of thousands of rows), beyond the families. With
 // `blocks`, the unsymmetric and SPD families take those block sizes instead
 // of the defaults, and the saddle-point and scalar systems are left out.
 std::vector<ProblemKey> all_keys(Scale scale, const std::vector<int>& blocks = {});
