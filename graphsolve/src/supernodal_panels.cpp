@@ -168,7 +168,7 @@ void Factorization::Impl::finish_panel(int first, int end) {
 }
 
 // The entries of R = S(last) from `e` that one strip of the outer product
-// covers: whole blocks, starting less than kStripColumns columns after e's.
+// covers: whole blocks, each starting less than a strip's width after e's.
 int Factorization::Impl::outer_strip_end(int e, int stop, int rows) const {
   // LDU computes a strip's columns and rows: as many as keep both about
   // kStripEntries (on the fronts of nets and crystals, the whole product in
