@@ -3,9 +3,12 @@
 #include <cstdlib>
 #include <functional>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "dynamics/contact_models.hpp"
 #include "dynamics/models.hpp"
+#include "did_you_mean.hpp"
 #include "parse_number.hpp"
 
 namespace dynamics {
@@ -19,8 +22,13 @@ class Parameters {
       for (const ModelParameter& p : model.parameters) known = known || p.name == key;
       if (!known) {
         std::string names;
-        for (const ModelParameter& p : model.parameters) names += (names.empty() ? "" : ", ") + p.name;
-        throw std::invalid_argument("model '" + model.name + "' has no parameter '" + key + "' (parameters: " +
+        std::vector<std::string> known_names;
+        for (const ModelParameter& p : model.parameters) {
+          names += (names.empty() ? "" : ", ") + p.name;
+          known_names.push_back(p.name);
+        }
+        throw std::invalid_argument("model '" + model.name + "' has no parameter '" + key + "'" +
+                                    detail::did_you_mean(key, known_names) + " (parameters: " +
                                     (names.empty() ? "none" : names) + ")");
       }
     }
@@ -212,8 +220,13 @@ Model make_builtin(const std::string& name, const std::map<std::string, std::str
   for (const Entry& e : entries())
     if (e.info.name == name) return e.build(Parameters(e.info, parameters));
   std::string names;
-  for (const Entry& e : entries()) names += (names.empty() ? "" : ", ") + e.info.name;
-  throw std::invalid_argument("unknown model '" + name + "' (built-in models: " + names + ")");
+  std::vector<std::string> known;
+  for (const Entry& e : entries()) {
+    names += (names.empty() ? "" : ", ") + e.info.name;
+    known.push_back(e.info.name);
+  }
+  throw std::invalid_argument("unknown model '" + name + "'" + detail::did_you_mean(name, known) +
+                              " (built-in models: " + names + ")");
 }
 
 }  // namespace dynamics

@@ -5,10 +5,13 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "dynamics/coordinates.hpp"
 #include "dynamics/models.hpp"
+#include "did_you_mean.hpp"
 #include "parse_number.hpp"
 
 namespace dynamics::cli {
@@ -144,27 +147,35 @@ void check_model_file(const std::string& model) {
 
 namespace {
 
-// The joints --q0 / --v0 can set, for the error that names an unknown one:
-// "a, b, c" (the first twelve, then how many in all), or "none".
-std::string settable_joints(const Model& model, const Topology& topology) {
-  constexpr int kShown = 12;
+// The joints --q0 / --v0 can set.
+std::vector<std::string> settable_joints(const Model& model, const Topology& topology) {
+  std::vector<std::string> names;
+  for (int j = 0; j < model.num_joints(); ++j)
+    if (model.joint(j).num_coordinates() > 0 && !topology.closes_loop[j] && model.coupling_of_follower(j) < 0)
+      names.push_back(model.joint(j).name);
+  return names;
+}
+
+// For the error that names an unknown joint: "a, b, c" (the first twelve,
+// then how many in all), or "none".
+std::string listed(const std::vector<std::string>& names) {
+  constexpr std::size_t kShown = 12;
   std::string list;
-  int count = 0;
-  for (int j = 0; j < model.num_joints(); ++j) {
-    if (model.joint(j).num_coordinates() == 0 || topology.closes_loop[j] || model.coupling_of_follower(j) >= 0) continue;
-    if (count++ < kShown) list += (list.empty() ? "" : ", ") + model.joint(j).name;
-  }
-  if (count > kShown) list += ", ... (" + std::to_string(count) + " in all)";
-  return count == 0 ? "none" : list;
+  for (std::size_t i = 0; i < names.size() && i < kShown; ++i) list += (i > 0 ? ", " : "") + names[i];
+  if (names.size() > kShown) list += ", ... (" + std::to_string(names.size()) + " in all)";
+  return names.empty() ? "none" : list;
 }
 
 void apply(const Model& model, const Topology& topology, const std::map<std::string, std::vector<double>>& given,
            const char* option, Eigen::VectorXd& all) {
   for (const auto& [name, values] : given) {
     const int j = model.find_joint(name);
-    if (j < 0)
-      throw std::invalid_argument(std::string(option) + ": unknown joint '" + name + "' (joints with coordinates: " +
-                                  settable_joints(model, topology) + "; fixed joints have none)");
+    if (j < 0) {
+      const std::vector<std::string> settable = settable_joints(model, topology);
+      throw std::invalid_argument(std::string(option) + ": unknown joint '" + name + "'" +
+                                  detail::did_you_mean(name, settable) + " (joints with coordinates: " +
+                                  listed(settable) + "; fixed joints have none)");
+    }
     const Joint& joint = model.joint(j);
     if (static_cast<int>(values.size()) != joint.num_coordinates())
       throw std::invalid_argument(std::string(option) + ": joint '" + name + "' (" +

@@ -862,6 +862,8 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate pendulum --param mass=1e200", "body 'link1': mass 1e+200 kg is outside [1e-150, 1e+150] kg", 1},
            {"simulate n-link-pendulum --param joint=hinge", "revolute or spherical", 1},
            {"simulate pendulum --q0 elbow=1", "unknown joint 'elbow' (joints with coordinates: joint1; fixed joints have none)", 1},
+           {"simulate pendulum --q0 Joint_1=1", "unknown joint 'Joint_1', did you mean 'joint1'? (joints with", 1},
+           {"simulate double_pendulum", "unknown model 'double_pendulum', did you mean 'double-pendulum'?", 1},
            // The loop-closing joint4 and the joints past the twelfth are not listed.
            {"simulate four-bar --q0 crank=1", "unknown joint 'crank' (joints with coordinates: joint1, joint2, joint3;", 1},
            {"simulate n-link-pendulum --param n=20 --v0 x=1", "joint11, joint12, ... (20 in all); fixed", 1},
