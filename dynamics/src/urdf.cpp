@@ -18,6 +18,7 @@
 
 #include <tinyxml.h>
 
+#include "did_you_mean.hpp"
 #include "file_contents.hpp"
 #include "format_number.hpp"
 #include "parse_number.hpp"
@@ -220,9 +221,11 @@ std::string same_body(const std::string& link1, const std::string& link2, const 
 }
 
 // urdfdom, and so ROS, knows 'world' only as a declared link; files written
-// for simulators that take it implicitly miss the declaration.
-std::string world_hint(const std::string& unknown_link) {
-  return unknown_link == "world" ? " (to attach to the world, declare it: <link name=\"world\"/>)" : "";
+// for simulators that take it implicitly miss the declaration. For any other
+// unknown link the hint names the one likely meant, if one stands out.
+std::string unknown_link_hint(const std::string& unknown_link, const std::vector<std::string>& links) {
+  if (unknown_link == "world") return " (to attach to the world, declare it: <link name=\"world\"/>)";
+  return detail::did_you_mean(unknown_link, links);
 }
 
 // Every root link but 'world' floats (see parse_urdf). urdfdom accepts one
@@ -301,7 +304,7 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
       ends[i] = ref ? attribute(ref, "link") : "";
       if (ends[i].empty()) fail(where + ": missing <" + end + " link=...>");
       if (!line_of_link.count(ends[i]))
-        fail(where + ": unknown " + end + " link '" + ends[i] + "'" + world_hint(ends[i]));
+        fail(where + ": unknown " + end + " link '" + ends[i] + "'" + unknown_link_hint(ends[i], link_names));
     }
     // The joints must form a tree; urdfdom would reject these too, but it
     // leaks the links it has wired together.
@@ -497,7 +500,8 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
       const TiXmlElement* side = e->FirstChildElement(tags[k]);
       if (!side) fail(who + ": missing <" + tags[k] + " link=...>");
       const std::string& link = links[k] = attribute(side, "link");
-      if (!body_of.count(link)) fail(who + ": unknown link '" + link + "' in <" + tags[k] + ">" + world_hint(link));
+      if (!body_of.count(link))
+        fail(who + ": unknown link '" + link + "' in <" + tags[k] + ">" + unknown_link_hint(link, link_names));
       bodies[k] = body_of[link];
       const Transform local{parse_vector(side->Attribute("xyz"), Vector3::Zero(), who + " <" + tags[k] + " xyz>", fail),
                             rotation_from_rpy(parse_vector(side->Attribute("rpy"), Vector3::Zero(),
@@ -530,9 +534,12 @@ Model parse_urdf(const std::string& xml, const std::string& source, const UrdfOp
     if (!uj->mimic) continue;
     const std::string who = "joint '" + name + "' <mimic joint=\"" + uj->mimic->joint_name + "\">";
     const int leader = model.find_joint(uj->mimic->joint_name), follower = model.find_joint(name);
-    if (leader < 0)
-      fail(who + ": " + (parsed->getJoint(uj->mimic->joint_name) ? "a fixed joint inside one body cannot lead"
-                                                                  : "no joint has that name"));
+    if (leader < 0) {
+      const std::string why = parsed->getJoint(uj->mimic->joint_name)
+                                  ? "a fixed joint inside one body cannot lead"
+                                  : "no joint has that name" + detail::did_you_mean(uj->mimic->joint_name, joint_names);
+      fail(who + ": " + why);
+    }
     if (follower < 0) fail(who + ": a fixed joint inside one body cannot follow");
     try {
       model.add_coupling(JointCoupling{name, leader, follower, uj->mimic->multiplier, uj->mimic->offset});

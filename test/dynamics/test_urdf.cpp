@@ -582,6 +582,14 @@ TEST(UrdfErrors, FilesThatAreNotXmlTextSayWhatTheyAre) {
 TEST(UrdfErrors, UnknownLinkInJoint) {
   expect_urdf_error("<robot name='r'>" + rod("a") + hinge("j", "a", "ghost", "0 0 0") + "</robot>",
                     "joint 'j': unknown child link 'ghost'");
+  // A near miss names the link likely meant, in a joint and in a loop joint.
+  const std::string arms = "<robot name='r'>" + rod("upper_arm") + rod("fore_arm");
+  expect_urdf_error(arms + hinge("j", "upper_arm", "forearm", "0 0 0") + "</robot>",
+                    "joint 'j': unknown child link 'forearm', did you mean 'fore_arm'?");
+  expect_urdf_error(arms + hinge("j", "upper_arm", "fore_arm", "0 0 0") +
+                        "<loop_joint name='l' type='spherical'><link1 link='upperarm'/><link2 link='fore_arm'/>"
+                        "</loop_joint></robot>",
+                    "loop_joint 'l': unknown link 'upperarm' in <link1>, did you mean 'upper_arm'?");
 }
 
 // urdfdom knows 'world' only when the file declares it; the error says how.
@@ -759,6 +767,8 @@ TEST(UrdfErrors, NegativeFriction) {
 TEST(UrdfErrors, BadMimicJoints) {
   expect_urdf_error(mimicking("continuous", "<mimic joint='elbow'/>"),
                     "joint 'j2' <mimic joint=\"elbow\">: no joint has that name");
+  expect_urdf_error(mimicking("continuous", "<mimic joint='J1'/>"),
+                    "joint 'j2' <mimic joint=\"J1\">: no joint has that name, did you mean 'j1'?");
   // A fixed joint between links with mass fuses them into one body.
   expect_urdf_error(mimicking("fixed", "<mimic joint='j1'/>"),
                     "joint 'j2' <mimic joint=\"j1\">: a fixed joint inside one body cannot follow");
