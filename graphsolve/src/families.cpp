@@ -26,6 +26,11 @@ Graph nodes(long n, int block_size, long edges) {
   for (long i = 0; i < n; ++i) g.add_node(block_size);
   return g;
 }
+
+// Each node after the first hangs from a random earlier one.
+void add_random_tree(Graph& g, std::mt19937_64& rng) {
+  for (int i = 1; i < g.num_nodes(); ++i) g.add_edge(i, std::uniform_int_distribution<int>(0, i - 1)(rng));
+}
 }  // namespace
 
 Graph chain(int n, int block_size) {
@@ -37,7 +42,7 @@ Graph chain(int n, int block_size) {
 Graph random_tree(int n, int block_size, std::uint64_t seed) {
   Graph g = nodes(n, block_size, std::max(n - 1, 0));
   std::mt19937_64 rng(seed);
-  for (int i = 1; i < n; ++i) g.add_edge(i, std::uniform_int_distribution<int>(0, i - 1)(rng));
+  add_random_tree(g, rng);
   return g;
 }
 
@@ -49,7 +54,7 @@ Graph random_graph(int n, long extra_edges, int block_size, std::uint64_t seed) 
                                                        std::to_string(room) + " beside a tree's");
   Graph g = nodes(n, block_size, std::max(n - 1, 0) + extra_edges);
   std::mt19937_64 rng(seed);
-  for (int i = 1; i < n; ++i) g.add_edge(i, std::uniform_int_distribution<int>(0, i - 1)(rng));
+  add_random_tree(g, rng);  // the same tree as random_tree's
   std::uniform_int_distribution<int> pick(0, std::max(n - 1, 0));
   for (long added = 0; added < extra_edges;) {
     const int a = pick(rng), b = pick(rng);
