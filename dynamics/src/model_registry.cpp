@@ -14,6 +14,12 @@
 namespace dynamics {
 namespace {
 
+std::string comma_separated(const std::vector<std::string>& names) {
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
 class Parameters {
  public:
   Parameters(const BuiltinModel& model, const std::map<std::string, std::string>& given) : model_(model) {
@@ -21,15 +27,11 @@ class Parameters {
       bool known = false;
       for (const ModelParameter& p : model.parameters) known = known || p.name == key;
       if (!known) {
-        std::string names;
-        std::vector<std::string> known_names;
-        for (const ModelParameter& p : model.parameters) {
-          names += (names.empty() ? "" : ", ") + p.name;
-          known_names.push_back(p.name);
-        }
+        std::vector<std::string> names;
+        for (const ModelParameter& p : model.parameters) names.push_back(p.name);
         throw std::invalid_argument("model '" + model.name + "' has no parameter '" + key + "'" +
-                                    detail::did_you_mean(key, known_names) + " (parameters: " +
-                                    (names.empty() ? "none" : names) + ")");
+                                    detail::did_you_mean(key, names) + " (parameters: " +
+                                    (names.empty() ? "none" : comma_separated(names)) + ")");
       }
     }
     given_ = given;
@@ -219,14 +221,10 @@ const std::vector<BuiltinModel>& builtin_models() {
 Model make_builtin(const std::string& name, const std::map<std::string, std::string>& parameters) {
   for (const Entry& e : entries())
     if (e.info.name == name) return e.build(Parameters(e.info, parameters));
-  std::string names;
-  std::vector<std::string> known;
-  for (const Entry& e : entries()) {
-    names += (names.empty() ? "" : ", ") + e.info.name;
-    known.push_back(e.info.name);
-  }
-  throw std::invalid_argument("unknown model '" + name + "'" + detail::did_you_mean(name, known) +
-                              " (built-in models: " + names + ")");
+  std::vector<std::string> names;
+  for (const Entry& e : entries()) names.push_back(e.info.name);
+  throw std::invalid_argument("unknown model '" + name + "'" + detail::did_you_mean(name, names) +
+                              " (built-in models: " + comma_separated(names) + ")");
 }
 
 }  // namespace dynamics
