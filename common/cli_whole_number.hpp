@@ -8,12 +8,13 @@
 // read as without. Give it with Option::transform: Option::check hands a
 // validator a copy of the text. Header-only, for the two programs.
 
-#include <charconv>
 #include <limits>
 #include <string>
-#include <system_error>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
+
+#include "decimal_number.hpp"
 
 namespace graphsolve::cli_whole_number {
 
@@ -21,23 +22,20 @@ template <class Int>
 CLI::Validator whole_number(Int min, Int max = std::numeric_limits<Int>::max()) {
   return CLI::Validator(
       [min, max](std::string& text) -> std::string {
-        const char* first = text.data();
-        const char* last = first + text.size();
-        while (first != last && (*first == ' ' || *first == '\t')) ++first;  // blanks around read as without
-        while (first != last && (last[-1] == ' ' || last[-1] == '\t')) --last;
-        if (last - first > 1 && *first == '+' && first[1] != '-') ++first;  // from_chars takes no '+'
-        Int value = 0;
-        const auto [end, error] = std::from_chars(first, last, value);  // base 10 only
-        const bool whole = first != last && end == last;
-        if (!whole || (error != std::errc() && error != std::errc::result_out_of_range))
-          return "'" + text + "' is not a whole number";
-        const bool below = error == std::errc() ? value < min : *first == '-';
+        std::string_view number = text;
+        const std::size_t begin = number.find_first_not_of(" \t");  // blanks around read as without
+        const std::size_t end = number.find_last_not_of(" \t") + 1;
+        number = begin == std::string_view::npos ? std::string_view() : number.substr(begin, end - begin);
+        const auto d = decimal_number::read_decimal<Int>(number);
+        if (!d.whole) return "'" + text + "' is not a whole number";
+        const Int value = d.value;
+        const bool below = d.out_of_range ? d.negative : value < min;
         if (below) {
           if (min == 0) return "must be zero or positive, got " + text;
           if (min == 1) return "must be positive, got " + text;
           return "must be at least " + std::to_string(min) + ", got " + text;
         }
-        if (error != std::errc() || value > max) return "must be at most " + std::to_string(max) + ", got " + text;
+        if (d.out_of_range || value > max) return "must be at most " + std::to_string(max) + ", got " + text;
         text = std::to_string(value);  // what CLI11 converts: no leading zero it could read as octal
         return {};
       },

@@ -1,11 +1,10 @@
 #include "block_system.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <sstream>
-#include <system_error>
 
+#include "decimal_number.hpp"
 #include "file_contents.hpp"
 
 namespace graphsolve::cli {
@@ -39,15 +38,12 @@ std::vector<int> read_block_sizes(const std::string& path, int dimension) {
     while (tokens >> token) {
       // Decimal only, as the count options read (std::stol would take "0x2"
       // as 0 and call a size past long's range not an integer).
-      const char* first = token.data();
-      const char* last = first + token.size();
-      if (last - first > 1 && *first == '+' && first[1] != '-') ++first;  // from_chars takes no '+'
-      long value = -1;
-      const auto [end, error] = std::from_chars(first, last, value);
-      const bool too_large = error == std::errc::result_out_of_range && *first != '-';
+      const auto d = decimal_number::read_decimal<long>(token);
+      const bool too_large = d.out_of_range && !d.negative;
+      const long value = d.value;
       const std::string which = path + ":" + std::to_string(line_number) + ": block size #" +
                                 std::to_string(sizes.size() + 1) + " is '" + file_contents::printable(token) + "'";
-      if (end != last || (error == std::errc() ? value < 0 : !too_large))
+      if (!d.whole || (d.out_of_range ? d.negative : value < 0))
         throw UserError(which + ", expected a non-negative integer");
       // Checked one by one, before the sum, which a huge size could overflow.
       if (too_large || value > dimension)
