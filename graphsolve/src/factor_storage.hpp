@@ -294,6 +294,10 @@ struct Factorization::Impl {
   static constexpr int kStripColumns = 48;
   static constexpr int kStripEntries = 1 << 18;
   int outer_strip_end(int e, int stop, int rows) const;
+  // Columns of the strip of entries [e, end) of an R of `rows` rows ending at `stop`.
+  int outer_strip_columns(int e, int end, int stop, int rows) const {
+    return (end < stop ? d->struct_col[end] : rows) - d->struct_col[e];
+  }
 
   Symbolic symbolic;
   const detail::SymbolicData* d;

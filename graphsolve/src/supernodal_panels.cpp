@@ -77,7 +77,7 @@ void Factorization::Impl::plan_panels() {
       right = std::max(right, static_cast<long>(columns) * outer);  // U_GR (LDU), A_RG (LDLT)
       for (int e = d->struct_begin[end - 1], stop = d->struct_begin[end]; e < stop;) {  // strips of update_outer
         const int next = outer_strip_end(e, stop, outer);
-        const int strip = (next < stop ? d->struct_col[next] : outer) - d->struct_col[e];
+        const int strip = outer_strip_columns(e, next, stop, outer);
         const long below = outer - d->struct_col[e];  // the strip's columns from its diagonal down
         const long beside = method == Method::LDU ? below - strip : 0;  // and (LDU) its rows right of it
         product = std::max(product, (below + beside) * strip);
@@ -195,7 +195,7 @@ void Factorization::Impl::update_outer(int last, int rows, int columns) {
   const double* right = method == Method::LLT ? outer_left.data() : outer_right.data();
   for (int first = begin; first < stop;) {
     const int end = outer_strip_end(first, stop, rows);
-    const int j = d->struct_col[first], strip = (end < stop ? d->struct_col[end] : rows) - j;
+    const int j = d->struct_col[first], strip = outer_strip_columns(first, end, stop, rows);
     const int below = rows - j, beside = rows - j - strip;
     double* column_strip = outer_product.data();                          // C(j:, j:j+strip), below x strip
     double* row_strip = column_strip + static_cast<long>(below) * strip;  // C(j:j+strip, j+strip:), strip x beside
