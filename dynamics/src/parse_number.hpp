@@ -3,8 +3,11 @@
 // the program set: std::from_chars ignores it, where strtod under a
 // decimal-comma locale (a GUI toolkit's setlocale(LC_ALL, "")) would stop at
 // the point of "0.5". No blanks, no hexadecimal; a leading '+' is allowed.
-// Values that overflow or underflow the double range are refused too (internal).
+// A value too close to zero for a double rounds to (signed) zero, as strtod
+// and every other reader round it; one beyond the double range is refused
+// (internal).
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <optional>
@@ -12,6 +15,32 @@
 #include <system_error>
 
 namespace dynamics::detail {
+
+// For text from_chars matched whole but found out of range: whether its
+// magnitude is below 1 (an underflow) rather than above (an overflow), from
+// the power of ten of its first nonzero digit. Both counts saturate far
+// beyond any double's range, so no digit string overflows them.
+inline bool below_one(std::string_view text) {
+  constexpr long kFar = 1000000000;
+  long power = 0;  // of the first nonzero digit, exponent aside
+  bool seen_point = false, seen_nonzero = false;
+  std::size_t i = text.empty() || text.front() != '-' ? 0 : 1;
+  for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+    if (text[i] == '.') {
+      seen_point = true;
+    } else if (!seen_nonzero) {
+      seen_nonzero = text[i] != '0';
+      if (seen_point) power = std::max(power - 1, -kFar);
+    } else if (!seen_point) {
+      power = std::min(power + 1, kFar);
+    }
+  }
+  long exponent = 0;
+  const bool negative = i + 1 < text.size() && text[i + 1] == '-';
+  for (std::size_t k = i + 1; k < text.size(); ++k)
+    if (text[k] >= '0' && text[k] <= '9') exponent = std::min(exponent * 10 + (text[k] - '0'), kFar);
+  return power + (negative ? -exponent : exponent) < 0;
+}
 
 inline std::optional<double> parse_finite(std::string_view text) {
   if (!text.empty() && text.front() == '+') {
@@ -21,7 +50,9 @@ inline std::optional<double> parse_finite(std::string_view text) {
   double value = 0.0;
   const char* last = text.data() + text.size();
   const auto [end, error] = std::from_chars(text.data(), last, value);
-  if (error != std::errc() || end != last || !std::isfinite(value)) return std::nullopt;
+  if (end != last) return std::nullopt;
+  if (error == std::errc::result_out_of_range && below_one(text)) return text.front() == '-' ? -0.0 : 0.0;
+  if (error != std::errc() || !std::isfinite(value)) return std::nullopt;
   return value;
 }
 

@@ -166,10 +166,24 @@ std::string listed(const std::vector<std::string>& names) {
   return names.empty() ? "none" : list;
 }
 
+// The joint a --q0 / --v0 name means: the joint of that name, else the one
+// named by it without the blanks around it ("a = 1, b = 2", quoted, reads
+// as written); -1 if neither exists.
+int named_joint(const Model& model, const std::string& name) {
+  const int exact = model.find_joint(name);
+  const auto first = name.find_first_not_of(" \t"), last = name.find_last_not_of(" \t");
+  if (exact >= 0 || first == std::string::npos) return exact;
+  return model.find_joint(name.substr(first, last - first + 1));
+}
+
 void apply(const Model& model, const Topology& topology, const std::map<std::string, std::vector<double>>& given,
            const char* option, Eigen::VectorXd& all) {
+  std::map<int, std::string> seen;  // joint -> the name that set it
   for (const auto& [name, values] : given) {
-    const int j = model.find_joint(name);
+    const int j = named_joint(model, name);
+    if (j >= 0 && !seen.emplace(j, name).second)
+      throw std::invalid_argument(std::string(option) + ": joint '" + model.joint(j).name + "' is given twice (as '" +
+                                  seen[j] + "' and '" + name + "')");
     if (j < 0) {
       const std::vector<std::string> settable = settable_joints(model, topology);
       throw std::invalid_argument(std::string(option) + ": unknown joint '" + name + "'" +
@@ -178,18 +192,18 @@ void apply(const Model& model, const Topology& topology, const std::map<std::str
     }
     const Joint& joint = model.joint(j);
     if (static_cast<int>(values.size()) != joint.num_coordinates())
-      throw std::invalid_argument(std::string(option) + ": joint '" + name + "' (" +
+      throw std::invalid_argument(std::string(option) + ": joint '" + joint.name + "' (" +
                                   joint_type_name(joint.freedom) + ") has " +
                                   std::to_string(joint.num_coordinates()) +
                                   (joint.num_coordinates() == 1 ? " coordinate" : " coordinates") + ", got " +
                                   std::to_string(values.size()));
     if (topology.closes_loop[j])
-      throw std::invalid_argument(std::string(option) + ": joint '" + name +
+      throw std::invalid_argument(std::string(option) + ": joint '" + joint.name +
                                   "' closes a loop; its coordinates follow from the other joints");
     const int coupling = model.coupling_of_follower(j);
     if (coupling >= 0) {
       const int leader = model.coupling(coupling).leader, root = model.coupling_root(j);
-      throw std::invalid_argument(std::string(option) + ": joint '" + name + "' follows joint '" +
+      throw std::invalid_argument(std::string(option) + ": joint '" + joint.name + "' follows joint '" +
                                   model.joint(leader).name + "' (coupling '" + model.coupling(coupling).name +
                                   "'); give " +
                                   (root == leader ? std::string("the leader's value")

@@ -180,6 +180,38 @@ TEST_F(DynamicsCli, NumbersMayHaveBlanksAroundThem) {
   EXPECT_LT(a["energy_final"].get<double>(), 0.0);  // the pendulum hangs below its pivot: gravity was read
 }
 
+// Joint names may have blanks around them too ("a = 1, b = 2", quoted, reads
+// as written); a joint named twice, blanks aside, is still given twice.
+TEST_F(DynamicsCli, JointNamesMayHaveBlanksAroundThem) {
+  const CliResult plain = run("simulate double-pendulum --steps 5 --q0 joint1=0.5,joint2=-0.3 --v0 joint2=1 --json");
+  const CliResult spaced =
+      run("simulate double-pendulum --steps 5 --q0 'joint1 = 0.5, joint2 = -0.3' --v0 ' joint2=1' --json");
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  ASSERT_EQ(spaced.code, 0) << spaced.err;
+  const auto a = nlohmann::json::parse(plain.out), b = nlohmann::json::parse(spaced.out);
+  EXPECT_EQ(a["energy_final"], b["energy_final"]);
+  const CliResult at_rest = run("simulate double-pendulum --steps 5 --json");
+  ASSERT_EQ(at_rest.code, 0) << at_rest.err;
+  EXPECT_NE(nlohmann::json::parse(at_rest.out)["energy_final"], b["energy_final"]);  // the values were applied
+  const CliResult twice = run("simulate double-pendulum --steps 5 --q0 'joint1=0.5, joint1 = 0.2'");
+  EXPECT_EQ(twice.code, 1);
+  EXPECT_NE(twice.err.find("--q0: joint 'joint1' is given twice (as ' joint1 ' and 'joint1')"), std::string::npos)
+      << twice.err;
+}
+
+// A value too close to zero for a double rounds to zero, as every reader of
+// decimal numbers rounds it; one too large for a double is an error.
+TEST_F(DynamicsCli, NumbersBelowTheDoubleRangeRoundToZero) {
+  const CliResult zero = run("simulate pendulum --steps 5 --q0 joint1=0.5 --v0 joint1=0 --json");
+  const CliResult tiny = run("simulate pendulum --steps 5 --q0 joint1=0.5 --v0 joint1=-1e-400 --json");
+  ASSERT_EQ(zero.code, 0) << zero.err;
+  ASSERT_EQ(tiny.code, 0) << tiny.err;
+  EXPECT_EQ(nlohmann::json::parse(zero.out)["energy_final"], nlohmann::json::parse(tiny.out)["energy_final"]);
+  const CliResult huge = run("simulate pendulum --steps 5 --v0 joint1=-1e400");
+  EXPECT_EQ(huge.code, 1);
+  EXPECT_NE(huge.err.find("'-1e400' is not a number"), std::string::npos) << huge.err;
+}
+
 // Counts are decimal too: a leading zero is no octal prefix (CLI11 alone ran
 // "--steps 010" as 8 steps) and a sign or blanks around them read as without.
 TEST_F(DynamicsCli, CountsAreDecimal) {

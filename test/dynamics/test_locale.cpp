@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "comma_locale.hpp"
 #include "dynamics/dynamics.hpp"
@@ -50,6 +51,24 @@ TEST(Locale, UrdfAndParametersIgnoreTheProgramsDecimalComma) {
 
 TEST(Locale, ParametersAreDecimalNumbersOnly) {
   EXPECT_NO_THROW(dyn::make_builtin("n-link-pendulum", {{"n", "+3"}}));
-  for (const char* bad : {"0x10", " 5", "5 ", "+-3", "1e-400", ""})
+  for (const char* bad : {"0x10", " 5", "5 ", "+-3", "1e400", "-1e999", ""})
     EXPECT_THROW(dyn::make_builtin("n-link-pendulum", {{"n", bad}}), std::invalid_argument) << "'" << bad << "'";
+}
+
+// Below the double range a value rounds to zero, as strtod rounds it, however
+// it is written; the pendulum hangs as it does at angle 0.
+TEST(Locale, ParametersBelowTheDoubleRangeRoundToZero) {
+  const dyn::Model hanging = dyn::make_builtin("pendulum", {{"angle", "0"}});
+  // The digits' own power counts as well as the exponent: 0.(400 zeros)1e50 is 1e-351.
+  const std::vector<std::string> tiny_values = {"1e-400", "-1e-400", "0.000001e-320", "123.456e-330", "2e-324",
+                                               "+1e-99999999999999999999",
+                                               "0." + std::string(400, '0') + "1e50"};
+  for (const std::string& tiny : tiny_values)
+    expect_same_model(dyn::make_builtin("pendulum", {{"angle", tiny}}), hanging);
+  const dyn::Model swung = dyn::make_builtin("pendulum", {{"angle", "1e-300"}});
+  EXPECT_NE(dyn::make_state(swung).position[0], dyn::make_state(hanging).position[0]);  // not every small value is 0
+  const std::vector<std::string> huge_values = {"1e400", "1000000000000000000000000000000000000e300", "0.01e311",
+                                               "1" + std::string(400, '0') + "e-50"};
+  for (const std::string& huge : huge_values)
+    EXPECT_THROW(dyn::make_builtin("pendulum", {{"angle", huge}}), std::invalid_argument) << huge;
 }
