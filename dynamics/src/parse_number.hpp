@@ -42,6 +42,13 @@ inline bool below_one(std::string_view text) {
   return power + (negative ? -exponent : exponent) < 0;
 }
 
+// Text without the blanks (spaces, tabs) around it.
+inline std::string_view without_blanks(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
 inline std::optional<double> parse_finite(std::string_view text) {
   if (!text.empty() && text.front() == '+') {
     text.remove_prefix(1);
@@ -54,6 +61,19 @@ inline std::optional<double> parse_finite(std::string_view text) {
   if (error == std::errc::result_out_of_range && below_one(text)) return text.front() == '-' ? -0.0 : 0.0;
   if (error != std::errc() || !std::isfinite(value)) return std::nullopt;
   return value;
+}
+
+// Whether parse_finite refused text for its size alone: a decimal number
+// beyond the double range ("1e400"), or an infinity ("inf", "-infinity").
+inline bool beyond_double_range(std::string_view text) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  if (!text.empty() && text.front() == '+') return false;
+  double value = 0.0;
+  const char* last = text.data() + text.size();
+  const auto [end, error] = std::from_chars(text.data(), last, value);
+  if (end != last || text.empty()) return false;
+  if (error == std::errc::result_out_of_range) return !below_one(text);
+  return error == std::errc() && std::isinf(value);
 }
 
 }  // namespace dynamics::detail

@@ -21,11 +21,9 @@ namespace {
 // hexadecimal, whatever the locale); blanks around it are allowed, so that a
 // quoted "0, 0, -9.81" reads as written.
 double parse_number(const std::string& text, const std::string& what) {
-  const auto first = text.find_first_not_of(" \t");
-  const auto last = text.find_last_not_of(" \t");
-  const std::string_view trimmed =
-      first == std::string::npos ? std::string_view() : std::string_view(text).substr(first, last - first + 1);
+  const std::string_view trimmed = detail::without_blanks(text);
   if (const std::optional<double> value = detail::parse_finite(trimmed)) return *value;
+  if (detail::beyond_double_range(trimmed)) throw std::invalid_argument(what + ": must be finite, got '" + text + "'");
   throw std::invalid_argument(what + ": '" + text + "' is not a number");
 }
 
@@ -171,9 +169,7 @@ std::string listed(const std::vector<std::string>& names) {
 // as written); -1 if neither exists.
 int named_joint(const Model& model, const std::string& name) {
   const int exact = model.find_joint(name);
-  const auto first = name.find_first_not_of(" \t"), last = name.find_last_not_of(" \t");
-  if (exact >= 0 || first == std::string::npos) return exact;
-  return model.find_joint(name.substr(first, last - first + 1));
+  return exact >= 0 ? exact : model.find_joint(std::string(detail::without_blanks(name)));
 }
 
 void apply(const Model& model, const Topology& topology, const std::map<std::string, std::vector<double>>& given,

@@ -172,7 +172,8 @@ TEST_F(DynamicsCli, EnergyErrorIsTheStepMidpointsAndSecondOrder) {
 // list written with spaces) read as without.
 TEST_F(DynamicsCli, NumbersMayHaveBlanksAroundThem) {
   const CliResult plain = run("simulate pendulum --steps 5 --gravity 0,0,-9.81 --q0 joint1=0.5 --json");
-  const CliResult spaced = run("simulate pendulum --steps 5 --gravity ' 0, 0, -9.81 ' --q0 'joint1= 0.5' --json");
+  const CliResult spaced =
+      run("simulate pendulum --steps 5 --gravity ' 0, 0, -9.81 ' --q0 'joint1= 0.5' --dt ' 0.01 ' --json");
   ASSERT_EQ(plain.code, 0) << plain.err;
   ASSERT_EQ(spaced.code, 0) << spaced.err;
   const auto a = nlohmann::json::parse(plain.out), b = nlohmann::json::parse(spaced.out);
@@ -209,7 +210,7 @@ TEST_F(DynamicsCli, NumbersBelowTheDoubleRangeRoundToZero) {
   EXPECT_EQ(nlohmann::json::parse(zero.out)["energy_final"], nlohmann::json::parse(tiny.out)["energy_final"]);
   const CliResult huge = run("simulate pendulum --steps 5 --v0 joint1=-1e400");
   EXPECT_EQ(huge.code, 1);
-  EXPECT_NE(huge.err.find("'-1e400' is not a number"), std::string::npos) << huge.err;
+  EXPECT_NE(huge.err.find("--v0 joint1: must be finite, got '-1e400'"), std::string::npos) << huge.err;
 }
 
 // Counts are decimal too: a leading zero is no octal prefix (CLI11 alone ran
@@ -921,7 +922,11 @@ TEST_F(DynamicsCli, BadInputFailsWithAClearMessageAndNoOutput) {
            {"simulate four-bar --q0 joint4=0.1", "closes a loop", 1},
            {"simulate pendulum --gravity 0,9", "expected x,y,z", 1},
            {"simulate pendulum --gravity 0x1,0,-9.81", "--gravity: '0x1' is not a number", 1},
-           {"simulate pendulum --v0 joint1=1e999", "'1e999' is not a number", 1},
+           {"simulate pendulum --v0 joint1=1e999", "--v0 joint1: must be finite, got '1e999'", 1},
+           {"simulate pendulum --gravity 0,0,-inf", "--gravity: must be finite, got '-inf'", 1},
+           // The options of one number read it as --q0 does: decimal only.
+           {"simulate pendulum --dt 0x1p-7", "--dt: '0x1p-7' is not a number", 2},
+           {"simulate pendulum --tol 1e-400", "--tol: must be positive, got 1e-400", 2},
            {"simulate pendulum --q0 'joint1=0.5 rad'", "'0.5 rad' is not a number", 1},
            {"simulate bad.urdf", "malformed XML", 1},
            {"simulate missing.urdf", "cannot open", 1},
