@@ -1,5 +1,4 @@
 // dynamics: simulate built-in or URDF mechanisms with the variational integrator.
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <optional>
