@@ -17,11 +17,11 @@ void dtrsm_(const char* side, const char* uplo, const char* transa, const char* 
 namespace graphsolve::kernels {
 
 namespace {
-void product(const char* transb, int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c,
-             int ldc) {
+void add_product(const char* transb, int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c,
+                 int ldc) {
   if (m == 0 || n == 0) return;
-  const double one = 1.0, zero = 0.0;
-  dgemm_("N", transb, &m, &n, &k, &one, a, &lda, b, &ldb, &zero, c, &ldc, 1, 1);
+  const double one = 1.0;
+  dgemm_("N", transb, &m, &n, &k, &one, a, &lda, b, &ldb, &one, c, &ldc, 1, 1);
 }
 
 // B (m x n) <- op(T)^{-1} B or B op(T)^{-1}, T unit-diagonal.
@@ -33,12 +33,12 @@ void unit_solve(const char* side, const char* uplo, const char* trans, int m, in
 }
 }  // namespace
 
-void blas_product(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
-  product("N", m, k, n, a, lda, b, ldb, c, ldc);
+void blas_add_product(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
+  add_product("N", m, k, n, a, lda, b, ldb, c, ldc);
 }
 
-void blas_product_bt(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
-  product("T", m, k, n, a, lda, b, ldb, c, ldc);
+void blas_add_product_bt(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc) {
+  add_product("T", m, k, n, a, lda, b, ldb, c, ldc);
 }
 
 void blas_solve_right_unit_upper(int m, int n, const double* t, int ldt, double* b, int ldb) {

@@ -6,10 +6,12 @@
 
 namespace graphsolve::kernels {
 
-// C <- A * B   (A: m x k, B: k x n, C: m x n; column-major with leading dimensions).
-void blas_product(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
-// C <- A * B^T (A: m x k, B: n x k).
-void blas_product_bt(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
+// C <- C + A * B   (A: m x k, B: k x n, C: m x n; column-major with leading
+// dimensions). Accumulating (beta = 1) spares OpenBLAS a pass that clears C
+// first (dgemm_beta) where the caller keeps C zero anyway.
+void blas_add_product(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
+// C <- C + A * B^T (A: m x k, B: n x k).
+void blas_add_product_bt(int m, int k, int n, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
 
 // Triangular solves in place with a unit-diagonal triangle T (n x n; only its
 // strict triangle named below is read):

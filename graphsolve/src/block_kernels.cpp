@@ -511,10 +511,13 @@ void copy(int m, int n, const double* a, int lda, double* c, int ldc) {
   });
 }
 
-void subtract(int m, int n, const double* a, int lda, double* c, int ldc) {
+void subtract_and_clear(int m, int n, double* a, int lda, double* c, int ldc) {
   with_height(m, [&](auto height) {
     for (int j = 0; j < n; ++j)
-      for (int i = 0; i < height; ++i) c[i + static_cast<long>(j) * ldc] -= a[i + static_cast<long>(j) * lda];
+      for (int i = 0; i < height; ++i) {
+        c[i + static_cast<long>(j) * ldc] -= a[i + static_cast<long>(j) * lda];
+        a[i + static_cast<long>(j) * lda] = 0.0;
+      }
   });
 }
 

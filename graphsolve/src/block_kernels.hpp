@@ -37,8 +37,9 @@ bool negate_product_transposed_in_place(int m, int k, const double* p, double* c
 void set_zero(int m, int n, double* c, int ldc);
 // C <- A (m x n blocks).
 void copy(int m, int n, const double* a, int lda, double* c, int ldc);
-// C -= A (m x n blocks).
-void subtract(int m, int n, const double* a, int lda, double* c, int ldc);
+// C -= A, then A <- 0 (m x n blocks): a product buffer handed over entry by
+// entry, left all zeros for the next product to accumulate into.
+void subtract_and_clear(int m, int n, double* a, int lda, double* c, int ldc);
 
 constexpr int kMaxFixed = 6;
 // The kernel that replaces a contiguous k x k pivot block D (0 <= k <=
