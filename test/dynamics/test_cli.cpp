@@ -41,6 +41,13 @@ class DynamicsCli : public CliFixture {
     while (std::getline(csv, line)) last = line;
     return last;
   }
+  // The final energy that `simulate ... --json` reports for a run that must
+  // succeed (NaN, with a failure, if it did not).
+  double final_energy(const std::string& run_args) {
+    const CliResult r = run(run_args + " --json");
+    EXPECT_EQ(r.code, 0) << run_args << "\n" << r.err;
+    return r.code == 0 ? nlohmann::json::parse(r.out)["energy_final"].get<double>() : std::nan("");
+  }
   // A run that goes through with a restart: the JSON summary counts it under
   // `key` and the text summary prints `line`, and the constraints hold.
   void expect_restart_counted(const std::string& run_args, const char* key, const std::string& line) {
@@ -171,29 +178,21 @@ TEST_F(DynamicsCli, EnergyErrorIsTheStepMidpointsAndSecondOrder) {
 // Numbers are decimal, as model parameters are; blanks around them (a quoted
 // list written with spaces) read as without.
 TEST_F(DynamicsCli, NumbersMayHaveBlanksAroundThem) {
-  const CliResult plain = run("simulate pendulum --steps 5 --gravity 0,0,-9.81 --q0 joint1=0.5 --json");
-  const CliResult spaced =
-      run("simulate pendulum --steps 5 --gravity ' 0, 0, -9.81 ' --q0 'joint1= 0.5' --dt ' 0.01 ' --json");
-  ASSERT_EQ(plain.code, 0) << plain.err;
-  ASSERT_EQ(spaced.code, 0) << spaced.err;
-  const auto a = nlohmann::json::parse(plain.out), b = nlohmann::json::parse(spaced.out);
-  EXPECT_EQ(a["energy_final"], b["energy_final"]);
-  EXPECT_LT(a["energy_final"].get<double>(), 0.0);  // the pendulum hangs below its pivot: gravity was read
+  const double plain = final_energy("simulate pendulum --steps 5 --gravity 0,0,-9.81 --q0 joint1=0.5");
+  const double spaced =
+      final_energy("simulate pendulum --steps 5 --gravity ' 0, 0, -9.81 ' --q0 'joint1= 0.5' --dt ' 0.01 '");
+  EXPECT_EQ(plain, spaced);
+  EXPECT_LT(plain, 0.0);  // the pendulum hangs below its pivot: gravity was read
 }
 
 // Joint names may have blanks around them too ("a = 1, b = 2", quoted, reads
 // as written); a joint named twice, blanks aside, is still given twice.
 TEST_F(DynamicsCli, JointNamesMayHaveBlanksAroundThem) {
-  const CliResult plain = run("simulate double-pendulum --steps 5 --q0 joint1=0.5,joint2=-0.3 --v0 joint2=1 --json");
-  const CliResult spaced =
-      run("simulate double-pendulum --steps 5 --q0 'joint1 = 0.5, joint2 = -0.3' --v0 ' joint2=1' --json");
-  ASSERT_EQ(plain.code, 0) << plain.err;
-  ASSERT_EQ(spaced.code, 0) << spaced.err;
-  const auto a = nlohmann::json::parse(plain.out), b = nlohmann::json::parse(spaced.out);
-  EXPECT_EQ(a["energy_final"], b["energy_final"]);
-  const CliResult at_rest = run("simulate double-pendulum --steps 5 --json");
-  ASSERT_EQ(at_rest.code, 0) << at_rest.err;
-  EXPECT_NE(nlohmann::json::parse(at_rest.out)["energy_final"], b["energy_final"]);  // the values were applied
+  const double plain = final_energy("simulate double-pendulum --steps 5 --q0 joint1=0.5,joint2=-0.3 --v0 joint2=1");
+  const double spaced =
+      final_energy("simulate double-pendulum --steps 5 --q0 'joint1 = 0.5, joint2 = -0.3' --v0 ' joint2=1'");
+  EXPECT_EQ(plain, spaced);
+  EXPECT_NE(final_energy("simulate double-pendulum --steps 5"), spaced);  // the values were applied
   const CliResult twice = run("simulate double-pendulum --steps 5 --q0 'joint1=0.5, joint1 = 0.2'");
   EXPECT_EQ(twice.code, 1);
   EXPECT_NE(twice.err.find("--q0: joint 'joint1' is given twice (as ' joint1 ' and 'joint1')"), std::string::npos)
@@ -203,11 +202,8 @@ TEST_F(DynamicsCli, JointNamesMayHaveBlanksAroundThem) {
 // A value too close to zero for a double rounds to zero, as every reader of
 // decimal numbers rounds it; one too large for a double is an error.
 TEST_F(DynamicsCli, NumbersBelowTheDoubleRangeRoundToZero) {
-  const CliResult zero = run("simulate pendulum --steps 5 --q0 joint1=0.5 --v0 joint1=0 --json");
-  const CliResult tiny = run("simulate pendulum --steps 5 --q0 joint1=0.5 --v0 joint1=-1e-400 --json");
-  ASSERT_EQ(zero.code, 0) << zero.err;
-  ASSERT_EQ(tiny.code, 0) << tiny.err;
-  EXPECT_EQ(nlohmann::json::parse(zero.out)["energy_final"], nlohmann::json::parse(tiny.out)["energy_final"]);
+  EXPECT_EQ(final_energy("simulate pendulum --steps 5 --q0 joint1=0.5 --v0 joint1=0"),
+            final_energy("simulate pendulum --steps 5 --q0 joint1=0.5 --v0 joint1=-1e-400"));
   const CliResult huge = run("simulate pendulum --steps 5 --v0 joint1=-1e400");
   EXPECT_EQ(huge.code, 1);
   EXPECT_NE(huge.err.find("--v0 joint1: must be finite, got '-1e400'"), std::string::npos) << huge.err;
