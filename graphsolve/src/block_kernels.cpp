@@ -115,8 +115,11 @@ template <Op op>
 __attribute__((noinline)) void product(int m, int k, int n, const double* a, int lda, const double* b, int ldb,
                                        double* c, int ldc) {
   if (m == 0 || n == 0 || k == 0) return;
-  if (k <= kMaxFixed && m > kMaxFixed && m <= 8 * kMaxFixed) {
-    // Tall panels: strips of fixed-size rows.
+  if (k <= kMaxFixed && m > kMaxFixed && (m <= 8 * kMaxFixed || n <= kMaxFixed)) {
+    // Tall panels: strips of fixed-size rows. Past 48 rows only when C is
+    // narrow too (a panel's rows of R times one pivot block, hundreds of rows
+    // by six): Eigen's general product packed both operands for it, 4.5% of a
+    // 10^3 crystal's LLT factorization, where the strips stream A and C once.
     for (int i = 0; i < m; i += kMaxFixed) {
       const double* ai = op == Op::AtB ? a + static_cast<long>(i) * lda : a + i;
       product<op>(std::min(kMaxFixed, m - i), k, n, ai, lda, b, ldb, c + i, ldc);
