@@ -22,11 +22,8 @@ template <class Int>
 CLI::Validator whole_number(Int min, Int max = std::numeric_limits<Int>::max()) {
   return CLI::Validator(
       [min, max](std::string& text) -> std::string {
-        std::string_view number = text;
-        const std::size_t begin = number.find_first_not_of(" \t");  // blanks around read as without
-        const std::size_t end = number.find_last_not_of(" \t") + 1;
-        number = begin == std::string_view::npos ? std::string_view() : number.substr(begin, end - begin);
-        const auto d = decimal_number::read_decimal<Int>(number);
+        // Blanks around the number read as without.
+        const auto d = decimal_number::read_decimal<Int>(decimal_number::without_blanks(text));
         if (!d.whole) return "'" + text + "' is not a whole number";
         const Int value = d.value;
         const bool below = d.out_of_range ? d.negative : value < min;

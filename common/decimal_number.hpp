@@ -3,13 +3,22 @@
 // options and graphsolve's block-size files take "010" as ten and "0x10" as
 // no number (strtol in base 0 reads them as octal and hex), and a number past
 // the type's range is said to be so, not clamped or called no number.
-// Header-only, for both programs.
+// read_decimal<double> reads a decimal floating-point number the same way
+// (from_chars: no hexadecimal, whatever the locale). Header-only, for both
+// programs and the libraries.
 
 #include <charconv>
 #include <string_view>
 #include <system_error>
 
 namespace graphsolve::decimal_number {
+
+// Text without the blanks (spaces, tabs) around it.
+inline std::string_view without_blanks(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
 
 template <class Int>
 struct Decimal {

@@ -8,11 +8,11 @@
 // (internal).
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <optional>
 #include <string_view>
-#include <system_error>
+
+#include "decimal_number.hpp"
 
 namespace dynamics::detail {
 
@@ -24,7 +24,7 @@ inline bool below_one(std::string_view text) {
   constexpr long kFar = 1000000000;
   long power = 0;  // of the first nonzero digit, exponent aside
   bool seen_point = false, seen_nonzero = false;
-  std::size_t i = text.empty() || text.front() != '-' ? 0 : 1;
+  std::size_t i = !text.empty() && (text.front() == '-' || text.front() == '+') ? 1 : 0;
   for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
     if (text[i] == '.') {
       seen_point = true;
@@ -42,38 +42,19 @@ inline bool below_one(std::string_view text) {
   return power + (negative ? -exponent : exponent) < 0;
 }
 
-// Text without the blanks (spaces, tabs) around it.
-inline std::string_view without_blanks(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
-
 inline std::optional<double> parse_finite(std::string_view text) {
-  if (!text.empty() && text.front() == '+') {
-    text.remove_prefix(1);
-    if (!text.empty() && text.front() == '-') return std::nullopt;
-  }
-  double value = 0.0;
-  const char* last = text.data() + text.size();
-  const auto [end, error] = std::from_chars(text.data(), last, value);
-  if (end != last) return std::nullopt;
-  if (error == std::errc::result_out_of_range && below_one(text)) return text.front() == '-' ? -0.0 : 0.0;
-  if (error != std::errc() || !std::isfinite(value)) return std::nullopt;
-  return value;
+  const auto d = graphsolve::decimal_number::read_decimal<double>(text);
+  if (!d.whole) return std::nullopt;
+  if (d.out_of_range) return below_one(text) ? std::optional<double>(d.negative ? -0.0 : 0.0) : std::nullopt;
+  if (!std::isfinite(d.value)) return std::nullopt;
+  return d.value;
 }
 
 // Whether parse_finite refused text for its size alone: a decimal number
 // beyond the double range ("1e400"), or an infinity ("inf", "-infinity").
 inline bool beyond_double_range(std::string_view text) {
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  if (!text.empty() && text.front() == '+') return false;
-  double value = 0.0;
-  const char* last = text.data() + text.size();
-  const auto [end, error] = std::from_chars(text.data(), last, value);
-  if (end != last || text.empty()) return false;
-  if (error == std::errc::result_out_of_range) return !below_one(text);
-  return error == std::errc() && std::isinf(value);
+  const auto d = graphsolve::decimal_number::read_decimal<double>(text);
+  return d.whole && (d.out_of_range ? !below_one(text) : std::isinf(d.value));
 }
 
 }  // namespace dynamics::detail

@@ -21,7 +21,7 @@ namespace {
 // hexadecimal, whatever the locale); blanks around it are allowed, so that a
 // quoted "0, 0, -9.81" reads as written.
 double parse_number(const std::string& text, const std::string& what) {
-  const std::string_view trimmed = detail::without_blanks(text);
+  const std::string_view trimmed = graphsolve::decimal_number::without_blanks(text);
   if (const std::optional<double> value = detail::parse_finite(trimmed)) return *value;
   if (detail::beyond_double_range(trimmed)) throw std::invalid_argument(what + ": must be finite, got '" + text + "'");
   throw std::invalid_argument(what + ": '" + text + "' is not a number");
@@ -169,7 +169,7 @@ std::string listed(const std::vector<std::string>& names) {
 // as written); -1 if neither exists.
 int named_joint(const Model& model, const std::string& name) {
   const int exact = model.find_joint(name);
-  return exact >= 0 ? exact : model.find_joint(std::string(detail::without_blanks(name)));
+  return exact >= 0 ? exact : model.find_joint(std::string(graphsolve::decimal_number::without_blanks(name)));
 }
 
 void apply(const Model& model, const Topology& topology, const std::map<std::string, std::vector<double>>& given,

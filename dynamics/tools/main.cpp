@@ -21,7 +21,7 @@ namespace {
 CLI::Validator positive_number(bool or_zero) {
   return CLI::Validator(
       [or_zero](std::string& text) -> std::string {
-        const std::string_view trimmed = dynamics::detail::without_blanks(text);
+        const std::string_view trimmed = graphsolve::decimal_number::without_blanks(text);
         const std::optional<double> value = dynamics::detail::parse_finite(trimmed);
         if (!value && dynamics::detail::beyond_double_range(trimmed)) return "must be finite, got " + text;
         if (!value) return "'" + text + "' is not a number";
