@@ -9,7 +9,7 @@
 #include "dynamics/contact_models.hpp"
 #include "dynamics/models.hpp"
 #include "did_you_mean.hpp"
-#include "parse_number.hpp"
+#include "decimal_number.hpp"
 
 namespace dynamics {
 namespace {
@@ -47,7 +47,7 @@ class Parameters {
 
   double number(const std::string& name) const {
     const std::string t = text(name);
-    const std::optional<double> v = detail::parse_finite(t);
+    const std::optional<double> v = graphsolve::decimal_number::parse_finite(t);
     if (!v)
       throw std::invalid_argument("model '" + model_.name + "': parameter '" + name + "' must be a number, got '" + t +
                                   "'");

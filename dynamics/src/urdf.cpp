@@ -21,7 +21,7 @@
 #include "did_you_mean.hpp"
 #include "file_contents.hpp"
 #include "format_number.hpp"
-#include "parse_number.hpp"
+#include "decimal_number.hpp"
 #include "urdf_capsules.hpp"
 #include "urdf_composite.hpp"
 #include "urdf_frames.hpp"
@@ -120,7 +120,7 @@ double contact_mu(const TiXmlElement* e, double fallback, const UrdfError& fail)
   const TiXmlElement* c = e ? e->FirstChildElement("contact_coefficients") : nullptr;
   if (!c || !c->Attribute("mu")) return fallback;
   const std::string text = c->Attribute("mu");
-  const double mu = detail::parse_finite(text).value_or(-1.0);
+  const double mu = graphsolve::decimal_number::parse_finite(text).value_or(-1.0);
   if (!(mu >= 0.0))
     fail("line " + std::to_string(c->Row()) + ": <contact_coefficients mu=\"" + text +
          "\">: mu must be a number >= 0");

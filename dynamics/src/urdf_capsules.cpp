@@ -1,6 +1,6 @@
 #include "urdf_capsules.hpp"
 
-#include "parse_number.hpp"
+#include "decimal_number.hpp"
 
 namespace dynamics::urdf_detail {
 namespace {
@@ -9,7 +9,7 @@ namespace {
 void check_size(const TiXmlElement* capsule, const char* name, const std::string& who, const UrdfError& fail) {
   const char* text = capsule->Attribute(name);
   if (!text) fail(who + ": <capsule> needs a " + name);
-  if (!(detail::parse_finite(text).value_or(-1.0) >= 0.0))
+  if (!(graphsolve::decimal_number::parse_finite(text).value_or(-1.0) >= 0.0))
     fail(who + ": <capsule> " + name + " must be a number >= 0, got '" + text + "'");
 }
 

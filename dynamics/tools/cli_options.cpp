@@ -12,7 +12,7 @@
 #include "dynamics/coordinates.hpp"
 #include "dynamics/models.hpp"
 #include "did_you_mean.hpp"
-#include "parse_number.hpp"
+#include "decimal_number.hpp"
 
 namespace dynamics::cli {
 namespace {
@@ -21,9 +21,10 @@ namespace {
 // hexadecimal, whatever the locale); blanks around it are allowed, so that a
 // quoted "0, 0, -9.81" reads as written.
 double parse_number(const std::string& text, const std::string& what) {
-  const std::string_view trimmed = graphsolve::decimal_number::without_blanks(text);
-  if (const std::optional<double> value = detail::parse_finite(trimmed)) return *value;
-  if (detail::beyond_double_range(trimmed)) throw std::invalid_argument(what + ": must be finite, got '" + text + "'");
+  namespace decimal = graphsolve::decimal_number;
+  const std::string_view trimmed = decimal::without_blanks(text);
+  if (const std::optional<double> value = decimal::parse_finite(trimmed)) return *value;
+  if (decimal::beyond_double_range(trimmed)) throw std::invalid_argument(what + ": must be finite, got '" + text + "'");
   throw std::invalid_argument(what + ": '" + text + "' is not a number");
 }
 

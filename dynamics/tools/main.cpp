@@ -1,44 +1,18 @@
 // dynamics: simulate built-in or URDF mechanisms with the variational integrator.
-#include <cstdio>
 #include <iostream>
-#include <optional>
-#include <string_view>
 
 #include <CLI/CLI.hpp>
 
 #include "cli_errors.hpp"
+#include "cli_real_number.hpp"
 #include "cli_whole_number.hpp"
 #include "output_file.hpp"
 #include "cli_options.hpp"
-#include "parse_number.hpp"
-
-namespace {
-
-// CLI11's PositiveNumber reports its whole double range; these say what is
-// wrong. The number is read as --q0's and --gravity's are (decimal, blanks
-// around it allowed: parse_number.hpp) and handed on in full precision, so
-// that CLI11's own reading (which takes hexadecimal) gets the same value.
-CLI::Validator positive_number(bool or_zero) {
-  return CLI::Validator(
-      [or_zero](std::string& text) -> std::string {
-        const std::string_view trimmed = graphsolve::decimal_number::without_blanks(text);
-        const std::optional<double> value = dynamics::detail::parse_finite(trimmed);
-        if (!value && dynamics::detail::beyond_double_range(trimmed)) return "must be finite, got " + text;
-        if (!value) return "'" + text + "' is not a number";
-        if (!(*value > 0.0 || (or_zero && *value == 0.0)))
-          return std::string("must be ") + (or_zero ? "zero or positive" : "positive") + ", got " + text;
-        char exact[32];
-        std::snprintf(exact, sizeof exact, "%.17g", *value);
-        text = exact;
-        return {};
-      },
-      or_zero ? "NONNEGATIVE" : "POSITIVE");
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace dynamics::cli;
+  using graphsolve::cli_real_number::real_number;
+  using graphsolve::cli_real_number::Sign;
   using graphsolve::cli_whole_number::whole_number;
   CLI::App app{"dynamics: maximal-coordinate variational integrator on graphsolve"};
   app.require_subcommand(1);
@@ -51,12 +25,12 @@ int main(int argc, char** argv) {
   auto* sim = app.add_subcommand("simulate", "simulate a built-in model or a URDF file");
   sim->add_option("MODEL", o.model, "built-in model name (see `dynamics models`) or a URDF file (.urdf, or any other file that is not a built-in name)")->required();
   sim->add_option("--param", o.params, "model parameter key=value (built-in models), repeatable");
-  sim->add_option("--dt", o.dt, "time step, s (default 0.01)")->transform(positive_number(false));
+  sim->add_option("--dt", o.dt, "time step, s (default 0.01)")->transform(real_number(Sign::positive));
   sim->add_option("--steps", o.steps, "number of steps (default 1000)")->transform(whole_number(0L));
   sim->add_option("--tol", o.tolerance,
                   "equation tolerance of the step: constraints in m, momenta in N s per kg of the mass scale "
                   "(default 1e-10; 1e-8 for models with contacts or limits)")
-      ->transform(positive_number(false));
+      ->transform(real_number(Sign::positive));
   sim->add_option("--max-iterations", o.max_iterations, "Newton iterations per step (default 50)")
       ->transform(whole_number(1));
   sim->add_option("--max-substeps", o.max_substeps,
@@ -70,15 +44,15 @@ int main(int argc, char** argv) {
       ->transform(whole_number(0));
   sim->add_option("--contact-regularization", o.contact_regularization,
                   "contacts yield by this much: a resting body sinks by it times |g| dt^2 (default 1e-6; 0: rigid)")
-      ->transform(positive_number(true));
+      ->transform(real_number(Sign::zero_or_positive));
   sim->add_option("--friction-regularization", o.friction_regularization,
                   "friction yields by this much: a sticking contact creeps at it over the body mass times its "
                   "friction impulse (default 1e-9; 0: exact sticking)")
-      ->transform(positive_number(true));
+      ->transform(real_number(Sign::zero_or_positive));
   sim->add_option("--joint-friction-velocity", o.joint_friction_velocity,
                   "joint Coulomb friction acts in full above about this rate and as a damper below it: a joint "
                   "held by friction creeps at it times atanh(load / friction) (m/s or rad/s, default 1e-3)")
-      ->transform(positive_number(false));
+      ->transform(real_number(Sign::positive));
   sim->add_flag("--no-centred-restart", o.no_centred_restart,
                 "a step with contacts or limits that stalls goes on at once to the friction restarts, sub-steps "
                 "or failure (default: it is first solved again with its steps kept near the central path)");
@@ -89,7 +63,7 @@ int main(int argc, char** argv) {
   sim->add_option("--ground", o.ground, "ground half-space of every contact nx,ny,nz[,offset] (default 0,0,1,0)");
   sim->add_option("--friction", o.friction,
                   "friction coefficient of every contact (URDF: where no <contact_coefficients mu> is given)")
-      ->transform(positive_number(true));
+      ->transform(real_number(Sign::zero_or_positive));
   sim->add_flag("--keep-welded-links", o.keep_welded_links,
                "URDF: links with mass welded by fixed joints stay separate bodies (default: fused into one)");
   sim->add_flag("--fixed-base", o.fixed_base,
@@ -97,10 +71,10 @@ int main(int argc, char** argv) {
   sim->add_flag("--no-contacts", o.no_contacts,
                 "URDF: no ground contacts (default: <collision> spheres, boxes, capsules and cylinders touch the ground)");
   sim->add_option("--bound-mass", o.bound_mass, "URDF: lower bound on every body's mass, kg (default 0: none)")
-      ->transform(positive_number(true));
+      ->transform(real_number(Sign::zero_or_positive));
   sim->add_option("--bound-inertia", o.bound_inertia,
                   "URDF: lower bound on every body's principal moments, kg m^2 (default 0: none)")
-      ->transform(positive_number(true));
+      ->transform(real_number(Sign::zero_or_positive));
   sim->add_flag("--balance-inertia", o.balance_inertia,
                 "URDF: replace principal moments that violate the triangle inequality by their mean (default: an "
                 "error)");

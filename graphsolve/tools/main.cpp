@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_errors.hpp"
+#include "cli_real_number.hpp"
 #include "cli_whole_number.hpp"
 #include "output_file.hpp"
 #include "block_system.hpp"
@@ -48,9 +49,12 @@ int main(int argc, char** argv) {
   solve_cmd->add_option("--method", method, "ldu|ldlt|llt")->check(enum_validator(&parse_method, "ldu|ldlt|llt"));
   solve_cmd->add_option("--refine", solve.refine, "iterative refinement steps (default 0)")
       ->transform(cli_whole_number::whole_number(0));
-  solve_cmd->add_option("--shift", solve.shift, "add EPS * identity to every diagonal block");
+  using cli_real_number::Sign;
+  solve_cmd->add_option("--shift", solve.shift, "add EPS * identity to every diagonal block")
+      ->transform(cli_real_number::real_number(Sign::any));
   solve_cmd->add_option("--max-backward-error", solve.max_backward_error,
-                        "fail if ||Ax-b||/(||A|| ||x||+||b||) stays above TOL after refinement (default 1e-10)");
+                        "fail if ||Ax-b||/(||A|| ||x||+||b||) stays above TOL after refinement (default 1e-10; inf: never)")
+      ->transform(cli_real_number::real_number(Sign::positive, cli_real_number::Infinity::allowed));
   solve_cmd->add_option("--repeat", solve.repeat, "refactorize and solve N times, report the fastest")
       ->transform(cli_whole_number::whole_number(1));
   solve_cmd->add_flag("--json", solve.json, "print the statistics as JSON on stdout");

@@ -204,6 +204,13 @@ TEST_F(Cli, ShiftSolvesTheShiftedSystem) {
   const Eigen::MatrixXd x = read("x.mtx");
   EXPECT_NEAR(x(0, 0), 2.0 / 3.0, 1e-15);
   EXPECT_NEAR(x(1, 0), -1.0 / 3.0, 1e-15);
+  // Blanks around the number read as without (as in dynamics' options), and
+  // an exponent far below the double range rounds the shift to zero.
+  ASSERT_EQ(run("solve A.mtx --rhs b.mtx --out x.mtx --shift ' 2e0 '").code, 0);
+  EXPECT_EQ(read("x.mtx"), x);
+  const CliResult tiny = run("solve A.mtx --rhs b.mtx --out x.mtx --shift 1e-400");
+  EXPECT_EQ(tiny.code, 1);
+  EXPECT_NE(tiny.err.find("singular pivot block"), std::string::npos) << tiny.err;
 }
 
 // A tiny pivot eliminated first swamps the rest of its row: the factors solve
@@ -217,10 +224,13 @@ TEST_F(Cli, UnstableSolutionsAreRefinedOrRefused) {
   dense << 1e-17, 1, 0, 1, 1, 1, 0, 1, 1;
   const Eigen::Vector3d exact = dense.partialPivLu().solve(Eigen::Vector3d(1, 2, 3));
   // Unchecked (an infinite limit), AMD's order leaves x far from a solution.
-  const CliResult raw = run("solve A.mtx --rhs b.mtx --out x.mtx --ordering amd --max-backward-error inf --json");
-  ASSERT_EQ(raw.code, 0) << raw.err;
-  EXPECT_GT(nlohmann::json::parse(raw.out)["backward_error"].get<double>(), 1e-3);
-  EXPECT_GT((read("x.mtx").col(0) - exact).norm(), 0.1);
+  for (const char* unlimited : {"inf", "' Infinity '", "1e999"}) {
+    const CliResult raw =
+        run(std::string("solve A.mtx --rhs b.mtx --out x.mtx --ordering amd --json --max-backward-error ") + unlimited);
+    ASSERT_EQ(raw.code, 0) << unlimited << ": " << raw.err;
+    EXPECT_GT(nlohmann::json::parse(raw.out)["backward_error"].get<double>(), 1e-3);
+    EXPECT_GT((read("x.mtx").col(0) - exact).norm(), 0.1);
+  }
   // The default limit refines it to the exact solution, even with --refine 0.
   const CliResult refined = run("solve A.mtx --rhs b.mtx --out x.mtx --ordering amd --refine 0 --json");
   ASSERT_EQ(refined.code, 0) << refined.err;
@@ -402,8 +412,17 @@ TEST_F(Cli, BadInputsFailWithAClearMessageAndNoOutput) {
       {"solve A.mtx --rhs b.mtx --out x.mtx --block-size 0", "--block-size: must be positive, got 0", 2},
       {"solve A.mtx --rhs b.mtx --out x.mtx --repeat 3000000000", "--repeat: must be at most 2147483647", 2},
       {"solve A.mtx --rhs b.mtx --out x.mtx --refine 2.5", "--refine: '2.5' is not a whole number", 2},
-      {"solve A.mtx --rhs b.mtx --out x.mtx --max-backward-error 0", "--max-backward-error must be a positive", 1},
-      {"solve A.mtx --rhs b.mtx --out x.mtx --max-backward-error nan", "--max-backward-error must be a positive", 1},
+      // Real numbers are decimal and finite (CLI11 alone read 0x1p-1 as 0.5 and 1e400 as Inf).
+      {"solve A.mtx --rhs b.mtx --out x.mtx --shift 0x1p-1", "--shift: '0x1p-1' is not a number", 2},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --shift 1,5", "--shift: '1,5' is not a number", 2},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --shift 1e400", "--shift: must be finite, got 1e400", 2},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --shift -inf", "--shift: must be finite, got -inf", 2},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --max-backward-error 0", "--max-backward-error: must be positive, got 0", 2},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --max-backward-error 1e-400",
+       "--max-backward-error: must be positive, got 1e-400", 2},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --max-backward-error -inf",
+       "--max-backward-error: must be positive, got -inf", 2},
+      {"solve A.mtx --rhs b.mtx --out x.mtx --max-backward-error nan", "--max-backward-error: 'nan' is not a number", 2},
       {"solve A.mtx --rhs b.mtx", "--out is required", 2},
       {"solve A.mtx --rhs b.mtx --out nodir/x.mtx", "--out nodir/x.mtx: cannot write: No such file or directory", 1},
       {"solve A.mtx --rhs b.mtx --out outdir", "--out outdir: cannot write: Is a directory", 1},
