@@ -6,8 +6,9 @@
 // files' and --q0's numbers are read (decimal_number::parse_finite), checks
 // its sign, and writes it back in full precision for CLI11 to convert, or
 // says what is wrong. A limit that infinity switches off (graphsolve's
-// --max-backward-error) takes "inf" and numbers beyond the double range too. Give it with Option::transform: Option::check hands a
-// validator a copy of the text. Header-only, for the two programs.
+// --max-backward-error) takes "inf" and numbers beyond the double range too.
+// Give it with Option::transform: Option::check hands a validator a copy of
+// the text. Header-only, for the two programs.
 
 #include <cmath>
 #include <cstdio>

@@ -52,8 +52,9 @@ int main(int argc, char** argv) {
   using cli_real_number::Sign;
   solve_cmd->add_option("--shift", solve.shift, "add EPS * identity to every diagonal block")
       ->transform(cli_real_number::real_number(Sign::any));
-  solve_cmd->add_option("--max-backward-error", solve.max_backward_error,
-                        "fail if ||Ax-b||/(||A|| ||x||+||b||) stays above TOL after refinement (default 1e-10; inf: never)")
+  solve_cmd->add_option(
+      "--max-backward-error", solve.max_backward_error,
+      "fail if ||Ax-b||/(||A|| ||x||+||b||) stays above TOL after refinement (default 1e-10; inf: never)")
       ->transform(cli_real_number::real_number(Sign::positive, cli_real_number::Infinity::allowed));
   solve_cmd->add_option("--repeat", solve.repeat, "refactorize and solve N times, report the fastest")
       ->transform(cli_whole_number::whole_number(1));
