@@ -7,15 +7,17 @@
 //
 // Extra flags: --quick (a few mid sizes, refactor_solve only: the README's
 // main job), --smoke (the smallest system of every kind, every phase: the
-// test suite runs it so the benchmark cannot rot) and --block-sizes=B1,B2,...
+// test suite runs it so the benchmark cannot rot), --block-sizes=B1,B2,...
 // (the chain, tree, ladder, net and crystal families with those block sizes
 // instead of 6 and 3, e.g. a user's own; no saddle-point or scalar systems),
+// --sizes=FAMILY:N1,N2,... (that family at those sizes instead of the
+// scale's: nodes of a chain, tree, ladder or random graph, the side of a net
+// or crystal; once per family),
 // --system-malloc (glibc's default settings, which return freed memory to
 // the kernel: see keep_freed_memory), and --random-graphs (random graphs of
 // 100 to 10000 nodes instead of the families; with --block-sizes, of those).
 #include <benchmark/benchmark.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,6 +30,7 @@
 #include <unistd.h>
 
 #include "graphsolve/kernels.hpp"
+#include "size_flags.hpp"
 #include "solvers.hpp"
 
 namespace {
@@ -108,9 +111,9 @@ bool wants_full(const std::string& solver) {
          solver == "cholmod-supernodal";
 }
 
-void register_all(bench::Scale scale, const std::vector<int>& blocks) {
+void register_all(bench::Scale scale, const std::vector<int>& blocks, const bench::FamilySizes& sizes) {
   const bool quick = scale == bench::Scale::Quick;
-  for (const bench::ProblemKey& key : bench::all_keys(scale, blocks))
+  for (const bench::ProblemKey& key : bench::all_keys(scale, blocks, sizes))
     for (const bench::SolverInfo& info : bench::all_solvers()) {
       if (info.symmetric != (key.variant == bench::Variant::Spd) || !info.applies(key)) continue;
       if (quick && !info.in_tables) continue;  // the main job prints the tables only
@@ -153,34 +156,13 @@ bool keep_freed_memory() {
 
 }  // namespace
 
-// The sizes of --block-sizes=B1,B2,...: each a whole number from 1 to
-// kLargestBlock; empty and an error message on bad input.
-constexpr int kLargestBlock = 512;
-std::vector<int> parse_block_sizes(const std::string& list, std::string& error) {
-  std::vector<int> sizes;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t comma = list.find(',', start);
-    const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    char* end = nullptr;
-    errno = 0;
-    const long value = item.empty() ? 0 : std::strtol(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || errno != 0 || value < 1 || value > kLargestBlock) {
-      error = "--block-sizes: '" + item + "' is not a block size from 1 to " + std::to_string(kLargestBlock);
-      return {};
-    }
-    sizes.push_back(static_cast<int>(value));
-    if (comma == std::string::npos) return sizes;
-    start = comma + 1;
-  }
-}
-
 int main(int argc, char** argv) {
   pin_to_one_thread(argv);
   bench::Scale scale = bench::Scale::Full;
   std::vector<int> blocks;
   std::vector<char*> args;
-  const std::string block_flag = "--block-sizes=";
+  const std::string block_flag = "--block-sizes=", sizes_flag = "--sizes=";
+  bench::FamilySizes sizes;
   bool system_malloc = false;
   for (int i = 0; i < argc; ++i) {
     if (std::strcmp(argv[i], "--system-malloc") == 0) {
@@ -193,8 +175,13 @@ int main(int argc, char** argv) {
       scale = bench::Scale::RandomGraphs;
     } else if (std::strncmp(argv[i], block_flag.c_str(), block_flag.size()) == 0) {
       std::string error;
-      blocks = parse_block_sizes(argv[i] + block_flag.size(), error);
+      blocks = bench::parse_block_sizes(argv[i] + block_flag.size(), error);
       if (blocks.empty()) {
+        std::cerr << "graphsolve_bench: " << error << "\n";
+        return 2;
+      }
+    } else if (std::strncmp(argv[i], sizes_flag.c_str(), sizes_flag.size()) == 0) {
+      if (std::string error; !bench::add_family_sizes(argv[i] + sizes_flag.size(), sizes, error)) {
         std::cerr << "graphsolve_bench: " << error << "\n";
         return 2;
       }
@@ -202,11 +189,20 @@ int main(int argc, char** argv) {
       args.push_back(argv[i]);
     }
   }
+  // A family this run leaves out cannot take sizes: they would be dropped unsaid.
+  const bool random_only = scale == bench::Scale::RandomGraphs;
+  for (const auto& entry : sizes) {
+    const bool random = entry.first == "random";
+    if (random_only == random || (random && scale == bench::Scale::Smoke)) continue;
+    std::cerr << "graphsolve_bench: --sizes=" << entry.first << ":... "
+              << (random ? "needs --random-graphs" : "does not apply: --random-graphs runs random graphs only") << "\n";
+    return 2;
+  }
   const char* malloc_setting = "glibc defaults";
   if (!system_malloc)
     malloc_setting = keep_freed_memory() ? "freed memory kept in the process" : "the allocator refused mallopt";
   int count = static_cast<int>(args.size());
-  register_all(scale, blocks);
+  register_all(scale, blocks, sizes);
   benchmark::Initialize(&count, args.data());
   // The kernels decide the speed of 5x5 and 6x6 blocks and the last bits of
   // every result, so the report says which ran.

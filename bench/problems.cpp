@@ -62,37 +62,45 @@ const Problem& problem(const ProblemKey& key) {
   return *slot;
 }
 
-std::vector<ProblemKey> all_keys(Scale scale, const std::vector<int>& chosen_blocks) {
+std::vector<ProblemKey> all_keys(Scale scale, const std::vector<int>& chosen_blocks,
+                                 const FamilySizes& chosen) {
+  using Sizes = std::vector<int>;
+  // A family's sizes: the chosen ones, else the scale's.
+  const auto sizes = [&](const std::string& family, const Sizes& full, const Sizes& quick, const Sizes& smoke) {
+    if (const auto it = chosen.find(family); it != chosen.end()) return it->second;
+    return scale == Scale::Quick ? quick : scale == Scale::Smoke ? smoke : full;
+  };
   std::vector<ProblemKey> keys;
   if (scale == Scale::RandomGraphs) {
-    for (int block : chosen_blocks.empty() ? std::vector<int>{6} : chosen_blocks)
+    for (int block : chosen_blocks.empty() ? Sizes{6} : chosen_blocks)
       for (Variant v : {Variant::Unsymmetric, Variant::Spd})
-        for (int n : {100, 300, 1000, 3000, 10000}) keys.push_back({"random", n, block, v});
+        for (int n : sizes("random", {100, 300, 1000, 3000, 10000}, {}, {})) keys.push_back({"random", n, block, v});
     return keys;
   }
-  using Sizes = std::vector<int>;
-  const Sizes linear = scale == Scale::Full ? Sizes{10, 100, 1000, 10000} : scale == Scale::Quick ? Sizes{100, 1000} : Sizes{10};
-  const Sizes nets = scale == Scale::Full ? Sizes{3, 5, 10, 20, 32} : scale == Scale::Quick ? Sizes{10} : Sizes{3};
-  const Sizes crystals = scale == Scale::Full ? Sizes{2, 3, 4, 5, 6, 8, 10} : scale == Scale::Quick ? Sizes{5} : Sizes{2};
+  const Sizes linear_full{10, 100, 1000, 10000}, linear_quick{100, 1000}, linear_smoke{10};
+  const auto linear = [&](const std::string& family) { return sizes(family, linear_full, linear_quick, linear_smoke); };
+  const Sizes nets = sizes("net", {3, 5, 10, 20, 32}, {10}, {3});
+  const Sizes crystals = sizes("crystal", {2, 3, 4, 5, 6, 8, 10}, {5}, {2});
   const Sizes blocks = !chosen_blocks.empty() ? chosen_blocks : scale == Scale::Quick ? Sizes{6} : Sizes{6, 3};
   for (int block : blocks)
     for (Variant v : {Variant::Unsymmetric, Variant::Spd}) {
       for (const char* family : {"chain", "tree", "ladder"})
-        for (int n : linear) keys.push_back({family, n, block, v});
+        for (int n : linear(family)) keys.push_back({family, n, block, v});
       for (int s : nets) keys.push_back({"net", s, block, v});
       for (int s : crystals) keys.push_back({"crystal", s, block, v});
     }
   if (!chosen_blocks.empty()) return keys;
   for (const char* family : {"chain", "tree", "ladder"})
-    for (int n : linear) keys.push_back({family, n, 6, Variant::Saddle});
+    for (int n : linear(family)) keys.push_back({family, n, 6, Variant::Saddle});
   if (scale == Scale::Smoke)  // so that the random graphs' flag cannot rot either
-    for (Variant v : {Variant::Unsymmetric, Variant::Spd}) keys.push_back({"random", 30, 6, v});
+    for (Variant v : {Variant::Unsymmetric, Variant::Spd})
+      for (int n : sizes("random", {}, {}, {30})) keys.push_back({"random", n, 6, v});
   if (scale == Scale::Full)  // scalar systems: outside the targets, for users who bring them
     for (Variant v : {Variant::Unsymmetric, Variant::Spd}) {
       for (const char* family : {"chain", "tree", "ladder"})
-        for (int n : {1000, 10000}) keys.push_back({family, n, 1, v});
-      keys.push_back({"net", 32, 1, v});
-      keys.push_back({"crystal", 10, 1, v});
+        for (int n : sizes(family, {1000, 10000}, {}, {})) keys.push_back({family, n, 1, v});
+      for (int s : sizes("net", {32}, {}, {})) keys.push_back({"net", s, 1, v});
+      for (int s : sizes("crystal", {10}, {}, {})) keys.push_back({"crystal", s, 1, v});
     }
   return keys;
 }

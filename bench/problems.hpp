@@ -9,6 +9,7 @@
 #include <Eigen/SparseCore>
 
 #include "graphsolve/graphsolve.hpp"
+#include "size_flags.hpp"
 
 namespace bench {
 
@@ -43,6 +44,8 @@ enum class Scale { Full, Quick, Smoke, RandomGraphs };
 // dense fronts of thousands of rows), beyond the families. With
 // `blocks`, the unsymmetric and SPD families take those block sizes instead
 // of the defaults, and the saddle-point and scalar systems are left out.
-std::vector<ProblemKey> all_keys(Scale scale, const std::vector<int>& blocks = {});
+// With `sizes`, each family listed there takes those sizes instead of the
+// scale's (its scalar systems too).
+std::vector<ProblemKey> all_keys(Scale scale, const std::vector<int>& blocks = {}, const FamilySizes& sizes = {});
 
 }  // namespace bench
