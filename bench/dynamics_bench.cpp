@@ -11,12 +11,16 @@
 // both at the step's midpoint: ours by diagnostics' step energy, MuJoCo's at
 // q - dt/2 v. RK4's state is not staggered; it gets the state's energy only.
 //
-//   dynamics_bench [--quick] [google benchmark flags]
+//   dynamics_bench [--quick] [--sizes=FAMILY:N1,N2,...] [google benchmark flags]
+// --sizes runs a family at those sizes instead of the scale's (links of
+// nlink_revolute and nlink_spherical, segments of fourlink_chain; once per family).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,6 +30,7 @@
 #include "dynamics/dynamics.hpp"
 #include "benchmark_main.hpp"
 #include "mujoco_models.hpp"
+#include "size_flags.hpp"
 
 namespace {
 
@@ -149,12 +154,22 @@ std::vector<double> first_joint_qpos(bool ball, double angle, int nq) {
   return q;
 }
 
-std::vector<Case> cases(bool quick) {
+// --sizes' families: up to 1000 bodies, where MuJoCo's 1000 steps of a
+// spherical chain already take minutes.
+const std::vector<bench::SizeRange> kSizeRanges = {{"nlink_revolute", "a link count", 1, 1000, false},
+                                                   {"nlink_spherical", "a link count", 1, 1000, false},
+                                                   {"fourlink_chain", "a segment count", 1, 250, false}};
+
+std::vector<Case> cases(bool quick, const bench::FamilySizes& chosen) {
+  // A family's sizes: the chosen ones, else the scale's.
+  const auto sizes = [&](const std::string& family, const std::vector<int>& full, const std::vector<int>& fast) {
+    const auto it = chosen.find(family);
+    return it != chosen.end() ? it->second : quick ? fast : full;
+  };
   std::vector<Case> list;
   const double angle = 0.5;
-  const std::vector<int> ns = quick ? std::vector<int>{5, 20} : std::vector<int>{1, 2, 5, 10, 20, 50, 100};
   for (bool spherical : {false, true}) {
-    for (int n : ns) {
+    for (int n : sizes(spherical ? "nlink_spherical" : "nlink_revolute", {1, 2, 5, 10, 20, 50, 100}, {5, 20})) {
       Case c;
       c.family = spherical ? "nlink_spherical" : "nlink_revolute";
       c.size = n;
@@ -165,8 +180,7 @@ std::vector<Case> cases(bool quick) {
       list.push_back(std::move(c));
     }
   }
-  const std::vector<int> ks = quick ? std::vector<int>{2} : std::vector<int>{1, 2, 5, 10, 20};
-  for (int k : ks) {
+  for (int k : sizes("fourlink_chain", {1, 2, 5, 10, 20}, {2})) {
     Case c;
     c.family = "fourlink_chain";
     c.size = k;
@@ -181,8 +195,19 @@ std::vector<Case> cases(bool quick) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return bench::run_benchmarks(argc, argv, [](bool quick) {
-    static std::vector<Case> all = cases(quick);
+  const std::string sizes_flag = "--sizes=";
+  bench::FamilySizes sizes;
+  std::vector<char*> rest;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strncmp(argv[i], sizes_flag.c_str(), sizes_flag.size()) != 0) {
+      rest.push_back(argv[i]);
+    } else if (std::string error; !bench::add_family_sizes(argv[i] + sizes_flag.size(), kSizeRanges, sizes, error)) {
+      std::cerr << "dynamics_bench: " << error << "\n";
+      return 2;
+    }
+  }
+  return bench::run_benchmarks(static_cast<int>(rest.size()), rest.data(), [&sizes](bool quick) {
+    static std::vector<Case> all = cases(quick, sizes);
     for (const Case& c : all) {
       const std::string base = c.family + "/" + std::to_string(c.size) + "/";
       benchmark::RegisterBenchmark((base + "graphsolve").c_str(), [&c](benchmark::State& s) { run_ours(s, c.model); })

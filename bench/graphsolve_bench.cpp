@@ -181,7 +181,8 @@ int main(int argc, char** argv) {
         return 2;
       }
     } else if (std::strncmp(argv[i], sizes_flag.c_str(), sizes_flag.size()) == 0) {
-      if (std::string error; !bench::add_family_sizes(argv[i] + sizes_flag.size(), sizes, error)) {
+      const char* spec = argv[i] + sizes_flag.size();
+      if (std::string error; !bench::add_family_sizes(spec, bench::graph_size_ranges(), sizes, error)) {
         std::cerr << "graphsolve_bench: " << error << "\n";
         return 2;
       }

@@ -28,24 +28,6 @@ std::vector<int> whole_numbers(const std::string& list, long least, long most, c
   }
 }
 
-struct Family {
-  const char* name;
-  const char* parameter;  // what a size counts
-  int dimensions;         // nodes = size^dimensions
-  long least;
-};
-constexpr Family kFamilies[] = {{"chain", "a node count", 1, 1},  {"tree", "a node count", 1, 1},
-                                {"ladder", "a node count", 1, 2}, {"random", "a node count", 1, 1},
-                                {"net", "a side", 2, 1},          {"crystal", "a side", 3, 1}};
-
-// The largest size whose system has at most kMostNodes nodes.
-long largest_size(int dimensions) {
-  if (dimensions == 1) return kMostNodes;
-  long side = 1;
-  while ((dimensions == 2 ? (side + 1) * (side + 1) : (side + 1) * (side + 1) * (side + 1)) <= kMostNodes) ++side;
-  return side;
-}
-
 }  // namespace
 
 std::vector<int> parse_block_sizes(const std::string& list, std::string& error) {
@@ -54,16 +36,17 @@ std::vector<int> parse_block_sizes(const std::string& list, std::string& error) 
   return sizes;
 }
 
-bool add_family_sizes(const std::string& spec, FamilySizes& sizes, std::string& error) {
+bool add_family_sizes(const std::string& spec, const std::vector<SizeRange>& ranges, FamilySizes& sizes,
+                      std::string& error) {
   const std::size_t colon = spec.find(':');
   const std::string name = spec.substr(0, colon);
-  const Family* family = nullptr;
+  const SizeRange* range = nullptr;
   std::string known;
-  for (const Family& f : kFamilies) {
-    if (name == f.name) family = &f;
-    known += std::string(known.empty() ? "" : ", ") + f.name;
+  for (const SizeRange& r : ranges) {
+    if (name == r.family) range = &r;
+    known += std::string(known.empty() ? "" : ", ") + r.family;
   }
-  if (!family || colon == std::string::npos) {
+  if (!range || colon == std::string::npos) {
     error = "--sizes=" + spec + ": expected FAMILY:N1,N2,... with FAMILY one of " + known;
     return false;
   }
@@ -71,8 +54,8 @@ bool add_family_sizes(const std::string& spec, FamilySizes& sizes, std::string& 
     error = "--sizes: " + name + " is given twice; list all its sizes in one --sizes=" + name + ":...";
     return false;
   }
-  std::vector<int> list = whole_numbers(spec.substr(colon + 1), family->least, largest_size(family->dimensions),
-                                        std::string(family->parameter) + " of a " + name, error);
+  std::vector<int> list = whole_numbers(spec.substr(colon + 1), range->least, range->most,
+                                        std::string(range->parameter) + " for " + name, error);
   if (list.empty()) {
     error = "--sizes=" + spec + ": " + error;
     return false;
@@ -83,13 +66,22 @@ bool add_family_sizes(const std::string& spec, FamilySizes& sizes, std::string& 
       error = "--sizes=" + spec + ": " + n + " is given twice";
       return false;
     }
-    if (name == "ladder" && list[i] % 2 != 0) {  // named by node count, two per rung
-      error = "--sizes=" + spec + ": a ladder has two nodes per rung: " + n + " is odd";
+    if (range->even && list[i] % 2 != 0) {
+      error = "--sizes=" + spec + ": " + name + " sizes are even: " + n + " is odd";
       return false;
     }
   }
   sizes[name] = list;
   return true;
+}
+
+const std::vector<SizeRange>& graph_size_ranges() {
+  // 3162^2 and 215^3 are the largest nets and crystals within 10 million nodes.
+  static const std::vector<SizeRange> ranges = {
+      {"chain", "a node count", 1, 10000000, false},  {"tree", "a node count", 1, 10000000, false},
+      {"ladder", "a node count", 2, 10000000, true},  {"random", "a node count", 1, 10000000, false},
+      {"net", "a side", 1, 3162, false},              {"crystal", "a side", 1, 215, false}};
+  return ranges;
 }
 
 }  // namespace bench

@@ -1,7 +1,8 @@
 #pragma once
-// The graphsolve benchmark's size flags: --block-sizes=B1,B2,... (the
-// families' block sizes) and --sizes=FAMILY:N1,N2,... (a family's sizes,
-// given again for each family), read as decimal whole numbers within range.
+// The benchmarks' size flags: --block-sizes=B1,B2,... (graphsolve_bench's
+// block sizes) and --sizes=FAMILY:N1,N2,... (a family's sizes, given once
+// per family; graphsolve_bench's graph families, dynamics_bench's
+// mechanisms), read as decimal whole numbers within range.
 
 #include <map>
 #include <string>
@@ -9,9 +10,16 @@
 
 namespace bench {
 
-// A family's sizes in its own parameter: nodes for chain, tree, ladder and
-// random graphs, the side for net and crystal.
+// A family's sizes in its own parameter (nodes, links, segments, a side).
 using FamilySizes = std::map<std::string, std::vector<int>>;
+
+// What --sizes accepts for one family.
+struct SizeRange {
+  const char* family;
+  const char* parameter;  // what a size counts, for the messages: "a node count"
+  long least, most;
+  bool even;  // sizes must be even (a ladder: two nodes per rung)
+};
 
 constexpr int kLargestBlock = 512;
 // The block sizes of "B1,B2,...", each 1 to kLargestBlock; empty, with
@@ -19,10 +27,13 @@ constexpr int kLargestBlock = 512;
 std::vector<int> parse_block_sizes(const std::string& list, std::string& error);
 
 // Adds "FAMILY:N1,N2,..." to `sizes`; false, with `error` set, on bad input:
-// an unknown family, a family given twice, or a size that is no whole number
-// from the family's least (ladder: 2 nodes, one rung; others 1) to a system
-// of at most kMostNodes nodes; a size given twice; an odd ladder.
-constexpr long kMostNodes = 10000000;
-bool add_family_sizes(const std::string& spec, FamilySizes& sizes, std::string& error);
+// a family not in `ranges`, a family given twice, a size that is no whole
+// number within its range, a size given twice, an odd one where sizes are even.
+bool add_family_sizes(const std::string& spec, const std::vector<SizeRange>& ranges, FamilySizes& sizes,
+                      std::string& error);
+
+// graphsolve_bench's families, up to 10 million nodes: nodes of a chain,
+// tree, ladder or random graph, the side of a net or crystal.
+const std::vector<SizeRange>& graph_size_ranges();
 
 }  // namespace bench
