@@ -11,6 +11,7 @@ their median).
 """
 import math
 
+import report_sections
 from report_sections import report_main, scored_runs, section_end, section_start, time_plots
 
 TITLES = {"cylinder": "one cylinder with c rim contacts (100 steps)",
@@ -47,9 +48,8 @@ def end_slope(best, family, lo, hi):
 
 
 def cell(best, failed, key, fmt):
-    if key in best:
-        return fmt(best[key]) + (" (!)" if best[key]["warned"] else "")
-    return "fails" if key in failed else "-"
+    """report_sections.cell, with " (!)" where the run warned."""
+    return report_sections.cell(best, failed, key, lambda e: fmt(e) + (" (!)" if e["warned"] else ""))
 
 
 def section(best, failed, plot_paths, rel, command, statistic="fastest"):

@@ -11,7 +11,7 @@ runs given is used (--statistic median: their median).
 """
 import math
 
-from report_sections import report_main, scored_runs, section_end, section_start, time_plots
+from report_sections import cell, report_main, scored_runs, section_end, section_start, time_plots
 
 SOLVERS = ["graphsolve", "mujoco_euler", "mujoco_rk4"]
 TITLES = {"nlink_revolute": "n-link pendulum, revolute joints",
@@ -20,13 +20,12 @@ TITLES = {"nlink_revolute": "n-link pendulum, revolute joints",
 
 
 def load(paths, statistic="fastest"):
-    """The fastest repetition (or the median) of every benchmark over all the runs (failed ones
-    are left out)."""
-    best, _ = scored_runs(paths, lambda b: {
+    """The fastest repetition (or the median) of every benchmark over all the runs, and the
+    benchmarks that failed in every run."""
+    return scored_runs(paths, lambda b: {
         "us": b["us_per_step"], "energy": b["energy_error"],
         "energy_state": b.get("energy_error_state", b["energy_error"]), "newton": b.get("newton_iterations"),
         "factorizations": b.get("factorizations"), "violation": b["constraint_violation"]}, statistic)
-    return best
 
 
 def slope(best, family, solver, lo, hi):
@@ -36,14 +35,15 @@ def slope(best, family, solver, lo, hi):
     return math.log(b["us"] / a["us"]) / math.log(hi / lo)
 
 
-def section(best, plot_paths, rel, command, statistic="fastest"):
+def section(best, failed, plot_paths, rel, command, statistic="fastest"):
     out = section_start("dynamics", "Simulator: dynamics against MuJoCo", command, statistic) + [
         "1000 steps of dt = 0.01 s per run, Newton tolerance 1e-10 (ours); MuJoCo 2.2.2 (Debian) with its "
         "defaults and the same model in MJCF (loop closures as `connect` equalities). `us/step` is wall time per "
         "step; `speed-up` is MuJoCo Euler time / ours (above 1: we are faster); `Newton it.` and `factor.` are "
         "Newton iterations and factorizations per step (an iteration that reuses the last factorization is a chord "
         "step). Chains deeper than 50 bodies continue in included MJCF files (MuJoCo 2.2's XML reader stops at 100 "
-        "levels of nesting). `-`: MuJoCo could not load or run the model.", "",
+        "levels of nesting). `-`: not run (MuJoCo could not load the model, or a filter left it out); "
+        "`fails`: a step failed (ours run without sub-steps, as MuJoCo; the reasons follow the tables).", "",
         "Energy errors are |E(1000) - E(0)| in joules. Both our integrator and MuJoCo's Euler (semi-implicit: "
         "velocities first, then positions with the new velocities) leave the velocities of the last step in the "
         "state, which belong to the step's midpoint while the positions belong to its end. `energy error` evaluates "
@@ -54,9 +54,10 @@ def section(best, plot_paths, rel, command, statistic="fastest"):
         "its state energy only. `violation` is the largest joint constraint violation at the end (ours: position "
         "level, metres; MuJoCo: its equality constraint residual).", ""]
     targets = []
-    families = sorted({k[0] for k in best}, key=lambda f: list(TITLES).index(f) if f in TITLES else 99)
+    runs = set(best) | set(failed)
+    families = sorted({k[0] for k in runs}, key=lambda f: list(TITLES).index(f) if f in TITLES else 99)
     for family in families:
-        sizes = sorted({k[1] for k in best if k[0] == family})
+        sizes = sorted({k[1] for k in runs if k[0] == family})
         timing = [f"### {TITLES.get(family, family)}: time", "",
                   "| size | ours us/step | Newton it. | factor. | MuJoCo Euler us/step | RK4 us/step | speed-up vs Euler |",
                   "|---|---|---|---|---|---|---|"]
@@ -65,29 +66,38 @@ def section(best, plot_paths, rel, command, statistic="fastest"):
                   "ours state energy error | Euler state energy error | ours violation | Euler violation |",
                   "|---|---|---|---|---|---|---|---|---|"]
         for n in sizes:
-            ours, euler, rk4 = (best.get((family, n, s)) for s in SOLVERS)
-            if not ours:
-                continue
-            factored = "-" if ours["factorizations"] is None else f"{ours['factorizations']:.2f}"
-            if not euler or not rk4:  # MuJoCo refused the model
-                timing.append(f"| {n} | {ours['us']:.1f} | {ours['newton']:.2f} | {factored} | - | - | - |")
-                energy.append(f"| {n} | {ours['energy']:.2e} | - | - | - | {ours['energy_state']:.2e} | - | "
-                              f"{ours['violation']:.1e} | - |")
-                continue
-            ratio = euler["energy"] / max(ours["energy"], 1e-300)
-            timing.append(f"| {n} | {ours['us']:.1f} | {ours['newton']:.2f} | {factored} | {euler['us']:.1f} | "
-                          f"{rk4['us']:.1f} | {euler['us'] / ours['us']:.2f} |")
-            energy.append(f"| {n} | {ours['energy']:.2e} | {euler['energy']:.2e} | {ratio:.3g} | {rk4['energy']:.2e} | "
-                          f"{ours['energy_state']:.2e} | {euler['energy_state']:.2e} | {ours['violation']:.1e} | "
-                          f"{euler['violation']:.1e} |")
+            key = {solver: (family, n, solver) for solver in SOLVERS}
+            ours, euler = best.get(key["graphsolve"]), best.get(key["mujoco_euler"])
+
+            def of(solver, field, fmt):  # a cell of one solver's record at this size
+                return cell(best, failed, key[solver], lambda e: format(e[field], fmt))
+
+            newton = "-" if not ours or ours["newton"] is None else f"{ours['newton']:.2f}"
+            factored = "-" if not ours or ours["factorizations"] is None else f"{ours['factorizations']:.2f}"
+            # Where ours failed and MuJoCo ran, the targets count it as missed (0).
+            speed_up = euler["us"] / ours["us"] if ours and euler else 0.0
+            ratio = euler["energy"] / max(ours["energy"], 1e-300) if ours and euler else 0.0
+            compared = ours is not None and euler is not None
+            timing.append(f"| {n} | {of('graphsolve', 'us', '.1f')} | {newton} | {factored} | "
+                          f"{of('mujoco_euler', 'us', '.1f')} | {of('mujoco_rk4', 'us', '.1f')} | "
+                          f"{format(speed_up, '.2f') if compared else '-'} |")
+            energy.append(f"| {n} | {of('graphsolve', 'energy', '.2e')} | {of('mujoco_euler', 'energy', '.2e')} | "
+                          f"{format(ratio, '.3g') if compared else '-'} | {of('mujoco_rk4', 'energy', '.2e')} | "
+                          f"{of('graphsolve', 'energy_state', '.2e')} | {of('mujoco_euler', 'energy_state', '.2e')} | "
+                          f"{of('graphsolve', 'violation', '.1e')} | {of('mujoco_euler', 'violation', '.1e')} |")
+            if not euler or not (ours or key["graphsolve"] in failed):
+                continue  # no comparison: MuJoCo did not run, or ours was left out
             if family.startswith("nlink") and n >= 20:
                 goal = 5.0 if family == "nlink_spherical" else 1.0
-                targets.append((f"speed-up vs MuJoCo Euler, {family}", n, euler["us"] / ours["us"], goal, ">="))
+                targets.append((f"speed-up vs MuJoCo Euler, {family}", n, speed_up, goal, ">="))
             targets.append((f"MuJoCo Euler / ours energy error (step midpoint), {family}", n, ratio, 100.0, ">="))
         s = slope(best, family, "graphsolve", 10, 100) if family.startswith("nlink") else None
         if s is not None:
             targets.append((f"time/step log-log slope n=10..100, {family}", "10-100", s, 1.1, "<="))
         out += timing + [""] + energy + [""]
+    reasons = [f"- `{'/'.join(map(str, k))}`: {message}" for k, message in sorted(failed.items())]
+    if reasons:
+        out += ["Failed runs:", ""] + reasons + [""]
     return section_end("dynamics", out, "Targets", targets, ".2f", plot_paths, rel)
 
 
@@ -97,8 +107,8 @@ def plots(best, outdir):
 
 
 def make(result_paths, plots_dir, rel, command, statistic="fastest"):
-    best = load(result_paths, statistic)
-    return section(best, plots(best, plots_dir) if plots_dir else [], rel, command, statistic)
+    best, failed = load(result_paths, statistic)
+    return section(best, failed, plots(best, plots_dir) if plots_dir else [], rel, command, statistic)
 
 
 if __name__ == "__main__":

@@ -67,6 +67,14 @@ def scored_runs(paths, entry, statistic="fastest"):
     return best, {key: message for key, message in failed.items() if key not in best}
 
 
+def cell(best, failed, key, fmt):
+    """A table cell: fmt of the benchmark's record, "fails" if it failed in every run, "-" if it
+    did not run."""
+    if key in best:
+        return fmt(best[key])
+    return "fails" if key in failed else "-"
+
+
 def time_plots(best, families, solvers, outdir, prefix, xlabel, title, title_size=None):
     """One log-log plot of us per step against size per family, one line per
     solver, from best[(family, size, solver)]["us"]; returns the PNG paths

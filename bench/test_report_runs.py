@@ -74,11 +74,27 @@ class ReportRuns(unittest.TestCase):
     def test_dynamics_report_takes_the_fastest_run_of_each_benchmark(self):
         first = self.write_pendulum_run(20.0, 4.0, 18.0)
         second = self.write_pendulum_run(16.0, 5.0, 17.0)
-        best = dynamics_report.load([first, second])
+        best, failed = dynamics_report.load([first, second])
+        self.assertEqual(failed, {})
         self.assertEqual(best[("nlink_revolute", 10, "graphsolve")]["us"], 16.0)
         self.assertEqual(best[("nlink_revolute", 10, "mujoco_euler")]["us"], 4.0)
         text, _, _ = dynamics_report.make([first, second], None, lambda p: p, "test")
         self.assertIn("| 10 | 16.0 | 1.00 | 1.00 | 4.0 | 17.0 | 0.25 |", text)
+
+    def test_dynamics_report_shows_failed_and_filtered_runs(self):
+        """A size where our steps failed keeps MuJoCo's row and misses its targets; a run
+        without RK4 (filtered out) still compares with Euler."""
+        failed_run = {"name": "nlink_revolute/500/graphsolve", "run_name": "nlink_revolute/500/graphsolve",
+                      "run_type": "iteration", "error_occurred": True, "error_message": "step 9 failed: not converged"}
+        path = self.write([dynamics_run("nlink_revolute/200/graphsolve", 200.0, 1e-2),
+                           dynamics_run("nlink_revolute/200/mujoco_euler", 900.0, 80.0),
+                           failed_run, dynamics_run("nlink_revolute/500/mujoco_euler", 12000.0, 5e5)])
+        text, met, total = dynamics_report.make([path], None, lambda p: p, "test")
+        self.assertIn("| 200 | 200.0 | 1.00 | 1.00 | 900.0 | - | 4.50 |", text)
+        self.assertIn("| 500 | fails | - | - | 12000.0 | - | - |", text)
+        self.assertIn("- `nlink_revolute/500/graphsolve`: step 9 failed: not converged", text)
+        self.assertIn("| speed-up vs MuJoCo Euler, nlink_revolute | 500 | 0.00 | >= 1 | **no** |", text)
+        self.assertEqual((met, total), (2, 4))
 
     def test_phases_report_compares_each_phase_with_graphsolve_in_the_same_phase(self):
         first = self.write([solver_run("chain/100/graphsolve-ldu-auto/analyze", 50.0),
