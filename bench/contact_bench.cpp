@@ -12,7 +12,9 @@
 // warnings (MuJoCo: 1 if it dropped contacts or reset bad accelerations).
 // MuJoCo runs only if its bodies start where ours do (compared by name).
 //
-//   contact_bench [--quick] [google benchmark flags]
+//   contact_bench [--quick] [--sizes=FAMILY:N1,N2,...] [google benchmark flags]
+// --sizes runs a family at those sizes instead of the scale's (rim points of
+// cylinder; bodies of cylinder_chain, sphere_chain and box_stack; once per family).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -24,6 +26,7 @@
 #include "dynamics/dynamics.hpp"
 #include "benchmark_main.hpp"
 #include "mujoco_models.hpp"
+#include "size_flags.hpp"
 
 namespace {
 
@@ -132,24 +135,35 @@ void run_mujoco(benchmark::State& bs, const bench::Mjcf& xml, const dynamics::Mo
   mj_deleteModel(m);
 }
 
-std::vector<Case> cases(bool quick) {
+// --sizes' families, up to 1000 points or bodies.
+const std::vector<bench::SizeRange> kSizeRanges = {{"cylinder", "a rim point count", 1, 1000, false},
+                                                   {"cylinder_chain", "a body count", 1, 1000, false},
+                                                   {"sphere_chain", "a body count", 1, 1000, false},
+                                                   {"box_stack", "a body count", 1, 1000, false}};
+
+std::vector<Case> cases(bool quick, const bench::FamilySizes& chosen) {
   using dynamics::FrictionModel;
+  // A family's sizes: the chosen ones, else the scale's.
+  const auto sizes = [&](const std::string& family, const std::vector<int>& full, const std::vector<int>& fast) {
+    const auto it = chosen.find(family);
+    return it != chosen.end() ? it->second : quick ? fast : full;
+  };
   std::vector<Case> list;
   const auto add = [&](const std::string& name, std::function<void(benchmark::State&)> run) {
     list.push_back({name, std::move(run)});
   };
   const dynamics::FrictionSpec paper{FrictionModel::Linearized, 0.2, 4};
-  for (int c : quick ? std::vector<int>{4} : std::vector<int>{2, 4, 10, 20, 50, 100}) {
+  for (int c : sizes("cylinder", {2, 4, 10, 20, 50, 100}, {4})) {
     add("cylinder/" + std::to_string(c) + "/graphsolve",
         [=](benchmark::State& s) { run_ours(s, dynamics::cylinder_contacts(c, 1.0, paper), 100); });
   }
-  for (int n : quick ? std::vector<int>{3} : std::vector<int>{2, 5, 10, 20, 50, 100}) {
+  for (int n : sizes("cylinder_chain", {2, 5, 10, 20, 50, 100}, {3})) {
     add("cylinder_chain/" + std::to_string(n) + "/graphsolve",
         [=](benchmark::State& s) { run_ours(s, dynamics::cylinder_chain(n, 1.0, paper), 100); });
   }
   const double height = 0.1, mu = 0.5;
   const int chain_steps = quick ? 20 : 1000;
-  for (int n : quick ? std::vector<int>{5} : std::vector<int>{5, 10, 20, 44, 50, 100}) {
+  for (int n : sizes("sphere_chain", {5, 10, 20, 44, 50, 100}, {5})) {
     const std::string base = "sphere_chain/" + std::to_string(n) + "/";
     add(base + "graphsolve", [=](benchmark::State& s) {
       run_ours(s, dynamics::sphere_chain(n, height, {FrictionModel::Linearized, mu, 4}), chain_steps);
@@ -169,7 +183,7 @@ std::vector<Case> cases(bool quick) {
   add("box_drop/1/mujoco", [](benchmark::State& s) {
     run_mujoco(s, bench::mjcf_box_drop(0.5, 0.4, 0.5), dynamics::box_drop(0.5, 1.0, 0.4), 100);
   });
-  for (int n : quick ? std::vector<int>{2} : std::vector<int>{2, 5, 10, 20}) {
+  for (int n : sizes("box_stack", {2, 5, 10, 20}, {2})) {
     const std::string base = "box_stack/" + std::to_string(n) + "/";
     const dynamics::FrictionSpec friction{FrictionModel::Linearized, mu, 4};
     add(base + "graphsolve", [=](benchmark::State& s) { run_ours(s, dynamics::box_stack(n, friction), 200); });
@@ -183,8 +197,11 @@ std::vector<Case> cases(bool quick) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return bench::run_benchmarks(argc, argv, [](bool quick) {
-    static std::vector<Case> all = cases(quick);
+  bench::FamilySizes sizes;
+  std::vector<char*> rest;
+  if (!bench::take_size_flags(argc, argv, kSizeRanges, "contact_bench", sizes, rest)) return 2;
+  return bench::run_benchmarks(static_cast<int>(rest.size()), rest.data(), [&sizes](bool quick) {
+    static std::vector<Case> all = cases(quick, sizes);
     for (const Case& c : all) benchmark::RegisterBenchmark(c.name.c_str(), c.run)->Unit(benchmark::kMillisecond);
   });
 }

@@ -18,9 +18,7 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <functional>
-#include <iostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -201,17 +199,9 @@ std::vector<Case> cases(bool quick, const bench::FamilySizes& chosen) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string sizes_flag = "--sizes=";
   bench::FamilySizes sizes;
   std::vector<char*> rest;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strncmp(argv[i], sizes_flag.c_str(), sizes_flag.size()) != 0) {
-      rest.push_back(argv[i]);
-    } else if (std::string error; !bench::add_family_sizes(argv[i] + sizes_flag.size(), kSizeRanges, sizes, error)) {
-      std::cerr << "dynamics_bench: " << error << "\n";
-      return 2;
-    }
-  }
+  if (!bench::take_size_flags(argc, argv, kSizeRanges, "dynamics_bench", sizes, rest)) return 2;
   return bench::run_benchmarks(static_cast<int>(rest.size()), rest.data(), [&sizes](bool quick) {
     static std::vector<Case> all = cases(quick, sizes);
     for (const Case& c : all) {

@@ -1,6 +1,8 @@
 #include "size_flags.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <iostream>
 
 #include "decimal_number.hpp"
 
@@ -72,6 +74,20 @@ bool add_family_sizes(const std::string& spec, const std::vector<SizeRange>& ran
     }
   }
   sizes[name] = list;
+  return true;
+}
+
+bool take_size_flags(int argc, char** argv, const std::vector<SizeRange>& ranges, const char* program,
+                     FamilySizes& sizes, std::vector<char*>& rest) {
+  const std::string flag = "--sizes=";
+  for (int i = 0; i < argc; ++i) {
+    if (std::strncmp(argv[i], flag.c_str(), flag.size()) != 0) {
+      rest.push_back(argv[i]);
+    } else if (std::string error; !add_family_sizes(argv[i] + flag.size(), ranges, sizes, error)) {
+      std::cerr << program << ": " << error << "\n";
+      return false;
+    }
+  }
   return true;
 }
 

@@ -32,6 +32,13 @@ std::vector<int> parse_block_sizes(const std::string& list, std::string& error);
 bool add_family_sizes(const std::string& spec, const std::vector<SizeRange>& ranges, FamilySizes& sizes,
                       std::string& error);
 
+// Takes every --sizes=... of argv into `sizes`, and the other arguments, in
+// order, into `rest`; false, with the message printed to stderr under the
+// program's name, on bad input (the simulator benchmarks, whose other flags
+// Google Benchmark and run_benchmarks read).
+bool take_size_flags(int argc, char** argv, const std::vector<SizeRange>& ranges, const char* program,
+                     FamilySizes& sizes, std::vector<char*>& rest);
+
 // graphsolve_bench's families, up to 10 million nodes: nodes of a chain,
 // tree, ladder or random graph, the side of a net or crystal.
 const std::vector<SizeRange>& graph_size_ranges();
