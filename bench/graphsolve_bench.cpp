@@ -160,34 +160,29 @@ int main(int argc, char** argv) {
   pin_to_one_thread(argv);
   bench::Scale scale = bench::Scale::Full;
   std::vector<int> blocks;
-  std::vector<char*> args;
-  const std::string block_flag = "--block-sizes=", sizes_flag = "--sizes=";
   bench::FamilySizes sizes;
+  std::vector<char*> rest, args;
+  if (!bench::take_size_flags(argc, argv, bench::graph_size_ranges(), "graphsolve_bench", sizes, rest)) return 2;
+  const std::string block_flag = "--block-sizes=";
   bool system_malloc = false;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--system-malloc") == 0) {
+  for (char* arg : rest) {
+    if (std::strcmp(arg, "--system-malloc") == 0) {
       system_malloc = true;
-    } else if (std::strcmp(argv[i], "--quick") == 0) {
+    } else if (std::strcmp(arg, "--quick") == 0) {
       scale = bench::Scale::Quick;
-    } else if (std::strcmp(argv[i], "--smoke") == 0) {
+    } else if (std::strcmp(arg, "--smoke") == 0) {
       scale = bench::Scale::Smoke;
-    } else if (std::strcmp(argv[i], "--random-graphs") == 0) {
+    } else if (std::strcmp(arg, "--random-graphs") == 0) {
       scale = bench::Scale::RandomGraphs;
-    } else if (std::strncmp(argv[i], block_flag.c_str(), block_flag.size()) == 0) {
+    } else if (std::strncmp(arg, block_flag.c_str(), block_flag.size()) == 0) {
       std::string error;
-      blocks = bench::parse_block_sizes(argv[i] + block_flag.size(), error);
+      blocks = bench::parse_block_sizes(arg + block_flag.size(), error);
       if (blocks.empty()) {
         std::cerr << "graphsolve_bench: " << error << "\n";
         return 2;
       }
-    } else if (std::strncmp(argv[i], sizes_flag.c_str(), sizes_flag.size()) == 0) {
-      const char* spec = argv[i] + sizes_flag.size();
-      if (std::string error; !bench::add_family_sizes(spec, bench::graph_size_ranges(), sizes, error)) {
-        std::cerr << "graphsolve_bench: " << error << "\n";
-        return 2;
-      }
     } else {
-      args.push_back(argv[i]);
+      args.push_back(arg);
     }
   }
   // A family this run leaves out cannot take sizes: they would be dropped unsaid.
