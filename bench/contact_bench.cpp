@@ -145,8 +145,7 @@ std::vector<Case> cases(bool quick, const bench::FamilySizes& chosen) {
   using dynamics::FrictionModel;
   // A family's sizes: the chosen ones, else the scale's.
   const auto sizes = [&](const std::string& family, const std::vector<int>& full, const std::vector<int>& fast) {
-    const auto it = chosen.find(family);
-    return it != chosen.end() ? it->second : quick ? fast : full;
+    return bench::sizes_of(chosen, family, quick ? fast : full);
   };
   std::vector<Case> list;
   const auto add = [&](const std::string& name, std::function<void(benchmark::State&)> run) {

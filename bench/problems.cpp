@@ -67,8 +67,7 @@ std::vector<ProblemKey> all_keys(Scale scale, const std::vector<int>& chosen_blo
   using Sizes = std::vector<int>;
   // A family's sizes: the chosen ones, else the scale's.
   const auto sizes = [&](const std::string& family, const Sizes& full, const Sizes& quick, const Sizes& smoke) {
-    if (const auto it = chosen.find(family); it != chosen.end()) return it->second;
-    return scale == Scale::Quick ? quick : scale == Scale::Smoke ? smoke : full;
+    return sizes_of(chosen, family, scale == Scale::Quick ? quick : scale == Scale::Smoke ? smoke : full);
   };
   std::vector<ProblemKey> keys;
   if (scale == Scale::RandomGraphs) {

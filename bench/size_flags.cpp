@@ -91,6 +91,11 @@ bool take_size_flags(int argc, char** argv, const std::vector<SizeRange>& ranges
   return true;
 }
 
+std::vector<int> sizes_of(const FamilySizes& chosen, const std::string& family, const std::vector<int>& otherwise) {
+  const auto it = chosen.find(family);
+  return it != chosen.end() ? it->second : otherwise;
+}
+
 const std::vector<SizeRange>& graph_size_ranges() {
   // 3162^2 and 215^3 are the largest nets and crystals within 10 million nodes.
   static const std::vector<SizeRange> ranges = {

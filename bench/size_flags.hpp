@@ -2,7 +2,8 @@
 // The benchmarks' size flags: --block-sizes=B1,B2,... (graphsolve_bench's
 // block sizes) and --sizes=FAMILY:N1,N2,... (a family's sizes, given once
 // per family; graphsolve_bench's graph families, dynamics_bench's
-// mechanisms), read as decimal whole numbers within range.
+// mechanisms, contact_bench's contact models), read as decimal whole numbers
+// within range.
 
 #include <map>
 #include <string>
@@ -33,11 +34,14 @@ bool add_family_sizes(const std::string& spec, const std::vector<SizeRange>& ran
                       std::string& error);
 
 // Takes every --sizes=... of argv into `sizes`, and the other arguments, in
-// order, into `rest`; false, with the message printed to stderr under the
-// program's name, on bad input (the simulator benchmarks, whose other flags
-// Google Benchmark and run_benchmarks read).
+// order, into `rest` (for the program's other flags and Google Benchmark's);
+// false, with the message printed to stderr under the program's name, on bad
+// input.
 bool take_size_flags(int argc, char** argv, const std::vector<SizeRange>& ranges, const char* program,
                      FamilySizes& sizes, std::vector<char*>& rest);
+
+// The sizes chosen for `family`, else `otherwise` (the run's own).
+std::vector<int> sizes_of(const FamilySizes& chosen, const std::string& family, const std::vector<int>& otherwise);
 
 // graphsolve_bench's families, up to 10 million nodes: nodes of a chain,
 // tree, ladder or random graph, the side of a net or crystal.
