@@ -507,20 +507,40 @@ void set_zero(int m, int n, double* c, int ldc) {
   with_height(m, [&](auto height) { zero_columns(height, n, c, ldc); });
 }
 
-void copy(int m, int n, const double* a, int lda, double* c, int ldc) {
+namespace {
+// f(a_j, c_j) for each of the n columns of two m-row blocks, as Eigen
+// vectors: of fixed size where with_height fixes m, so that they go in pairs
+// of rows (GCC left plain loops over such columns scalar, and the panel
+// scatter of nets and crystals ran 5-8% slower).
+template <class Height>
+constexpr int compile_time_rows() {
+  if constexpr (is_fixed_height<Height>)
+    return Height::value;
+  else
+    return Eigen::Dynamic;
+}
+
+template <class Source, class F>
+void column_pairs(int m, int n, Source* a, int lda, double* c, int ldc, F&& f) {
   with_height(m, [&](auto height) {
+    constexpr int kRows = compile_time_rows<decltype(height)>();
+    using Column = std::conditional_t<std::is_const_v<Source>, const Eigen::Matrix<double, kRows, 1>,
+                                      Eigen::Matrix<double, kRows, 1>>;
     for (int j = 0; j < n; ++j)
-      for (int i = 0; i < height; ++i) c[i + static_cast<long>(j) * ldc] = a[i + static_cast<long>(j) * lda];
+      f(Eigen::Map<Column>(a + static_cast<long>(j) * lda, height),
+        Eigen::Map<Eigen::Matrix<double, kRows, 1>>(c + static_cast<long>(j) * ldc, height));
   });
+}
+}  // namespace
+
+void copy(int m, int n, const double* a, int lda, double* c, int ldc) {
+  column_pairs(m, n, a, lda, c, ldc, [](const auto& column_a, auto column_c) { column_c = column_a; });
 }
 
 void subtract_and_clear(int m, int n, double* a, int lda, double* c, int ldc) {
-  with_height(m, [&](auto height) {
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < height; ++i) {
-        c[i + static_cast<long>(j) * ldc] -= a[i + static_cast<long>(j) * lda];
-        a[i + static_cast<long>(j) * lda] = 0.0;
-      }
+  column_pairs(m, n, a, lda, c, ldc, [](auto column_a, auto column_c) {
+    column_c -= column_a;
+    column_a.setZero();
   });
 }
 
