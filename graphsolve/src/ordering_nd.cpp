@@ -10,7 +10,7 @@
 
 namespace graphsolve {
 
-std::vector<NodeId> nd_ordering(const Pattern& pattern) {
+std::vector<NodeId> nd_ordering(const Pattern& pattern, int seed) {
   const int n = pattern.num_nodes;
   std::vector<NodeId> order(n);
   std::iota(order.begin(), order.end(), 0);
@@ -23,6 +23,7 @@ std::vector<NodeId> nd_ordering(const Pattern& pattern) {
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_NUMBERING] = 0;
+  if (seed >= 0) options[METIS_OPTION_SEED] = seed;
   idx_t nv = n;
   const int result = METIS_NodeND(&nv, xadj.data(), adjncy.data(), weight.data(), options, perm.data(), iperm.data());
   if (result != METIS_OK)

@@ -15,7 +15,7 @@ enum class Ordering {
   Auto,   // the candidate (dfs, amd, nd) with the fewest predicted flops (docs/design.md: when one is skipped)
   DFS,    // depth-first, leaves to root (the papers' ordering)
   AMD,    // approximate minimum degree (SuiteSparse CAMD on the node graph)
-  ND,     // nested dissection (METIS on the node graph)
+  ND,     // nested dissection (METIS on the node graph; costly factorizations: the cheapest of several seeds)
   Given,  // the caller's own permutation (AnalyzeOptions::order)
 };
 
@@ -25,7 +25,9 @@ std::optional<Ordering> parse_ordering(const std::string& name);
 // Proposed orderings before the zero-diagonal fix-up of the symbolic phase.
 std::vector<NodeId> dfs_ordering(const Pattern& pattern);
 std::vector<NodeId> amd_ordering(const Pattern& pattern);
-std::vector<NodeId> nd_ordering(const Pattern& pattern);
+// METIS's random seed: negative takes its default; other seeds give other
+// separators, of flops that can differ by 1.5x on one mesh.
+std::vector<NodeId> nd_ordering(const Pattern& pattern, int seed = -1);
 
 // Zero-diagonal nodes with exactly one neighbour: they must be eliminated
 // after that neighbour, so an ordering should put them late.
