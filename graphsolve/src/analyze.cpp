@@ -89,37 +89,44 @@ bool worth_trying_nested_dissection(const Pattern& p, const AnalysisStats& best_
 }
 
 // METIS's separators depend on its random seed, and so do the flops: on
-// crystals of 16^3 and 18^3 nodes some seeds cost 1.5-1.65x fewer than its
-// default (1.25x on 10^3), on nets up to 128 x 128 at most 1.15x. Other seeds
-// are tried where the factorization is costly against their analysis: a
-// candidate's analysis (METIS, then the elimination game over the filled
-// pattern) grows with the factor's entries, the factorization with its
-// flops. One seed per kFlopsPerNonzeroPerSeed flops per entry, up to
-// kMostSeeds: the 10^3 crystal of 6x6 blocks tries 2 (its analysis 8 -> 16
-// ms, a factorization about 30 ms), those of 16^3 to 20^3 try 5 or 6 (0.11 ->
-// 0.33 s at 20^3, a factorization about 2 s); nets below 64 x 64 and
-// crystals below 8^3 try none (docs/design.md).
-constexpr double kFlopsPerNonzeroPerSeed = 200.0;
+// crystals of 6x6 blocks some seeds cost 1.5x (16^3 nodes) and 1.65x (18^3)
+// fewer than its default, 1.25x on 10^3, and on nets up to 128 x 128 up to
+// 1.2x. Other seeds are tried where the factorization is costly against
+// their analysis. A seed's analysis (METIS, then the elimination game over
+// the filled pattern, dropped halfway where it loses) took 80-125 ns per
+// block of the factor on crystals of 10^3 to 20^3 nodes, of 3x3 or 6x6
+// blocks, and a factorization about 0.04 ns per flop: a seed costs about
+// 2500 / (flops per block) factorizations. One seed per
+// kFlopsPerBlockPerSeed flops per block keeps them all within about half of
+// one factorization (and up to kMostSeeds), which a factorization on the
+// cheaper order pays back where a seed wins: the crystals of 6x6 blocks try
+// 1 at 6^3 nodes, 5 at 10^3, 8 from 14^3 up; those of 3x3 blocks 1 at 14^3
+// and 16^3, 2 at 18^3 and 20^3; nets of 6x6 blocks 1 to 5 from 32 x 32 to
+// 128 x 128, of 3x3 blocks none (docs/design.md).
+constexpr double kFlopsPerBlockPerSeed = 5000.0;
 constexpr int kMostSeeds = 8;
 
 int extra_seeds(const AnalysisStats& best) {
-  if (best.factor_nonzeros <= 0) return 0;
-  return static_cast<int>(std::min(static_cast<double>(kMostSeeds),
-                                   best.flops / static_cast<double>(best.factor_nonzeros) / kFlopsPerNonzeroPerSeed));
+  const double blocks = static_cast<double>(best.factor_blocks) + best.nodes;
+  if (!(blocks > 0)) return 0;
+  return static_cast<int>(std::min(static_cast<double>(kMostSeeds), best.flops / blocks / kFlopsPerBlockPerSeed));
 }
 
-// Replaces `best` (null: none yet) by METIS's order with its default seed and
-// then with seeds 1, 2, ... (extra_seeds() of the best so far) wherever one
-// is better; each is dropped halfway once it costs more than the best.
+// Auto on graphs with cycles: replaces `best` by METIS's order with its
+// default seed and then with seeds 1, 2, ... (extra_seeds() of that order)
+// wherever one is better; each is dropped halfway once it costs more than
+// the best. The seeds are tried only if the default seed's order is the best
+// so far: where amd wins (random graphs) they would take 3-4x the analysis
+// for a rare gain of a few percent. Ordering::ND itself stays METIS's
+// default seed, so Auto never costs more than any ordering asked for.
 void try_nested_dissection(const std::shared_ptr<const Pattern>& pattern, std::shared_ptr<detail::SymbolicData>& best) {
   const auto consider = [&](int seed) {
-    const double budget = best ? flop_budget_against(best->stats) : std::numeric_limits<double>::infinity();
-    auto nd = analyze_one(pattern, Ordering::ND, {}, budget, seed);
-    if (!nd || (best && !better(nd->stats, best->stats, false))) return false;
+    auto nd = analyze_one(pattern, Ordering::ND, {}, flop_budget_against(best->stats), seed);
+    if (!nd || !better(nd->stats, best->stats, false)) return false;
     best = std::move(nd);
     return true;
   };
-  if (!consider(-1)) return;  // another order wins by more than seeds tend to change
+  if (!consider(-1)) return;
   const int seeds = extra_seeds(best->stats);
   for (int seed = 1; seed <= seeds; ++seed) consider(seed);
 }
@@ -161,12 +168,6 @@ Symbolic analyze_with_pattern(std::shared_ptr<const Pattern> pattern, const Anal
   if (!pattern) throw std::invalid_argument("graphsolve::analyze: null pattern");
   Symbolic result;
   try {
-    if (options.ordering == Ordering::ND) {
-      std::shared_ptr<detail::SymbolicData> best;
-      try_nested_dissection(pattern, best);
-      result.data_ = std::move(best);
-      return result;
-    }
     if (options.ordering != Ordering::Auto) {
       result.data_ = analyze_one(pattern, options.ordering, options.order);
       return result;

@@ -238,36 +238,47 @@ TEST(Analysis, AutoKeepsNestedDissectionWhereItWins) {
   }
 }
 
-// METIS's separators depend on its seed. Where the factorization is costly
-// against its analysis (many flops per factor entry) nd also tries other
-// seeds and keeps the cheapest order; on the 10^3 crystal of 6x6 blocks
-// that saves about a fifth of the flops (7.3e8 against 9.1e8).
-TEST(Analysis, NestedDissectionKeepsTheCheapestSeedOnCostlyFactorizations) {
+// METIS's separators depend on its seed. Where nested dissection leads and
+// the factorization is costly against its analysis (many flops per block of
+// the factor), Auto also tries other seeds and keeps the cheapest order; on
+// the 10^3 crystal of 6x6 blocks that saves a fifth of the flops (7.1e8
+// against 9.1e8). Ordering::ND itself stays METIS's default seed.
+TEST(Analysis, AutoKeepsTheCheapestSeedOfNestedDissectionOnCostlyFactorizations) {
   const gs::Graph g = fam::crystal(10, 6);
   const gs::Pattern pattern(g);
   const gs::Symbolic first = gs::analyze(g, {gs::Ordering::Given, gs::nd_ordering(pattern)});
   const gs::Symbolic nd = gs::analyze(g, {gs::Ordering::ND, {}});
-  EXPECT_EQ(nd.stats().ordering, gs::Ordering::ND);
-  EXPECT_LT(nd.stats().flops, 0.9 * first.stats().flops);
+  EXPECT_EQ(nd.order(), first.order());
+  const gs::Symbolic chosen = gs::analyze(g);
+  EXPECT_EQ(chosen.stats().ordering, gs::Ordering::ND);
+  EXPECT_LT(chosen.stats().flops, 0.9 * first.stats().flops);
   bool from_a_seed = false;
   for (int seed = 1; seed <= 8 && !from_a_seed; ++seed)
-    from_a_seed = gs::analyze(g, {gs::Ordering::Given, gs::nd_ordering(pattern, seed)}).order() == nd.order();
+    from_a_seed = gs::analyze(g, {gs::Ordering::Given, gs::nd_ordering(pattern, seed)}).order() == chosen.order();
   EXPECT_TRUE(from_a_seed);
-  EXPECT_EQ(gs::analyze(g, {gs::Ordering::ND, {}}).order(), nd.order());  // the same every time
-  const gs::Symbolic chosen = gs::analyze(g);
-  EXPECT_EQ(chosen.order(), nd.order());
-  EXPECT_EQ(chosen.stats().flops, nd.stats().flops);
-  // Small fronts: the extra analyses would cost more than they could save.
-  const gs::Graph small = fam::crystal(6, 6);
-  EXPECT_EQ(gs::analyze(small, {gs::Ordering::ND, {}}).order(),
-            gs::analyze(small, {gs::Ordering::Given, gs::nd_ordering(gs::Pattern(small))}).order());
+  EXPECT_EQ(gs::analyze(g).order(), chosen.order());  // the same every time
+  // Small fronts: the extra analyses would cost more than they could save,
+  // here although seed 5 would take 8% fewer flops (2.08e7 against 2.27e7).
+  const gs::Graph small = fam::crystal(8, 3);
+  const gs::Symbolic small_first = gs::analyze(small, {gs::Ordering::Given, gs::nd_ordering(gs::Pattern(small))});
+  const gs::Symbolic small_chosen = gs::analyze(small);
+  EXPECT_EQ(small_chosen.stats().ordering, gs::Ordering::ND);
+  EXPECT_EQ(small_chosen.order(), small_first.order());
+  // Where amd beats METIS's default seed, no other seed is tried: on the 5^3
+  // crystal of 6x6 blocks amd's order stays (8.29e6 flops, nd's 9.40e6),
+  // although seed 1 would take 8.07e6.
+  const gs::Graph amd_leads = fam::crystal(5, 6);
+  const gs::Symbolic amd = gs::analyze(amd_leads, {gs::Ordering::AMD, {}});
+  EXPECT_LT(amd.stats().flops, gs::analyze(amd_leads, {gs::Ordering::ND, {}}).stats().flops);
+  EXPECT_EQ(gs::analyze(amd_leads).order(), amd.order());
 }
 
 // With cycles Auto weighs amd first and drops dfs and nd halfway once they
 // cost more than the best so far. The choice must be the one a full
 // weighing of every candidate makes: fewest flops, then least fill, then
 // dfs before amd before nd (a ladder ties dfs with amd), with nd weighed
-// where the rule above lets it.
+// where the rule above lets it (and then possibly with another METIS seed,
+// which can only cost fewer flops).
 TEST(Analysis, AutoWithCyclesChoosesAsIfItWeighedEveryCandidateInFull) {
   std::vector<gs::Graph> graphs = {fam::ladder(200, 6), fam::net(12, 3), fam::crystal(6, 6),
                                    fam::mechanism(fam::ladder(60, 6), 3, false)};
@@ -311,6 +322,7 @@ TEST(Analysis, AutoWithCyclesChoosesAsIfItWeighedEveryCandidateInFull) {
     if (weigh_nd && beats(full[2].stats(), best->stats())) best = &full[2];
     const gs::Symbolic chosen = gs::analyze(g);
     EXPECT_EQ(chosen.stats().ordering, best->stats().ordering);
+    if (best == &full[2] && chosen.stats().flops < best->stats().flops) continue;  // another seed of METIS's
     EXPECT_EQ(chosen.order(), best->order());
     EXPECT_EQ(chosen.stats().flops, best->stats().flops);
     EXPECT_EQ(chosen.stats().factor_blocks, best->stats().factor_blocks);

@@ -12,10 +12,11 @@
 namespace graphsolve {
 
 enum class Ordering {
-  Auto,   // the candidate (dfs, amd, nd) with the fewest predicted flops (docs/design.md: when one is skipped)
+  Auto,   // the candidate (dfs, amd, nd; nd with other seeds where it leads) with the fewest predicted flops
+          // (docs/design.md: when one is skipped, when seeds are tried)
   DFS,    // depth-first, leaves to root (the papers' ordering)
   AMD,    // approximate minimum degree (SuiteSparse CAMD on the node graph)
-  ND,     // nested dissection (METIS on the node graph; costly factorizations: the cheapest of several seeds)
+  ND,     // nested dissection (METIS on the node graph, its default seed)
   Given,  // the caller's own permutation (AnalyzeOptions::order)
 };
 
