@@ -89,8 +89,8 @@ bool worth_trying_nested_dissection(const Pattern& p, const AnalysisStats& best_
 }
 
 // METIS's separators depend on its random seed, and so do the flops: on
-// crystals of 6x6 blocks some seeds cost 1.5x (16^3 nodes) and 1.65x (18^3)
-// fewer than its default, 1.25x on 10^3, and on nets up to 128 x 128 up to
+// crystals of 6x6 blocks some seeds cost 1.5x (16^3 nodes) and 1.66x (18^3)
+// fewer than its default, 1.28x on 10^3, and on nets up to 128 x 128 up to
 // 1.2x. Other seeds are tried where the factorization is costly against
 // their analysis. A seed's analysis (METIS, then the elimination game over
 // the filled pattern, dropped halfway where it loses) took 80-125 ns per
@@ -98,11 +98,11 @@ bool worth_trying_nested_dissection(const Pattern& p, const AnalysisStats& best_
 // blocks, and a factorization about 0.04 ns per flop: a seed costs about
 // 2500 / (flops per block) factorizations. One seed per
 // kFlopsPerBlockPerSeed flops per block keeps them all within about half of
-// one factorization (and up to kMostSeeds), which a factorization on the
-// cheaper order pays back where a seed wins: the crystals of 6x6 blocks try
-// 1 at 6^3 nodes, 5 at 10^3, 8 from 14^3 up; those of 3x3 blocks 1 at 14^3
-// and 16^3, 2 at 18^3 and 20^3; nets of 6x6 blocks 1 to 5 from 32 x 32 to
-// 128 x 128, of 3x3 blocks none (docs/design.md).
+// one factorization (three quarters on a 128 x 128 net; up to kMostSeeds),
+// which the factorizations on a cheaper order pay back where a seed wins:
+// the crystals of 6x6 blocks try 1 at 6^3 nodes, 5 at 10^3, 8 from 14^3 up;
+// those of 3x3 blocks 1 at 14^3 and 16^3, 2 at 18^3 and 20^3; nets of 6x6
+// blocks 1 to 5 from 32 x 32 to 128 x 128, of 3x3 blocks none (docs/design.md).
 constexpr double kFlopsPerBlockPerSeed = 5000.0;
 constexpr int kMostSeeds = 8;
 
