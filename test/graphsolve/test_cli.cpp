@@ -310,6 +310,26 @@ TEST_F(Cli, InfoListsEveryOrdering) {
   EXPECT_NE(text.out.find("auto chooses"), std::string::npos);
 }
 
+// Where Auto takes another METIS seed than nd's (docs/design.md), info says
+// what its own order costs: the 8^3 crystal of 6x6 blocks.
+TEST_F(Cli, InfoGivesAutosOwnFlops) {
+  const gs::Graph g = fam::crystal(8, 6);
+  const gs::Symbolic chosen = gs::analyze(g);
+  gs::BlockMatrix a(chosen);
+  fam::fill_values(a, fam::Values::Unsymmetric, 1);
+  write_matrix("A.mtx", a);
+  const CliResult r = run("info A.mtx --block-size 6 --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto report = nlohmann::json::parse(r.out);
+  EXPECT_EQ(report["auto"], "nd");
+  EXPECT_DOUBLE_EQ(report["auto_flops"].get<double>(), chosen.stats().flops);
+  EXPECT_EQ(report["auto_factor_nonzeros"].get<long>(), chosen.stats().factor_nonzeros);
+  EXPECT_LT(report["auto_flops"].get<double>(), report["orderings"]["nd"]["flops"].get<double>());
+  const CliResult text = run("info A.mtx --block-size 6");
+  EXPECT_EQ(text.code, 0);
+  EXPECT_NE(text.out.find("auto chooses nd (fill_blocks="), std::string::npos) << text.out;
+}
+
 TEST_F(Cli, DemoRunsTheBuiltInSystems) {
   const CliResult r = run("demo");
   ASSERT_EQ(r.code, 0) << r.err;
