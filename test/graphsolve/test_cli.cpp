@@ -23,13 +23,20 @@ class Cli : public CliFixture {
   Cli() : CliFixture(GRAPHSOLVE_CLI, "gs_cli_") {}
   // Writes A (all stored blocks) as a general coordinate file.
   void write_matrix(const std::string& name, const gs::BlockMatrix& a) {
-    const Eigen::MatrixXd dense = a.to_dense();
+    using Sparse = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
+    const Sparse sparse = gs::to_sparse(a);
     gs::SparseTriplets t;
-    t.rows = t.cols = static_cast<int>(dense.rows());
-    for (int j = 0; j < dense.cols(); ++j)
-      for (int i = 0; i < dense.rows(); ++i)
-        if (dense(i, j) != 0.0) t.entries.push_back({i, j, dense(i, j)});
+    t.rows = t.cols = static_cast<int>(sparse.rows());
+    for (int j = 0; j < sparse.outerSize(); ++j)
+      for (Sparse::InnerIterator it(sparse, j); it; ++it)
+        if (it.value() != 0.0) t.entries.push_back({static_cast<int>(it.row()), j, it.value()});
     gs::write_matrix_market_sparse((dir_ / name).string(), t);
+  }
+  // Writes A.mtx: unsymmetric values on `graph`.
+  void write_unsymmetric_matrix(const gs::Graph& graph) {
+    gs::BlockMatrix a(gs::analyze(graph));
+    fam::fill_values(a, fam::Values::Unsymmetric, 1);
+    write_matrix("A.mtx", a);
   }
   // Writes A.mtx (unsymmetric values on `graph`) and b.mtx (`columns` random
   // columns); returns the solution dense LU gives.
@@ -294,10 +301,7 @@ TEST_F(Cli, RowsThatMustExchangeGoInOneNode) {
 }
 
 TEST_F(Cli, InfoListsEveryOrdering) {
-  const gs::Symbolic sym = gs::analyze(fam::net(4, 2));
-  gs::BlockMatrix a(sym);
-  fam::fill_values(a, fam::Values::Unsymmetric, 1);
-  write_matrix("A.mtx", a);
+  write_unsymmetric_matrix(fam::net(4, 2));
   const CliResult r = run("info A.mtx --block-size 2 --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto report = nlohmann::json::parse(r.out);
@@ -314,10 +318,8 @@ TEST_F(Cli, InfoListsEveryOrdering) {
 // what its own order costs: the 8^3 crystal of 6x6 blocks.
 TEST_F(Cli, InfoGivesAutosOwnFlops) {
   const gs::Graph g = fam::crystal(8, 6);
+  write_unsymmetric_matrix(g);
   const gs::Symbolic chosen = gs::analyze(g);
-  gs::BlockMatrix a(chosen);
-  fam::fill_values(a, fam::Values::Unsymmetric, 1);
-  write_matrix("A.mtx", a);
   const CliResult r = run("info A.mtx --block-size 6 --json");
   ASSERT_EQ(r.code, 0) << r.err;
   const auto report = nlohmann::json::parse(r.out);
