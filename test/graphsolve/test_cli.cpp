@@ -32,18 +32,17 @@ class Cli : public CliFixture {
         if (it.value() != 0.0) t.entries.push_back({static_cast<int>(it.row()), j, it.value()});
     gs::write_matrix_market_sparse((dir_ / name).string(), t);
   }
-  // Writes A.mtx: unsymmetric values on `graph`.
-  void write_unsymmetric_matrix(const gs::Graph& graph) {
+  // Writes A.mtx: unsymmetric values (of `value_seed`) on `graph`; returns A.
+  gs::BlockMatrix write_unsymmetric_matrix(const gs::Graph& graph, std::uint64_t value_seed = 1) {
     gs::BlockMatrix a(gs::analyze(graph));
-    fam::fill_values(a, fam::Values::Unsymmetric, 1);
+    fam::fill_values(a, fam::Values::Unsymmetric, value_seed);
     write_matrix("A.mtx", a);
+    return a;
   }
   // Writes A.mtx (unsymmetric values on `graph`) and b.mtx (`columns` random
   // columns); returns the solution dense LU gives.
   Eigen::MatrixXd write_unsymmetric_system(const gs::Graph& graph, int columns, unsigned rhs_seed) {
-    gs::BlockMatrix a(gs::analyze(graph));
-    fam::fill_values(a, fam::Values::Unsymmetric, 4);
-    write_matrix("A.mtx", a);
+    const gs::BlockMatrix a = write_unsymmetric_matrix(graph, 4);
     const Eigen::MatrixXd b = gs_test::random_rhs(a.rows(), columns, rhs_seed);
     gs::write_matrix_market_dense((dir_ / "b.mtx").string(), b);
     return a.to_dense().partialPivLu().solve(b);
