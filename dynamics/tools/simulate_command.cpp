@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_options.hpp"
+#include "exact_decimal.hpp"
 #include "load_check.hpp"
 #include "output_file.hpp"
 #include "dynamics/dynamics.hpp"
@@ -91,6 +92,16 @@ std::string csv_field(const std::string& text) {
   return quoted + '"';
 }
 
+// What the trajectory and the summary report of a state, computed once per
+// step for both. The energies are those of the step's midpoint
+// (diagnostics.hpp, dt > 0).
+struct StepDiagnostics {
+  double kinetic, potential, violation;
+
+  StepDiagnostics(const Model& m, const State& s, double dt)
+      : kinetic(kinetic_energy(m, s)), potential(potential_energy(m, s, dt)), violation(constraint_violation(m, s)) {}
+};
+
 class TrajectoryCsv {
  public:
   // `model_path`: the model's file, if any, which the trajectory must not
@@ -110,26 +121,19 @@ class TrajectoryCsv {
     out << '\n';
   }
 
-  // min_distance: +inf (written "inf") for a model without contacts. The
-  // energies are those of the step's midpoint (diagnostics.hpp, dt > 0).
-  void row(const Model& m, const State& s, double dt, int iterations, double min_distance) {
+  // min_distance: +inf (written "inf") for a model without contacts. Every
+  // number is written exactly (exact_decimal.hpp), the row in one write.
+  void row(const Model& m, const State& s, const StepDiagnostics& d, int iterations, double min_distance) {
     if (!out_) return;
-    std::ostream& out = *out_;
-    char buf[64];
+    line_ = std::to_string(s.steps);
     const auto put = [&](double v) {
-      std::snprintf(buf, sizeof buf, ",%.17g", v);
-      out << buf;
+      line_ += ',';
+      graphsolve::exact_decimal::append(line_, v);
     };
-    out << s.steps;
-    const double kinetic = kinetic_energy(m, s), potential = potential_energy(m, s, dt);
-    put(s.time);
-    put(kinetic + potential);
-    put(kinetic);
-    put(potential);
-    put(constraint_violation(m, s));
-    out << ',' << iterations;
+    for (double v : {s.time, d.kinetic + d.potential, d.kinetic, d.potential, d.violation}) put(v);
+    line_ += ',' + std::to_string(iterations);
     put(min_distance);
-    out << ',' << (m.has_inequalities() ? iterations : 0);
+    line_ += ',' + std::to_string(m.has_inequalities() ? iterations : 0);
     for (int b = 0; b < m.num_bodies(); ++b) {
       const Quaternion& q = s.orientation[b];
       for (double v : {s.position[b].x(), s.position[b].y(), s.position[b].z(), q.w(), q.x(), q.y(), q.z(),
@@ -137,7 +141,8 @@ class TrajectoryCsv {
                        s.angular_velocity[b].y(), s.angular_velocity[b].z()})
         put(v);
     }
-    out << '\n';
+    line_ += '\n';
+    out_->write(line_.data(), static_cast<std::streamsize>(line_.size()));
   }
 
   void commit() {
@@ -147,6 +152,7 @@ class TrajectoryCsv {
  private:
   std::optional<output_file::OutputFile> file_;
   std::ostream* out_ = nullptr;
+  std::string line_;  // kept: its storage serves every row
 };
 
 // Whether some contact of the model (ground or between colliders) has friction.
@@ -216,12 +222,13 @@ int run_simulate(const SimulateOptions& o) {
     std::cerr << "dynamics: warning: initial state: shapes start " << -lowest
               << " m inside the ground or each other; the first step throws them apart (place the model with "
                  "--q0)\n";
-  csv.row(model, state, first_dt, 0, lowest);
+  const StepDiagnostics start_diagnostics(model, state, first_dt);
+  csv.row(model, state, start_diagnostics, 0, lowest);
   const bool touches = model.num_contacts() > 0 || model.num_colliders() > 1;
   int most_collider_contacts = 0;
 
-  const double e0 = total_energy(model, state, first_dt);
-  double max_violation = constraint_violation(model, state), max_energy_error = 0.0;
+  const double e0 = start_diagnostics.kinetic + start_diagnostics.potential;
+  double max_violation = start_diagnostics.violation, max_energy_error = 0.0;
   long total_iterations = 0, substepped = 0, centred = 0, restarted = 0;
   int max_iterations = 0, most_substeps = 1;
   double last_dt = o.dt;  // of the last step: a sub-stepped one ends with a sub-step
@@ -298,12 +305,13 @@ int run_simulate(const SimulateOptions& o) {
     restarted += r.friction_restart;
     most_substeps = std::max(most_substeps, r.substeps);
     last_dt = o.dt / r.substeps;
-    max_violation = std::max(max_violation, constraint_violation(model, state));
-    max_energy_error = std::max(max_energy_error, std::abs(total_energy(model, state, last_dt) - e0));
+    const StepDiagnostics diagnostics(model, state, last_dt);
+    max_violation = std::max(max_violation, diagnostics.violation);
+    max_energy_error = std::max(max_energy_error, std::abs(diagnostics.kinetic + diagnostics.potential - e0));
     lowest = std::min(lowest, r.min_signed_distance);
     step_start_distance = r.min_signed_distance;
     most_collider_contacts = std::max(most_collider_contacts, r.collider_contacts);
-    csv.row(model, state, last_dt, r.iterations, r.min_signed_distance);
+    csv.row(model, state, diagnostics, r.iterations, r.min_signed_distance);
     if (load_check_due(k + 1, o.steps)) {
       const double step_seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() - check_seconds;

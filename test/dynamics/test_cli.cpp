@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_fixture.hpp"
+#include "dynamics/dynamics.hpp"
 #include "portable_kernels.hpp"
 #include "quadruped.hpp"
 #include "stalled_landings.hpp"
@@ -160,6 +161,39 @@ TEST_F(DynamicsCli, SimulateWritesOneCsvRowPerStepWithTheDocumentedColumns) {
   std::getline(fields, t, ',');
   std::getline(fields, energy, ',');
   EXPECT_DOUBLE_EQ(std::stod(energy), summary["energy_final"].get<double>());
+}
+
+// The trajectory holds every bit of the states the library computes, in the
+// shortest text that reads back exactly (0.03 s, not 0.029999999999999999).
+TEST_F(DynamicsCli, TrajectoryHoldsTheLibrarysStatesExactly) {
+  const CliResult r = run("simulate double-pendulum --steps 20 --out traj.csv");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const dynamics::Model model = dynamics::make_builtin("double-pendulum");
+  dynamics::State state = dynamics::make_state(model);
+  dynamics::Simulator sim(model);
+  std::ifstream csv(dir_ / "traj.csv");
+  std::string line;
+  std::getline(csv, line);  // the header
+  for (int step = 0; step <= 20; ++step) {
+    if (step > 0) {
+      ASSERT_TRUE(sim.step(state).ok()) << step;
+    }
+    ASSERT_TRUE(std::getline(csv, line)) << step;
+    const std::vector<double> v = csv_numbers(line);
+    ASSERT_EQ(v.size(), 9u + 13u * 2u) << line;
+    EXPECT_EQ(v[1], state.time) << line;
+    EXPECT_EQ(v[5], dynamics::constraint_violation(model, state)) << line;
+    for (int b = 0; b < 2; ++b) {
+      const double* body = &v[9 + 13 * b];
+      const dynamics::Quaternion& q = state.orientation[b];
+      const double expected[13] = {state.position[b].x(), state.position[b].y(), state.position[b].z(),
+                                   q.w(), q.x(), q.y(), q.z(), state.velocity[b].x(), state.velocity[b].y(),
+                                   state.velocity[b].z(), state.angular_velocity[b].x(),
+                                   state.angular_velocity[b].y(), state.angular_velocity[b].z()};
+      for (int i = 0; i < 13; ++i) EXPECT_EQ(body[i], expected[i]) << "step " << step << " body " << b << " " << i;
+    }
+  }
+  EXPECT_FALSE(std::getline(csv, line)) << line;
 }
 
 // The reported energy is the step midpoint's (diagnostics.hpp): its error on
@@ -507,7 +541,7 @@ TEST_F(DynamicsCli, TrajectoryGoesWhereTheOutPathPoints) {
   r = run("simulate pendulum --steps 3 --out link.csv");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(fs::is_symlink(dir_ / "link.csv"));
-  EXPECT_EQ(last_row("real.csv").rfind("3,0.0299999", 0), 0u) << last_row("real.csv");
+  EXPECT_EQ(last_row("real.csv").rfind("3,0.03,", 0), 0u) << last_row("real.csv");
   EXPECT_EQ(fs::status(dir_ / "real.csv").permissions() & fs::perms::all, kOwnerWriteGroupRead);
 
   std::string text;
