@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include <sstream>
 
 #include "c_numeric_locale.hpp"
+#include "exact_decimal.hpp"
 #include "file_contents.hpp"
 
 namespace graphsolve {
@@ -294,14 +296,17 @@ Eigen::MatrixXd read_matrix_market_dense(const std::string& path, long expected_
 }
 
 void write_matrix_market_dense(std::ostream& out, const Eigen::MatrixXd& matrix) {
-  // snprintf under the C locale, not the stream's operator<<: the caller's
-  // locale may group digits or write decimal commas.
-  const detail::CNumericLocale c_numbers;
-  char line[96];
-  out.write(line, std::snprintf(line, sizeof line, "%%%%MatrixMarket matrix array real general\n%ld %ld\n",
-                                static_cast<long>(matrix.rows()), static_cast<long>(matrix.cols())));
+  // Not the stream's operator<<: the caller's locale may group digits or
+  // write decimal commas. exact_decimal writes a point whatever the locale.
+  out << "%%MatrixMarket matrix array real general\n"
+      << std::to_string(matrix.rows()) << ' ' << std::to_string(matrix.cols()) << '\n';
+  char line[exact_decimal::kMaxChars + 1];
   for (Eigen::Index j = 0; j < matrix.cols(); ++j)
-    for (Eigen::Index i = 0; i < matrix.rows(); ++i) out.write(line, std::snprintf(line, sizeof line, "%.17g\n", matrix(i, j)));
+    for (Eigen::Index i = 0; i < matrix.rows(); ++i) {
+      char* end = exact_decimal::write(line, matrix(i, j));
+      *end++ = '\n';
+      out.write(line, end - line);
+    }
 }
 
 void write_matrix_market_dense(const std::string& path, const Eigen::MatrixXd& matrix) {
@@ -314,12 +319,20 @@ void write_matrix_market_dense(const std::string& path, const Eigen::MatrixXd& m
 }
 
 void write_matrix_market_sparse(const std::string& path, const SparseTriplets& matrix) {
-  const detail::CNumericLocale c_numbers;
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) throw MatrixMarketError(path + ": cannot open file for writing: " + std::strerror(errno));
   std::fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%d %d %zu\n", matrix.rows, matrix.cols,
                matrix.entries.size());
-  for (const Triplet& t : matrix.entries) std::fprintf(f, "%d %d %.17g\n", t.row + 1, t.col + 1, t.value);
+  char line[2 * 12 + exact_decimal::kMaxChars + 1];  // two ints, their blanks, the value, '\n'
+  for (const Triplet& t : matrix.entries) {
+    char* end = std::to_chars(line, line + 11, t.row + 1).ptr;
+    *end++ = ' ';
+    end = std::to_chars(end, end + 11, t.col + 1).ptr;
+    *end++ = ' ';
+    end = exact_decimal::write(end, t.value);
+    *end++ = '\n';
+    std::fwrite(line, 1, static_cast<std::size_t>(end - line), f);
+  }
   const bool ok = std::ferror(f) == 0;
   if (std::fclose(f) != 0 || !ok) throw MatrixMarketError(path + ": write failed");
 }

@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   auto* solve_cmd = app.add_subcommand("solve", "solve A x = b and write x");
   solve_cmd->add_option("A", solve.matrix, "matrix, Matrix Market (coordinate: general, symmetric or skew-symmetric; or a dense array)")->required();
   solve_cmd->add_option("--rhs", solve.rhs, "right-hand side(s), Matrix Market array or coordinate")->required();
-  solve_cmd->add_option("--out", solve.out, "solution file, Matrix Market array (%.17g)")->required();
+  solve_cmd->add_option("--out", solve.out, "solution file, Matrix Market array (every digit)")->required();
   add_block_options(solve_cmd, solve.blocks);
   solve_cmd->add_option("--ordering", ordering, "auto|dfs|amd|nd")->check(enum_validator(&parse_ordering, "auto|dfs|amd|nd"));
   solve_cmd->add_option("--method", method, "ldu|ldlt|llt")->check(enum_validator(&parse_method, "ldu|ldlt|llt"));

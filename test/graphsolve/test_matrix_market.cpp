@@ -78,6 +78,11 @@ TEST_F(MatrixMarket, DenseRoundTripKeepsEveryDigit) {
   gs::write_matrix_market_dense(path, m);
   const Eigen::MatrixXd back = gs::read_matrix_market_dense(path);
   EXPECT_EQ(back, m);
+  // In the shortest text that reads back exactly.
+  std::ifstream written(path);
+  const std::string text((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "%%MatrixMarket matrix array real general\n3 2\n0.3333333333333333\n1e+300\n-0\n"
+                  "-2e-300\n0.1\n123456789.12345679\n");
   // A file that cannot be opened says why.
   const std::string unwritable = gs_test::message_of<gs::MatrixMarketError>(
       [&] { gs::write_matrix_market_dense((dir_ / "nodir" / "x.mtx").string(), m); });
@@ -136,6 +141,9 @@ TEST_F(MatrixMarket, SparseWriteReadsBack) {
   ASSERT_EQ(back.entries.size(), 2u);
   EXPECT_EQ(back.entries[0].value, 0.1);
   EXPECT_EQ(back.entries[1].row, 1);
+  std::ifstream written(path);
+  const std::string text((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 0.1\n2 1 -3\n");
 }
 
 // Some editors write a UTF-8 byte order mark first; the header follows it.
@@ -270,11 +278,20 @@ TEST_F(MatrixMarket, IgnoresTheProgramsDecimalComma) {
   const std::string text((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text.find(','), std::string::npos) << text;
   EXPECT_NE(text.find("-1.25\n"), std::string::npos) << text;
-  EXPECT_EQ(gs::read_matrix_market_dense(vector_path), x);  // %.17g round-trips exactly
+  EXPECT_EQ(gs::read_matrix_market_dense(vector_path), x);  // every bit read back
   // The stream overload writes the same text.
   std::ostringstream stream;
   gs::write_matrix_market_dense(stream, x);
   EXPECT_EQ(stream.str(), text);
+  // So does the coordinate writer.
+  gs::SparseTriplets t;
+  t.rows = t.cols = 2;
+  t.entries = {{1, 0, -0.25}};
+  gs::write_matrix_market_sparse(matrix_path, t);
+  EXPECT_EQ(gs::read_matrix_market_sparse(matrix_path).entries[0].value, -0.25);
+  std::ifstream sparse(matrix_path);
+  const std::string sparse_text((std::istreambuf_iterator<char>(sparse)), std::istreambuf_iterator<char>());
+  EXPECT_NE(sparse_text.find("2 1 -0.25\n"), std::string::npos) << sparse_text;
 }
 
 }  // namespace

@@ -41,12 +41,15 @@ SparseTriplets read_matrix_market_sparse(const std::string& path);
 // With `expected_rows` >= 0, a file announcing another row count fails at
 // its size line, before the matrix is allocated.
 Eigen::MatrixXd read_matrix_market_dense(const std::string& path, long expected_rows = -1);
-// Array format with every digit (%.17g). Throws MatrixMarketError if the file
-// cannot be written.
+// Array format, each value in the shortest decimal text that reads back as
+// exactly that double (0.1, not %.17g's 0.10000000000000001), with a decimal
+// point whatever the locale. Throws MatrixMarketError if the file cannot be
+// written.
 void write_matrix_market_dense(const std::string& path, const Eigen::MatrixXd& matrix);
 // The same text to a stream (standard output, a string); the caller checks
 // the stream's state.
 void write_matrix_market_dense(std::ostream& out, const Eigen::MatrixXd& matrix);
+// Coordinate format, general, the values written as above.
 void write_matrix_market_sparse(const std::string& path, const SparseTriplets& matrix);
 
 }  // namespace graphsolve
