@@ -3,6 +3,8 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -155,6 +157,33 @@ TEST_F(MatrixMarket, ByteOrderMarkBeforeTheHeaderIsSkipped) {
   EXPECT_EQ(a.entries[0].row, 1);
   EXPECT_EQ(a.entries[0].col, 0);
   EXPECT_EQ(a.entries[0].value, -3.5);
+}
+
+// Every decimal form strtod takes reads as strtod reads it, to the bit: signs,
+// no digits before or after the point, exponents of either case, subnormals,
+// and numbers too close to zero, which round to (signed) zero.
+TEST_F(MatrixMarket, DecimalNumbersReadAsStrtodReadsThem) {
+  const std::vector<std::string> values = {"+1.5",   "-0",       ".5",     "1.",        "1E3",   "-2.5e-3", "4.9e-324",
+                                           "1e-310", "-1e-400",  "1e-400", "0.1",       "00012", "+.25E+2",
+                                           "1.7976931348623157e308", "123456789012345678901234567890"};
+  std::string text = "%%MatrixMarket matrix coordinate real general\n" + std::to_string(values.size()) + " 1 " +
+                     std::to_string(values.size()) + "\n";
+  for (std::size_t k = 0; k < values.size(); ++k)
+    text += (k % 2 ? "+" : "0") + std::to_string(k + 1) + " \t1  " + values[k] + " \r\n";
+  const gs::SparseTriplets m = gs::read_matrix_market_sparse(write("forms.mtx", text));
+  ASSERT_EQ(m.entries.size(), values.size());
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    EXPECT_EQ(m.entries[k].row, static_cast<int>(k)) << values[k];
+    const double expected = std::strtod(values[k].c_str(), nullptr);
+    EXPECT_EQ(std::memcmp(&m.entries[k].value, &expected, sizeof expected), 0)
+        << values[k] << ": " << m.entries[k].value << " against " << expected;
+  }
+  // An index past the range of a long is no integer.
+  EXPECT_NE(gs_test::message_of<gs::MatrixMarketError>([&] {
+              gs::read_matrix_market_sparse(
+                  write("big.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n99999999999999999999 1 1\n"));
+            }).find(":3: expected an integer for the row index"),
+            std::string::npos);
 }
 
 TEST_F(MatrixMarket, MalformedFilesNameTheFileAndLine) {
