@@ -1,0 +1,187 @@
+// Reading and writing Matrix Market files next to the readers and writers a
+// user would otherwise call: CHOLMOD's (cholmod_read_triplet,
+// cholmod_write_sparse) and Eigen's (loadMarket, saveMarket, which build and
+// take a compressed SparseMatrix). The files are crystals of 6x6 blocks
+// (general, unsymmetric values). Every reader's matrix and every writer's
+// file (read back) must hold the source's values to the bit, or the
+// benchmark fails. Names: mtx/crystal/SIDE/SOLVER/read|write.
+#include <graphsolve/families.hpp>
+#include <graphsolve/graphsolve.hpp>
+#include <graphsolve/matrix_market.hpp>
+#include <graphsolve/sparse_export.hpp>
+
+#include <cholmod.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <unsupported/Eigen/SparseExtra>
+
+#include "benchmark_main.hpp"
+
+namespace {
+
+namespace gs = graphsolve;
+namespace fam = graphsolve::families;
+using Sparse = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
+
+Sparse crystal_matrix(int side) {
+  gs::BlockMatrix a(std::make_shared<const gs::Pattern>(fam::crystal(side, 6)));
+  fam::fill_values(a, fam::Values::Unsymmetric, 1);
+  return gs::to_sparse(a);
+}
+
+gs::SparseTriplets triplets_of(const Sparse& m) {
+  gs::SparseTriplets t;
+  t.rows = static_cast<int>(m.rows());
+  t.cols = static_cast<int>(m.cols());
+  for (int j = 0; j < m.outerSize(); ++j)
+    for (Sparse::InnerIterator it(m, j); it; ++it)
+      t.entries.push_back({static_cast<int>(it.row()), static_cast<int>(it.col()), it.value()});
+  return t;
+}
+
+Sparse sparse_of(const gs::SparseTriplets& t) {
+  std::vector<Eigen::Triplet<double, int>> entries;
+  for (const gs::Triplet& e : t.entries) entries.emplace_back(e.row, e.col, e.value);
+  Sparse m(t.rows, t.cols);
+  m.setFromTriplets(entries.begin(), entries.end());
+  return m;
+}
+
+// Exactly the same values in the same places (== on doubles: to the bit, but
+// for the sign of zero, which the crystals' values do not hold).
+bool same(const Sparse& a, const Sparse& b) {
+  if (a.rows() != b.rows() || a.cols() != b.cols() || a.nonZeros() != b.nonZeros()) return false;
+  for (int j = 0; j < a.outerSize(); ++j) {
+    Sparse::InnerIterator x(a, j), y(b, j);
+    for (; x && y; ++x, ++y)
+      if (x.row() != y.row() || x.value() != y.value()) return false;
+    if (x || y) return false;
+  }
+  return true;
+}
+
+class Cholmod {
+ public:
+  Cholmod() { cholmod_start(&common_); }
+  ~Cholmod() { cholmod_finish(&common_); }
+  Cholmod(const Cholmod&) = delete;
+  Cholmod& operator=(const Cholmod&) = delete;
+  cholmod_common* common() { return &common_; }
+
+ private:
+  cholmod_common common_;
+};
+
+Sparse sparse_of(const cholmod_triplet& t) {
+  gs::SparseTriplets g;
+  g.rows = static_cast<int>(t.nrow);
+  g.cols = static_cast<int>(t.ncol);
+  const int* i = static_cast<const int*>(t.i);
+  const int* j = static_cast<const int*>(t.j);
+  const double* x = static_cast<const double*>(t.x);
+  for (std::size_t k = 0; k < t.nnz; ++k) g.entries.push_back({i[k], j[k], x[k]});
+  return sparse_of(g);
+}
+
+// A crystal's matrix, its file as graphsolve writes it, and a scratch file
+// for the writers; both removed at the end.
+struct Files {
+  explicit Files(int side) : source(crystal_matrix(side)), triplets(triplets_of(source)) {
+    const auto dir = std::filesystem::temp_directory_path();
+    const std::string stem = "gs-mtx-bench-" + std::to_string(getpid()) + "-" + std::to_string(side);
+    input = (dir / (stem + ".mtx")).string();
+    output = (dir / (stem + "-out.mtx")).string();
+    gs::write_matrix_market_sparse(input, triplets);
+  }
+  ~Files() {
+    std::error_code ignored;
+    std::filesystem::remove(input, ignored);
+    std::filesystem::remove(output, ignored);
+  }
+  Files(const Files&) = delete;
+  Files& operator=(const Files&) = delete;
+  Sparse source;
+  gs::SparseTriplets triplets;
+  std::string input, output;
+};
+
+void read(benchmark::State& state, const Files& f, const std::string& solver) {
+  Cholmod cholmod;
+  Sparse last;
+  for (auto _ : state) {
+    if (solver == "graphsolve") {
+      const gs::SparseTriplets t = gs::read_matrix_market_sparse(f.input);
+      state.PauseTiming();
+      last = sparse_of(t);
+      state.ResumeTiming();
+    } else if (solver == "cholmod") {
+      std::FILE* file = std::fopen(f.input.c_str(), "r");
+      cholmod_triplet* t = file ? cholmod_read_triplet(file, cholmod.common()) : nullptr;
+      if (file) std::fclose(file);
+      if (!t) return state.SkipWithError("cholmod_read_triplet failed");
+      state.PauseTiming();
+      last = sparse_of(*t);
+      cholmod_free_triplet(&t, cholmod.common());
+      state.ResumeTiming();
+    } else {
+      if (!Eigen::loadMarket(last, f.input)) return state.SkipWithError("loadMarket failed");
+    }
+  }
+  if (!same(last, f.source)) state.SkipWithError("the matrix read differs from the one written");
+  state.counters["entries"] = static_cast<double>(f.source.nonZeros());
+}
+
+void write(benchmark::State& state, const Files& f, const std::string& solver) {
+  Cholmod cholmod;
+  cholmod_sparse view{};  // the source in CHOLMOD's form, without a copy
+  if (solver == "cholmod") {
+    view.nrow = static_cast<std::size_t>(f.source.rows());
+    view.ncol = static_cast<std::size_t>(f.source.cols());
+    view.nzmax = static_cast<std::size_t>(f.source.nonZeros());
+    view.p = const_cast<int*>(f.source.outerIndexPtr());
+    view.i = const_cast<int*>(f.source.innerIndexPtr());
+    view.x = const_cast<double*>(f.source.valuePtr());
+    view.stype = 0;
+    view.itype = CHOLMOD_INT;
+    view.xtype = CHOLMOD_REAL;
+    view.dtype = CHOLMOD_DOUBLE;
+    view.sorted = 1;
+    view.packed = 1;
+  }
+  for (auto _ : state) {
+    if (solver == "graphsolve") {
+      gs::write_matrix_market_sparse(f.output, f.triplets);
+    } else if (solver == "cholmod") {
+      std::FILE* file = std::fopen(f.output.c_str(), "w");
+      const int written = file ? cholmod_write_sparse(file, &view, nullptr, nullptr, cholmod.common()) : -1;
+      if (file) std::fclose(file);
+      if (written < 0) return state.SkipWithError("cholmod_write_sparse failed");
+    } else {
+      if (!Eigen::saveMarket(f.source, f.output)) return state.SkipWithError("saveMarket failed");
+    }
+  }
+  if (!same(sparse_of(gs::read_matrix_market_sparse(f.output)), f.source))
+    state.SkipWithError("the file written does not read back as the matrix");
+  state.counters["bytes"] = static_cast<double>(std::filesystem::file_size(f.output));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return bench::run_benchmarks(argc, argv, [](bool quick) {
+    for (const int side : quick ? std::vector<int>{2} : std::vector<int>{10, 16}) {
+      const auto files = std::make_shared<Files>(side);
+      for (const char* solver : {"graphsolve", "cholmod", "eigen"})
+        for (const bool reading : {true, false}) {
+          const std::string name = "mtx/crystal/" + std::to_string(side) + "/" + solver + (reading ? "/read" : "/write");
+          benchmark::RegisterBenchmark(name.c_str(), [files, reading, s = std::string(solver)](benchmark::State& st) {
+            reading ? read(st, *files, s) : write(st, *files, s);
+          })->Unit(benchmark::kMillisecond);
+        }
+    }
+  });
+}
