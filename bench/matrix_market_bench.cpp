@@ -177,7 +177,8 @@ int main(int argc, char** argv) {
       const auto files = std::make_shared<Files>(side);
       for (const char* solver : {"graphsolve", "cholmod", "eigen"})
         for (const bool reading : {true, false}) {
-          const std::string name = "mtx/crystal/" + std::to_string(side) + "/" + solver + (reading ? "/read" : "/write");
+          const std::string name =
+              "mtx/crystal/" + std::to_string(side) + "/" + solver + (reading ? "/read" : "/write");
           benchmark::RegisterBenchmark(name.c_str(), [files, reading, s = std::string(solver)](benchmark::State& st) {
             reading ? read(st, *files, s) : write(st, *files, s);
           })->Unit(benchmark::kMillisecond);

@@ -3,15 +3,15 @@
 #include "graphsolve/matrix_market.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cerrno>
-#include <cmath>
+#include <charconv>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "decimal_number.hpp"
 #include "exact_decimal.hpp"
@@ -148,7 +148,8 @@ class Reader {
   // ASCII only: the header's words are, and the program's locale (a Turkish
   // one lowers 'I' to a dotless i) has no say.
   static std::string lowercase(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; });
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; });
     return s;
   }
 
@@ -295,8 +296,9 @@ Eigen::MatrixXd read_matrix_market_dense(const std::string& path, long expected_
 }
 
 void write_matrix_market_dense(std::ostream& out, const Eigen::MatrixXd& matrix) {
-  // Not the stream's operator<<: the caller's locale may group digits or
-  // write decimal commas. exact_decimal writes a point whatever the locale.
+  // The numbers are formatted here, not by the stream's operator<<, which
+  // follows the stream's locale (grouped digits, decimal commas):
+  // exact_decimal writes a point whatever the locale.
   out << "%%MatrixMarket matrix array real general\n"
       << std::to_string(matrix.rows()) << ' ' << std::to_string(matrix.cols()) << '\n';
   char line[exact_decimal::kMaxChars + 1];
