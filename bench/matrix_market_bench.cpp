@@ -1,10 +1,13 @@
 // Reading and writing Matrix Market files next to the readers and writers a
 // user would otherwise call: CHOLMOD's (cholmod_read_triplet,
-// cholmod_write_sparse) and Eigen's (loadMarket, saveMarket, which build and
-// take a compressed SparseMatrix). The files are crystals of 6x6 blocks
-// (general, unsymmetric values). Every reader's matrix and every writer's
-// file (read back) must hold the source's values to the bit, or the
-// benchmark fails. Names: mtx/crystal/SIDE/SOLVER/read|write.
+// cholmod_write_sparse; cholmod_read_dense, cholmod_write_dense) and Eigen's
+// (loadMarket, saveMarket, which build and take a compressed SparseMatrix;
+// loadMarketVector, saveMarketVector). The files are crystals of 6x6 blocks
+// (coordinate, general, unsymmetric values) and vectors (array: the
+// solutions `graphsolve solve` writes, the right-hand sides it reads). Every
+// reader's matrix and every writer's file (read back) must hold the source's
+// values to the bit, or the benchmark fails.
+// Names: mtx/crystal/SIDE/SOLVER/read|write, mtx/vector/LENGTH/SOLVER/read|write.
 #include <graphsolve/families.hpp>
 #include <graphsolve/graphsolve.hpp>
 #include <graphsolve/matrix_market.hpp>
@@ -13,9 +16,11 @@
 #include <cholmod.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <random>
 #include <string>
 #include <unsupported/Eigen/SparseExtra>
 
@@ -87,15 +92,14 @@ Sparse sparse_of(const cholmod_triplet& t) {
   return sparse_of(g);
 }
 
-// A crystal's matrix, its file as graphsolve writes it, and a scratch file
-// for the writers; both removed at the end.
+// An input file (as graphsolve writes it) and a scratch file for the
+// writers, both removed at the end.
 struct Files {
-  explicit Files(int side) : source(crystal_matrix(side)), triplets(triplets_of(source)) {
+  explicit Files(const std::string& name) {
     const auto dir = std::filesystem::temp_directory_path();
-    const std::string stem = "gs-mtx-bench-" + std::to_string(getpid()) + "-" + std::to_string(side);
+    const std::string stem = "gs-mtx-bench-" + std::to_string(getpid()) + "-" + name;
     input = (dir / (stem + ".mtx")).string();
     output = (dir / (stem + "-out.mtx")).string();
-    gs::write_matrix_market_sparse(input, triplets);
   }
   ~Files() {
     std::error_code ignored;
@@ -104,22 +108,55 @@ struct Files {
   }
   Files(const Files&) = delete;
   Files& operator=(const Files&) = delete;
-  Sparse source;
-  gs::SparseTriplets triplets;
   std::string input, output;
 };
 
-void read(benchmark::State& state, const Files& f, const std::string& solver) {
+// A crystal's matrix and its file.
+struct Crystal {
+  explicit Crystal(int side)
+      : source(crystal_matrix(side)), triplets(triplets_of(source)), files("crystal-" + std::to_string(side)) {
+    gs::write_matrix_market_sparse(files.input, triplets);
+  }
+  Sparse source;
+  gs::SparseTriplets triplets;
+  Files files;
+};
+
+// A vector of values spread over many orders of magnitude, and its file.
+struct Vector {
+  explicit Vector(int length) : source(length), files("vector-" + std::to_string(length)) {
+    std::mt19937_64 random(1);
+    std::normal_distribution<double> digits;
+    std::uniform_int_distribution<int> exponent(-20, 20);
+    for (double& v : source) v = digits(random) * std::pow(10.0, exponent(random));
+    gs::write_matrix_market_dense(files.input, source);
+  }
+  Eigen::VectorXd source;
+  Files files;
+};
+
+// cholmod_dense over a vector's storage, without a copy.
+cholmod_dense dense_view(const Eigen::VectorXd& v) {
+  cholmod_dense view{};
+  view.nrow = view.d = view.nzmax = static_cast<std::size_t>(v.size());
+  view.ncol = 1;
+  view.x = const_cast<double*>(v.data());
+  view.xtype = CHOLMOD_REAL;
+  view.dtype = CHOLMOD_DOUBLE;
+  return view;
+}
+
+void read(benchmark::State& state, const Crystal& f, const std::string& solver) {
   Cholmod cholmod;
   Sparse last;
   for (auto _ : state) {
     if (solver == "graphsolve") {
-      const gs::SparseTriplets t = gs::read_matrix_market_sparse(f.input);
+      const gs::SparseTriplets t = gs::read_matrix_market_sparse(f.files.input);
       state.PauseTiming();
       last = sparse_of(t);
       state.ResumeTiming();
     } else if (solver == "cholmod") {
-      std::FILE* file = std::fopen(f.input.c_str(), "r");
+      std::FILE* file = std::fopen(f.files.input.c_str(), "r");
       cholmod_triplet* t = file ? cholmod_read_triplet(file, cholmod.common()) : nullptr;
       if (file) std::fclose(file);
       if (!t) return state.SkipWithError("cholmod_read_triplet failed");
@@ -128,14 +165,14 @@ void read(benchmark::State& state, const Files& f, const std::string& solver) {
       cholmod_free_triplet(&t, cholmod.common());
       state.ResumeTiming();
     } else {
-      if (!Eigen::loadMarket(last, f.input)) return state.SkipWithError("loadMarket failed");
+      if (!Eigen::loadMarket(last, f.files.input)) return state.SkipWithError("loadMarket failed");
     }
   }
   if (!same(last, f.source)) state.SkipWithError("the matrix read differs from the one written");
   state.counters["entries"] = static_cast<double>(f.source.nonZeros());
 }
 
-void write(benchmark::State& state, const Files& f, const std::string& solver) {
+void write(benchmark::State& state, const Crystal& f, const std::string& solver) {
   Cholmod cholmod;
   cholmod_sparse view{};  // the source in CHOLMOD's form, without a copy
   if (solver == "cholmod") {
@@ -154,35 +191,85 @@ void write(benchmark::State& state, const Files& f, const std::string& solver) {
   }
   for (auto _ : state) {
     if (solver == "graphsolve") {
-      gs::write_matrix_market_sparse(f.output, f.triplets);
+      gs::write_matrix_market_sparse(f.files.output, f.triplets);
     } else if (solver == "cholmod") {
-      std::FILE* file = std::fopen(f.output.c_str(), "w");
+      std::FILE* file = std::fopen(f.files.output.c_str(), "w");
       const int written = file ? cholmod_write_sparse(file, &view, nullptr, nullptr, cholmod.common()) : -1;
       if (file) std::fclose(file);
       if (written < 0) return state.SkipWithError("cholmod_write_sparse failed");
     } else {
-      if (!Eigen::saveMarket(f.source, f.output)) return state.SkipWithError("saveMarket failed");
+      if (!Eigen::saveMarket(f.source, f.files.output)) return state.SkipWithError("saveMarket failed");
     }
   }
-  if (!same(sparse_of(gs::read_matrix_market_sparse(f.output)), f.source))
+  if (!same(sparse_of(gs::read_matrix_market_sparse(f.files.output)), f.source))
     state.SkipWithError("the file written does not read back as the matrix");
-  state.counters["bytes"] = static_cast<double>(std::filesystem::file_size(f.output));
+  state.counters["bytes"] = static_cast<double>(std::filesystem::file_size(f.files.output));
+}
+
+void read(benchmark::State& state, const Vector& f, const std::string& solver) {
+  Cholmod cholmod;
+  Eigen::VectorXd last;
+  for (auto _ : state) {
+    if (solver == "graphsolve") {
+      last = gs::read_matrix_market_dense(f.files.input);
+    } else if (solver == "cholmod") {
+      std::FILE* file = std::fopen(f.files.input.c_str(), "r");
+      cholmod_dense* x = file ? cholmod_read_dense(file, cholmod.common()) : nullptr;
+      if (file) std::fclose(file);
+      if (!x) return state.SkipWithError("cholmod_read_dense failed");
+      state.PauseTiming();
+      last = Eigen::Map<const Eigen::VectorXd>(static_cast<const double*>(x->x), static_cast<Eigen::Index>(x->nrow));
+      cholmod_free_dense(&x, cholmod.common());
+      state.ResumeTiming();
+    } else {
+      if (!Eigen::loadMarketVector(last, f.files.input)) return state.SkipWithError("loadMarketVector failed");
+    }
+  }
+  if (!(last.size() == f.source.size() && last == f.source))
+    state.SkipWithError("the vector read differs from the one written");
+  state.counters["values"] = static_cast<double>(f.source.size());
+}
+
+void write(benchmark::State& state, const Vector& f, const std::string& solver) {
+  Cholmod cholmod;
+  cholmod_dense view = dense_view(f.source);
+  for (auto _ : state) {
+    if (solver == "graphsolve") {
+      gs::write_matrix_market_dense(f.files.output, f.source);
+    } else if (solver == "cholmod") {
+      std::FILE* file = std::fopen(f.files.output.c_str(), "w");
+      const int written = file ? cholmod_write_dense(file, &view, nullptr, cholmod.common()) : -1;
+      if (file) std::fclose(file);
+      if (written < 0) return state.SkipWithError("cholmod_write_dense failed");
+    } else {
+      if (!Eigen::saveMarketVector(f.source, f.files.output)) return state.SkipWithError("saveMarketVector failed");
+    }
+  }
+  const Eigen::MatrixXd back = gs::read_matrix_market_dense(f.files.output);
+  if (!(back.size() == f.source.size() && back.col(0) == f.source))
+    state.SkipWithError("the file written does not read back as the vector");
+  state.counters["bytes"] = static_cast<double>(std::filesystem::file_size(f.files.output));
+}
+
+// Every solver reading and writing one kind of file.
+template <class Case>
+void register_case(const std::shared_ptr<Case>& c, const std::string& prefix) {
+  for (const char* solver : {"graphsolve", "cholmod", "eigen"})
+    for (const bool reading : {true, false}) {
+      const std::string name = prefix + "/" + solver + (reading ? "/read" : "/write");
+      benchmark::RegisterBenchmark(name.c_str(), [c, reading, s = std::string(solver)](benchmark::State& st) {
+        reading ? read(st, *c, s) : write(st, *c, s);
+      })->Unit(benchmark::kMillisecond);
+    }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   return bench::run_benchmarks(argc, argv, [](bool quick) {
-    for (const int side : quick ? std::vector<int>{2} : std::vector<int>{10, 16}) {
-      const auto files = std::make_shared<Files>(side);
-      for (const char* solver : {"graphsolve", "cholmod", "eigen"})
-        for (const bool reading : {true, false}) {
-          const std::string name =
-              "mtx/crystal/" + std::to_string(side) + "/" + solver + (reading ? "/read" : "/write");
-          benchmark::RegisterBenchmark(name.c_str(), [files, reading, s = std::string(solver)](benchmark::State& st) {
-            reading ? read(st, *files, s) : write(st, *files, s);
-          })->Unit(benchmark::kMillisecond);
-        }
-    }
+    for (const int side : quick ? std::vector<int>{2} : std::vector<int>{10, 16})
+      register_case(std::make_shared<Crystal>(side), "mtx/crystal/" + std::to_string(side));
+    for (const int length : quick ? std::vector<int>{100} : std::vector<int>{1000000})
+      register_case(std::make_shared<Vector>(length), "mtx/vector/" + std::to_string(length));
   });
 }
