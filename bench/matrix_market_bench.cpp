@@ -81,6 +81,17 @@ class Cholmod {
   cholmod_common common_;
 };
 
+// CHOLMOD reads and writes open files: call(file) on `path` opened in `mode`,
+// or `failed` if it does not open.
+template <class Call, class Result>
+Result on_file(const std::string& path, const char* mode, Call call, Result failed) {
+  std::FILE* file = std::fopen(path.c_str(), mode);
+  if (!file) return failed;
+  const Result result = call(file);
+  std::fclose(file);
+  return result;
+}
+
 Sparse sparse_of(const cholmod_triplet& t) {
   gs::SparseTriplets g;
   g.rows = static_cast<int>(t.nrow);
@@ -156,9 +167,9 @@ void read(benchmark::State& state, const Crystal& f, const std::string& solver) 
       last = sparse_of(t);
       state.ResumeTiming();
     } else if (solver == "cholmod") {
-      std::FILE* file = std::fopen(f.files.input.c_str(), "r");
-      cholmod_triplet* t = file ? cholmod_read_triplet(file, cholmod.common()) : nullptr;
-      if (file) std::fclose(file);
+      cholmod_triplet* t = on_file(f.files.input, "r", [&](std::FILE* file) {
+        return cholmod_read_triplet(file, cholmod.common());
+      }, static_cast<cholmod_triplet*>(nullptr));
       if (!t) return state.SkipWithError("cholmod_read_triplet failed");
       state.PauseTiming();
       last = sparse_of(*t);
@@ -193,9 +204,9 @@ void write(benchmark::State& state, const Crystal& f, const std::string& solver)
     if (solver == "graphsolve") {
       gs::write_matrix_market_sparse(f.files.output, f.triplets);
     } else if (solver == "cholmod") {
-      std::FILE* file = std::fopen(f.files.output.c_str(), "w");
-      const int written = file ? cholmod_write_sparse(file, &view, nullptr, nullptr, cholmod.common()) : -1;
-      if (file) std::fclose(file);
+      const int written = on_file(f.files.output, "w", [&](std::FILE* file) {
+        return cholmod_write_sparse(file, &view, nullptr, nullptr, cholmod.common());
+      }, -1);
       if (written < 0) return state.SkipWithError("cholmod_write_sparse failed");
     } else {
       if (!Eigen::saveMarket(f.source, f.files.output)) return state.SkipWithError("saveMarket failed");
@@ -213,9 +224,9 @@ void read(benchmark::State& state, const Vector& f, const std::string& solver) {
     if (solver == "graphsolve") {
       last = gs::read_matrix_market_dense(f.files.input);
     } else if (solver == "cholmod") {
-      std::FILE* file = std::fopen(f.files.input.c_str(), "r");
-      cholmod_dense* x = file ? cholmod_read_dense(file, cholmod.common()) : nullptr;
-      if (file) std::fclose(file);
+      cholmod_dense* x = on_file(f.files.input, "r", [&](std::FILE* file) {
+        return cholmod_read_dense(file, cholmod.common());
+      }, static_cast<cholmod_dense*>(nullptr));
       if (!x) return state.SkipWithError("cholmod_read_dense failed");
       state.PauseTiming();
       last = Eigen::Map<const Eigen::VectorXd>(static_cast<const double*>(x->x), static_cast<Eigen::Index>(x->nrow));
@@ -237,9 +248,9 @@ void write(benchmark::State& state, const Vector& f, const std::string& solver) 
     if (solver == "graphsolve") {
       gs::write_matrix_market_dense(f.files.output, f.source);
     } else if (solver == "cholmod") {
-      std::FILE* file = std::fopen(f.files.output.c_str(), "w");
-      const int written = file ? cholmod_write_dense(file, &view, nullptr, cholmod.common()) : -1;
-      if (file) std::fclose(file);
+      const int written = on_file(f.files.output, "w", [&](std::FILE* file) {
+        return cholmod_write_dense(file, &view, nullptr, cholmod.common());
+      }, -1);
       if (written < 0) return state.SkipWithError("cholmod_write_dense failed");
     } else {
       if (!Eigen::saveMarketVector(f.source, f.files.output)) return state.SkipWithError("saveMarketVector failed");
