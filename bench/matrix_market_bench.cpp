@@ -15,6 +15,7 @@
 
 #include <cholmod.h>
 #include <unistd.h>
+#include <unsupported/Eigen/SparseExtra>
 
 #include <cmath>
 #include <cstdio>
@@ -22,7 +23,6 @@
 #include <memory>
 #include <random>
 #include <string>
-#include <unsupported/Eigen/SparseExtra>
 
 #include "benchmark_main.hpp"
 
