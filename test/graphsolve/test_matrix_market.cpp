@@ -8,12 +8,12 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <iterator>
 #include <string>
 #include <vector>
 #include <unistd.h>
 
 #include "comma_locale.hpp"
+#include "file_text.hpp"
 #include "graphsolve/matrix_market.hpp"
 #include "test_support.hpp"
 
@@ -34,11 +34,6 @@ class MatrixMarket : public ::testing::Test {
     const std::string path = (dir_ / name).string();
     std::ofstream(path) << text;
     return path;
-  }
-  // What a file holds, whole.
-  static std::string contents(const std::string& path) {
-    std::ifstream in(path);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   }
   std::string error_of_sparse(const std::string& text) {
     const std::string path = write("bad.mtx", text);
@@ -86,7 +81,7 @@ TEST_F(MatrixMarket, DenseRoundTripKeepsEveryDigit) {
   const Eigen::MatrixXd back = gs::read_matrix_market_dense(path);
   EXPECT_EQ(back, m);
   // In the shortest text that reads back exactly.
-  EXPECT_EQ(contents(path), "%%MatrixMarket matrix array real general\n3 2\n0.3333333333333333\n1e+300\n-0\n"
+  EXPECT_EQ(file_text(path), "%%MatrixMarket matrix array real general\n3 2\n0.3333333333333333\n1e+300\n-0\n"
                   "-2e-300\n0.1\n123456789.12345679\n");
   // A file that cannot be opened says why.
   const std::string unwritable = gs_test::message_of<gs::MatrixMarketError>(
@@ -146,7 +141,7 @@ TEST_F(MatrixMarket, SparseWriteReadsBack) {
   ASSERT_EQ(back.entries.size(), 2u);
   EXPECT_EQ(back.entries[0].value, 0.1);
   EXPECT_EQ(back.entries[1].row, 1);
-  EXPECT_EQ(contents(path), "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 0.1\n2 1 -3\n");
+  EXPECT_EQ(file_text(path), "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 0.1\n2 1 -3\n");
 }
 
 // Some editors write a UTF-8 byte order mark first; the header follows it.
@@ -304,7 +299,7 @@ TEST_F(MatrixMarket, IgnoresTheProgramsDecimalComma) {
   Eigen::MatrixXd x(3, 1);
   x << 0.1, -1.25, 1e-300;
   gs::write_matrix_market_dense(vector_path, x);
-  const std::string text = contents(vector_path);
+  const std::string text = file_text(vector_path);
   EXPECT_EQ(text.find(','), std::string::npos) << text;
   EXPECT_NE(text.find("-1.25\n"), std::string::npos) << text;
   EXPECT_EQ(gs::read_matrix_market_dense(vector_path), x);  // every bit read back
@@ -318,7 +313,7 @@ TEST_F(MatrixMarket, IgnoresTheProgramsDecimalComma) {
   t.entries = {{1, 0, -0.25}};
   gs::write_matrix_market_sparse(matrix_path, t);
   EXPECT_EQ(gs::read_matrix_market_sparse(matrix_path).entries[0].value, -0.25);
-  const std::string sparse_text = contents(matrix_path);
+  const std::string sparse_text = file_text(matrix_path);
   EXPECT_NE(sparse_text.find("2 1 -0.25\n"), std::string::npos) << sparse_text;
 }
 

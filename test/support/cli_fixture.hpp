@@ -7,12 +7,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "file_text.hpp"
 
 struct CliResult {
   int code;
@@ -72,12 +73,7 @@ class CliFixture : public ::testing::Test {
     std::ofstream(dir_ / name) << text;
     return name;
   }
-  static std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
+  static std::string slurp(const std::filesystem::path& p) { return file_text(p); }
 
   std::filesystem::path dir_;
 
