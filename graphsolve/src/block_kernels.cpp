@@ -381,6 +381,49 @@ double cholesky_negated_inverse(double* d, int ldd, double input_scale, double t
   return ratio;
 }
 
+// 3 x 3 by the same D = L diag(p) L^T, its divisions regrouped: the loop
+// above divides by p1 = d11, then by p2, then by p3, each waiting on the
+// last. Here p2 = det2 / d11, with det2 = d11 d22 - d21^2 the leading 2 x 2
+// minor (p1 p2), so 1/d11 and 1/det2 are taken side by side, and 1/sqrt(p3)
+// is sqrt(p3) / p3, the root beside the division instead of after it.
+// Every product a rounding of the loop's own (det2 / d11 for d22 - l21 d21,
+// whose error is as small: d21^2 <= d11 d22); the other entries as there.
+double cholesky_negated_inverse3(double* d, int ldd, double input_scale, double tolerance) {
+  const auto a = [&](int i, int j) { return d[i + j * ldd]; };  // the lower triangle only
+  const double d11 = a(0, 0), d21 = a(1, 0), d31 = a(2, 0), d22 = a(1, 1), d32 = a(2, 1), d33 = a(2, 2);
+  const double det2 = d11 * d22 - d21 * d21;
+  // A minor beyond the comfortable range of double (entries past about
+  // 1e145 or below 1e-145; or not positive): the loop decides.
+  if (!(det2 > 1e-290 && det2 < 1e290)) return cholesky_negated_inverse<3>(d, ldd, input_scale, tolerance);
+  const double inverse_p1 = 1.0 / d11, inverse_det2 = 1.0 / det2;
+  const double l21 = d21 * inverse_p1, l31 = d31 * inverse_p1;
+  const double m32 = d32 - l31 * d21;  // row 2 of column 1 after the first step
+  const double p2 = det2 * inverse_p1, inverse_p2 = d11 * inverse_det2;
+  const double l32 = m32 * inverse_p2;
+  const double p3 = (d33 - l31 * d31) - l32 * m32;
+  double smallest = 1e308, largest = input_scale;
+  bool definite = true;
+  for (const double pivot : {d11, p2, p3}) {
+    definite = definite && pivot > 0.0 && pivot < 1e308;
+    smallest = std::min(smallest, pivot);
+    largest = std::max(largest, pivot);
+  }
+  if (!definite) return -1.0;
+  const double ratio = smallest / largest;
+  if (!(ratio >= tolerance)) return ratio;  // D stays for the caller's retry
+  // -C^{-1} = diag(s) L^{-1}, s_i = -1/sqrt(p_i), with L^{-1} = [1 0 0; -l21 1
+  // 0; l21 l32 - l31, -l32, 1]. Each column as a pair and a single, the
+  // pieces in which the edge kernels read it back.
+  const double s1 = -std::sqrt(inverse_p1), s2 = -std::sqrt(inverse_p2), s3 = -std::sqrt(p3) * (1.0 / p3);
+  Eigen::Map<Eigen::Vector2d>{d} = Eigen::Vector2d(s1, -l21 * s2);
+  d[2] = (l21 * l32 - l31) * s3;
+  Eigen::Map<Eigen::Vector2d>(d + ldd) = Eigen::Vector2d(0.0, s2);
+  d[2 + ldd] = -l32 * s3;
+  Eigen::Map<Eigen::Vector2d>(d + 2 * ldd) = Eigen::Vector2d(0.0, 0.0);
+  d[2 + 2 * ldd] = s3;
+  return ratio;
+}
+
 template <int K>
 double invert(double* d, int ldd, const double* row_magnitudes, double tolerance, bool cholesky) {
   const double input_scale = Eigen::Map<const Eigen::Array<double, K, 1>>(row_magnitudes).maxCoeff();
@@ -388,6 +431,8 @@ double invert(double* d, int ldd, const double* row_magnitudes, double tolerance
     if (wide::enabled())
       return cholesky ? wide::cholesky(K, d, ldd, input_scale, tolerance)
                       : wide::gauss_jordan(K, d, ldd, input_scale, tolerance);
+  if constexpr (K == 3)
+    if (cholesky) return cholesky_negated_inverse3(d, ldd, input_scale, tolerance);
   return cholesky ? cholesky_negated_inverse<K>(d, ldd, input_scale, tolerance)
                   : lu_negated_inverse<K>(d, ldd, input_scale, tolerance);
 }

@@ -479,7 +479,7 @@ TEST(Numeric, PivotRatioIsThatOfPartialPivoting) {
 TEST(Numeric, CholeskyPivotRatioAndIndefiniteBlocks) {
   std::mt19937 rng(9);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  for (const int size : {1, 2, 5, 6, 7, 9, 16}) {
+  for (const int size : {1, 2, 3, 4, 5, 6, 7, 9, 16}) {
     gs::Graph g;
     g.add_node(size);
     const gs::Symbolic sym = gs::analyze(g);
@@ -551,6 +551,25 @@ TEST(Numeric, ThreeByThreePivotsAtTheEdgesOfTheDoubleRange) {
     Eigen::VectorXd x(a.rows());
     ASSERT_EQ(ldu.solve(b, x), gs::Status::Success);
     const Eigen::VectorXd reference = a.to_dense().partialPivLu().solve(b);
+    ASSERT_TRUE(reference.allFinite());
+    EXPECT_LT((x - reference).lpNorm<Eigen::Infinity>(), 1e-10 * reference.lpNorm<Eigen::Infinity>()) << magnitude;
+  }
+  // LLT's 3 x 3 kernel forms the leading 2 x 2 minor (products of two
+  // entries): at these magnitudes the minor leaves the double range, and the
+  // block must still factorize as at magnitude 1.
+  for (double magnitude : {1e-200, 1e-100, 1e100, 1e200}) {
+    fam::fill_values(a, fam::Values::SymmetricPositiveDefinite, 3);
+    for (int v = 0; v < 6; ++v) a.diag(v) *= magnitude;
+    for (int v = 0; v + 1 < 6; ++v) {
+      a.block(v, v + 1) *= magnitude;
+      a.block(v + 1, v) *= magnitude;
+    }
+    gs::Factorization llt(sym, gs::Method::LLT);
+    ASSERT_EQ(llt.factorize(a), gs::Status::Success) << magnitude;
+    const Eigen::VectorXd b = magnitude * gs_test::random_rhs(a.rows(), 1, 2);
+    Eigen::VectorXd x(a.rows());
+    ASSERT_EQ(llt.solve(b, x), gs::Status::Success);
+    const Eigen::VectorXd reference = a.to_dense().llt().solve(b);
     ASSERT_TRUE(reference.allFinite());
     EXPECT_LT((x - reference).lpNorm<Eigen::Infinity>(), 1e-10 * reference.lpNorm<Eigen::Infinity>()) << magnitude;
   }

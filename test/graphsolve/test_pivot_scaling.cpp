@@ -128,31 +128,39 @@ TEST(PivotScaling, BadlyScaledBlocksFactorizeAndSolveAccurately) {
 
 // The second node's first row cancels to a few units in the last place of
 // the 1e8 it was loaded with: D_1 = A_11 - A_10 A_00^{-1} A_01 holds a pivot
-// of about 1e-8 in a row whose other entry is 0. Scaled by that row's own
+// of about 1e-8 in a row whose other entries are 0. Scaled by that row's own
 // magnitude in D alone it would pass; scaled by the 1e8 the row had when
 // loaded it is rounding, and stays refused. With twice the load the same
-// row keeps its digits and passes.
+// row keeps its digits and passes. Every block size from 2 to 6, so that
+// each size's own pivot kernel is held to it.
 TEST(PivotScaling, RowsThatCancelledAreStillRefused) {
-  gs::Graph g;
-  g.add_node(2);
-  g.add_node(2);
-  g.add_edge(0, 1);
-  const gs::Symbolic sym = gs::analyze(g, {gs::Ordering::Given, {0, 1}});
-  for (const gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
-    SCOPED_TRACE(gs::to_string(method));
-    gs::BlockMatrix a(sym);
-    a.diag(0).setIdentity();
-    const Eigen::Matrix2d coupling = Eigen::Vector2d(1e4, 1.0).asDiagonal();
-    a.block(1, 0) = coupling;
-    a.block(0, 1) = coupling.transpose();
-    for (const double load : {1e8 * (1.0 + 4.0 * std::numeric_limits<double>::epsilon()), 2e8}) {
-      a.diag(1) << load, 0.0, 0.0, 3.0;
-      gs::Factorization f(sym, method);
-      if (load < 1.5e8) {
-        EXPECT_EQ(f.factorize(a), gs::Status::SingularPivot);
-        EXPECT_EQ(f.failed_node(), 1);
-      } else {
-        EXPECT_EQ(f.factorize(a), gs::Status::Success);
+  for (int size = 2; size <= 6; ++size) {
+    SCOPED_TRACE("blocks of " + std::to_string(size));
+    gs::Graph g;
+    g.add_node(size);
+    g.add_node(size);
+    g.add_edge(0, 1);
+    const gs::Symbolic sym = gs::analyze(g, {gs::Ordering::Given, {0, 1}});
+    for (const gs::Method method : {gs::Method::LDU, gs::Method::LDLT, gs::Method::LLT}) {
+      SCOPED_TRACE(gs::to_string(method));
+      gs::BlockMatrix a(sym);
+      a.diag(0).setIdentity();
+      Eigen::VectorXd coupling_diagonal = Eigen::VectorXd::Ones(size);
+      coupling_diagonal[0] = 1e4;
+      const Eigen::MatrixXd coupling = coupling_diagonal.asDiagonal();
+      a.block(1, 0) = coupling;
+      a.block(0, 1) = coupling.transpose();
+      for (const double load : {1e8 * (1.0 + 4.0 * std::numeric_limits<double>::epsilon()), 2e8}) {
+        Eigen::VectorXd loaded = Eigen::VectorXd::Constant(size, 3.0);
+        loaded[0] = load;
+        a.diag(1) = loaded.asDiagonal();
+        gs::Factorization f(sym, method);
+        if (load < 1.5e8) {
+          EXPECT_EQ(f.factorize(a), gs::Status::SingularPivot);
+          EXPECT_EQ(f.failed_node(), 1);
+        } else {
+          EXPECT_EQ(f.factorize(a), gs::Status::Success);
+        }
       }
     }
   }
