@@ -536,41 +536,30 @@ TEST(Numeric, ThreeByThreePivotsAtTheEdgesOfTheDoubleRange) {
   ASSERT_EQ(f.solve_in_place(y), gs::Status::Success);
   EXPECT_TRUE(y.isApprox(Eigen::Vector3d(1.0, -2.0, 3.0), 1e-14)) << y.transpose();
 
+  // The whole chain scaled: LDU, and LLT, whose 3 x 3 kernel forms the
+  // leading 2 x 2 minor (products of two entries): at these magnitudes the
+  // minor leaves the double range, and the block must still factorize as at
+  // magnitude 1.
   const gs::Symbolic sym = gs::analyze(fam::chain(6, 3));
   gs::BlockMatrix a(sym);
-  for (double magnitude : {1e-200, 1e-100, 1e100, 1e200}) {
-    fam::fill_values(a, fam::Values::Unsymmetric, 3);
-    for (int v = 0; v < 6; ++v) a.diag(v) *= magnitude;
-    for (int v = 0; v + 1 < 6; ++v) {
-      a.block(v, v + 1) *= magnitude;
-      a.block(v + 1, v) *= magnitude;
+  for (const gs::Method method : {gs::Method::LDU, gs::Method::LLT})
+    for (double magnitude : {1e-200, 1e-100, 1e100, 1e200}) {
+      const bool spd = method == gs::Method::LLT;
+      fam::fill_values(a, spd ? fam::Values::SymmetricPositiveDefinite : fam::Values::Unsymmetric, 3);
+      for (int v = 0; v < 6; ++v) a.diag(v) *= magnitude;
+      for (int v = 0; v + 1 < 6; ++v) {
+        a.block(v, v + 1) *= magnitude;
+        a.block(v + 1, v) *= magnitude;
+      }
+      gs::Factorization factorization(sym, method);
+      ASSERT_EQ(factorization.factorize(a), gs::Status::Success) << magnitude;
+      const Eigen::VectorXd b = magnitude * gs_test::random_rhs(a.rows(), 1, 2);  // x of order 1
+      Eigen::VectorXd x(a.rows());
+      ASSERT_EQ(factorization.solve(b, x), gs::Status::Success);
+      const Eigen::MatrixXd dense = a.to_dense();
+      const Eigen::VectorXd reference = spd ? Eigen::VectorXd(dense.llt().solve(b))
+                                               : Eigen::VectorXd(dense.partialPivLu().solve(b));
+      ASSERT_TRUE(reference.allFinite());
+      EXPECT_LT((x - reference).lpNorm<Eigen::Infinity>(), 1e-10 * reference.lpNorm<Eigen::Infinity>()) << magnitude;
     }
-    gs::Factorization ldu(sym);
-    ASSERT_EQ(ldu.factorize(a), gs::Status::Success) << magnitude;
-    const Eigen::VectorXd b = magnitude * gs_test::random_rhs(a.rows(), 1, 2);  // x of order 1
-    Eigen::VectorXd x(a.rows());
-    ASSERT_EQ(ldu.solve(b, x), gs::Status::Success);
-    const Eigen::VectorXd reference = a.to_dense().partialPivLu().solve(b);
-    ASSERT_TRUE(reference.allFinite());
-    EXPECT_LT((x - reference).lpNorm<Eigen::Infinity>(), 1e-10 * reference.lpNorm<Eigen::Infinity>()) << magnitude;
-  }
-  // LLT's 3 x 3 kernel forms the leading 2 x 2 minor (products of two
-  // entries): at these magnitudes the minor leaves the double range, and the
-  // block must still factorize as at magnitude 1.
-  for (double magnitude : {1e-200, 1e-100, 1e100, 1e200}) {
-    fam::fill_values(a, fam::Values::SymmetricPositiveDefinite, 3);
-    for (int v = 0; v < 6; ++v) a.diag(v) *= magnitude;
-    for (int v = 0; v + 1 < 6; ++v) {
-      a.block(v, v + 1) *= magnitude;
-      a.block(v + 1, v) *= magnitude;
-    }
-    gs::Factorization llt(sym, gs::Method::LLT);
-    ASSERT_EQ(llt.factorize(a), gs::Status::Success) << magnitude;
-    const Eigen::VectorXd b = magnitude * gs_test::random_rhs(a.rows(), 1, 2);
-    Eigen::VectorXd x(a.rows());
-    ASSERT_EQ(llt.solve(b, x), gs::Status::Success);
-    const Eigen::VectorXd reference = a.to_dense().llt().solve(b);
-    ASSERT_TRUE(reference.allFinite());
-    EXPECT_LT((x - reference).lpNorm<Eigen::Infinity>(), 1e-10 * reference.lpNorm<Eigen::Infinity>()) << magnitude;
-  }
 }
