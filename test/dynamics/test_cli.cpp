@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <filesystem>
 #include <fstream>
@@ -260,6 +261,14 @@ TEST_F(DynamicsCli, InitialCoordinatesAreSetAndLoopsProjected) {
   EXPECT_TRUE(s["projection"]["applied"].get<bool>());
   EXPECT_GT(s["projection"]["translation_m"].get<double>(), 1e-3);
   EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-10);
+  // The text summary says so too, with the same correction (3 digits).
+  const CliResult text = run("simulate four-bar --steps 5 --q0 joint1=0.7");
+  ASSERT_EQ(text.code, 0) << text.err;
+  char moved[160];
+  std::snprintf(moved, sizeof moved, "projected onto the constraints: moved %.3g m, %.3g rad",
+                s["projection"]["translation_m"].get<double>(), s["projection"]["rotation_rad"].get<double>());
+  EXPECT_NE(text.out.find(moved), std::string::npos) << text.out;
+  EXPECT_EQ(run("simulate four-bar --steps 5").out.find("projected"), std::string::npos);
 }
 
 // A pendulum turning faster than 2/dt: neither one step nor 2 half steps
@@ -897,6 +906,12 @@ TEST_F(DynamicsCli, CollidersReportTheirContactsAndTakeTheFrictionOption) {
   EXPECT_EQ(summary["collider_contacts_max"], 1);
   EXPECT_GE(summary["min_signed_distance"].get<double>(), -1e-6);
   EXPECT_NEAR(summary["energy_final"].get<double>(), 1.0, 1e-3);
+  // The text summary counts the same colliders and contacts.
+  const CliResult text = run("simulate sphere-collision --steps 60");
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("0 ground contacts, 2 colliders (contacts between them: up to 1), min signed distance"),
+            std::string::npos)
+      << text.out;
   // A ball sliding on the table keeps its energy without friction; with it,
   // it ends rolling at 5/7 of its speed, having lost 2/7 of 0.5 J: --friction
   // reaches collider contacts.
