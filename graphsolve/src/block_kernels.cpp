@@ -216,7 +216,7 @@ double gauss_jordan_rows(double* d, int ldd, double input_scale, double toleranc
 
 // Column-major; the row interchanges are undone on the columns of the result
 // when it is written back. Every loop has compile-time bounds and unrolls,
-// so the columns are whole vectors (see cholesky_negated_inverse): 970
+// so the columns are whole vectors (see cholesky_columns): 970
 // instructions per 6x6 inverse against 1190 with run-time bounds. A 6x6
 // block still needs more SSE2 registers than there are, so its columns
 // spill; wide_kernels.cpp holds them in AVX registers.
@@ -345,7 +345,7 @@ Eigen::Matrix<double, K, 1> below_diagonal(int j) {
 // instructions (about 3500 per node, run in 177 ns), not by this chain of
 // divisions; 16% off LLT refactor + solve of 6x6 chains, trees and ladders.
 template <int K>
-double cholesky_negated_inverse(double* d, int ldd, double input_scale, double tolerance) {
+double cholesky_columns(double* d, int ldd, double input_scale, double tolerance) {
   using Column = Eigen::Matrix<double, K, 1>;
   Column a[K];  // a[j]: column j of D; only the part below the diagonal is read
 #pragma GCC unroll 8
@@ -357,9 +357,7 @@ double cholesky_negated_inverse(double* d, int ldd, double input_scale, double t
 #pragma GCC unroll 8
   for (int j = 0; j < K; ++j) {
     const double pivot = a[j][j];
-    definite = definite && pivot > 0.0 && pivot < 1e308;
-    smallest = std::min(smallest, pivot);
-    largest = std::max(largest, pivot);
+    definite = track_positive_pivot(pivot, smallest, largest) && definite;
     inverse_pivot[j] = 1.0 / pivot;
     l[j] = (a[j] * inverse_pivot[j]).cwiseProduct(below_diagonal<K>(j));
 #pragma GCC unroll 8
@@ -394,7 +392,7 @@ double cholesky_negated_inverse3(double* d, int ldd, double input_scale, double 
   const double det2 = d11 * d22 - d21 * d21;
   // A minor beyond the comfortable range of double (entries past about
   // 1e145 or below 1e-145; or not positive): the loop decides.
-  if (!(det2 > 1e-290 && det2 < 1e290)) return cholesky_negated_inverse<3>(d, ldd, input_scale, tolerance);
+  if (!(det2 > 1e-290 && det2 < 1e290)) return cholesky_columns<3>(d, ldd, input_scale, tolerance);
   const double inverse_p1 = 1.0 / d11, inverse_det2 = 1.0 / det2;
   const double l21 = d21 * inverse_p1, l31 = d31 * inverse_p1;
   const double m32 = d32 - l31 * d21;  // row 2 of column 1 after the first step
@@ -403,11 +401,7 @@ double cholesky_negated_inverse3(double* d, int ldd, double input_scale, double 
   const double p3 = (d33 - l31 * d31) - l32 * m32;
   double smallest = 1e308, largest = input_scale;
   bool definite = true;
-  for (const double pivot : {d11, p2, p3}) {
-    definite = definite && pivot > 0.0 && pivot < 1e308;
-    smallest = std::min(smallest, pivot);
-    largest = std::max(largest, pivot);
-  }
+  for (const double pivot : {d11, p2, p3}) definite = track_positive_pivot(pivot, smallest, largest) && definite;
   if (!definite) return -1.0;
   const double ratio = smallest / largest;
   if (!(ratio >= tolerance)) return ratio;  // D stays for the caller's retry
@@ -425,14 +419,20 @@ double cholesky_negated_inverse3(double* d, int ldd, double input_scale, double 
 }
 
 template <int K>
+double cholesky_negated_inverse(double* d, int ldd, double input_scale, double tolerance) {
+  if constexpr (K == 3)
+    return cholesky_negated_inverse3(d, ldd, input_scale, tolerance);
+  else
+    return cholesky_columns<K>(d, ldd, input_scale, tolerance);
+}
+
+template <int K>
 double invert(double* d, int ldd, const double* row_magnitudes, double tolerance, bool cholesky) {
   const double input_scale = Eigen::Map<const Eigen::Array<double, K, 1>>(row_magnitudes).maxCoeff();
   if constexpr (K >= 5)
     if (wide::enabled())
       return cholesky ? wide::cholesky(K, d, ldd, input_scale, tolerance)
                       : wide::gauss_jordan(K, d, ldd, input_scale, tolerance);
-  if constexpr (K == 3)
-    if (cholesky) return cholesky_negated_inverse3(d, ldd, input_scale, tolerance);
   return cholesky ? cholesky_negated_inverse<K>(d, ldd, input_scale, tolerance)
                   : lu_negated_inverse<K>(d, ldd, input_scale, tolerance);
 }

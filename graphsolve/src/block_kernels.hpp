@@ -157,4 +157,13 @@ inline bool track_pivot(double pivot, double& smallest, double& largest) {
   return true;
 }
 
+// The same for a Cholesky pivot p_j (a squared root): false unless it is
+// positive and finite, in which case the caller drops the range. No branch,
+// so that the kernels' unrolled loops decide definiteness at their end.
+inline bool track_positive_pivot(double pivot, double& smallest, double& largest) {
+  smallest = std::min(smallest, pivot);
+  largest = std::max(largest, pivot);
+  return pivot > 0.0 && pivot < 1e308;
+}
+
 }  // namespace graphsolve::kernels

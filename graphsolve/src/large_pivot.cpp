@@ -103,7 +103,7 @@ double gauss_jordan(int k, double* d, int ldd, double input_scale, double tolera
   return ratio;
 }
 
-// D = C C^T, D <- -C^{-1}, as cholesky_negated_inverse: D = L diag(p) L^T
+// D = C C^T, D <- -C^{-1}, as cholesky_columns: D = L diag(p) L^T
 // from the lower triangle, then -C^{-1} = -diag(p)^(-1/2) L^{-1}. Column j
 // of L is kept below the diagonal with zeros on and above it from the chunk
 // that holds the diagonal on, and every update starts at that chunk: the

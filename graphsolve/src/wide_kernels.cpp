@@ -109,7 +109,7 @@ GS_WIDE double gauss_jordan_sized(double* d, int ldd, double input_scale, double
   return ratio;
 }
 
-// As block_kernels.cpp's cholesky_negated_inverse: D = L diag(p) L^T, then
+// As block_kernels.cpp's cholesky_columns: D = L diag(p) L^T, then
 // -C^{-1} = -diag(p)^(-1/2) L^{-1}, column by column.
 template <int K>
 GS_WIDE double cholesky_sized(double* d, int ldd, double input_scale, double tolerance) {
