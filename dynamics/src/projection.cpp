@@ -11,6 +11,7 @@
 #include "dynamics/coordinates.hpp"
 #include "format_number.hpp"
 #include "joint_kinematics.hpp"
+#include "mass_range.hpp"
 #include "constraint_system.hpp"
 #include "mechanism_graph.hpp"
 #include "position_roundoff.hpp"
@@ -33,6 +34,7 @@ void displace(State& s, const Eigen::VectorXd& delta, double alpha, int bodies) 
 
 ProjectionResult project_positions(const Model& model, State& state, const ProjectionOptions& options) {
   check_state(model, state);
+  detail::check_mass_range(model, "dynamics::project_positions");
   if (!(options.regularization >= 0.0) || !std::isfinite(options.max_regularization) ||
       !(options.max_regularization >= options.regularization))
     throw std::invalid_argument("dynamics::project_positions: regularization must be >= 0 and max_regularization "
@@ -103,6 +105,7 @@ std::string describe_violation(const Model& model, const ProjectionResult& resul
 
 double project_velocities(const Model& model, State& state) {
   check_state(model, state);
+  detail::check_mass_range(model, "dynamics::project_velocities");
   if (model.num_bodies() == 0 || model.num_joints() == 0) return 0.0;  // couplings need joints
   ConstraintSystem system(model);
   Eigen::VectorXd g;

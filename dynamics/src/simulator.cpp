@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "format_number.hpp"
+#include "mass_range.hpp"
 #include "simulator_impl.hpp"
 #include "substep_schedule.hpp"
 
@@ -19,7 +20,6 @@ namespace dynamics {
 
 namespace {
 constexpr double kSmallestStep = 1e-100;  // s; see the constructor
-constexpr double kLightestMass = 1e-150, kHeaviestMass = 1e150;  // kg; see the constructor
 constexpr double kUnitNormSlack = 1e-6;    // of a state's orientations; see step()
 
 // How far each contact's rows yield (both options), for detail::Inequalities.
@@ -288,18 +288,7 @@ void Simulator::Impl::report_failed_node(int node, StepResult& result) const {
 
 Simulator::Simulator(const Model& model, const StepOptions& options) {
   if (model.num_bodies() == 0) throw std::invalid_argument("dynamics::Simulator: the model has no bodies");
-  // The merit squares each body's momentum residual and only then divides by
-  // the squared mass scale: beyond these masses the squares overflow (or
-  // underflow, and so does the scale's, to 0 / 0), and a first step would
-  // read as diverged, with a hint at the step size that does not help.
-  for (int b = 0; b < model.num_bodies(); ++b) {
-    const double mass = model.body(b).mass;
-    if (!(mass >= kLightestMass && mass <= kHeaviestMass))
-      throw std::invalid_argument("dynamics::Simulator: body '" + model.body(b).name + "': mass " +
-                                  detail::format_number(mass) + " kg is outside [" +
-                                  detail::format_number(kLightestMass) + ", " + detail::format_number(kHeaviestMass) +
-                                  "] kg, where the step's squared residuals overflow or underflow; express the model in other units");
-  }
+  detail::check_mass_range(model, "dynamics::Simulator");
   if (!(options.dt > 0.0) || !std::isfinite(options.dt))
     throw std::invalid_argument("dynamics::Simulator: dt must be positive, got " + detail::format_number(options.dt));
   // The residual divides joint errors by dt and the merit squares them: far

@@ -5,6 +5,7 @@
 
 #include "dynamics/coordinates.hpp"
 #include "joint_constraint.hpp"
+#include "mass_range.hpp"
 
 namespace dynamics {
 
@@ -27,6 +28,7 @@ void check_state(const Model& model, const State& s) {
 }
 
 State make_state(const Model& model) {
+  detail::check_mass_range(model, "dynamics::make_state");
   const int nb = model.num_bodies();
   State s;
   s.position.resize(nb);

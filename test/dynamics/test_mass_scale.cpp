@@ -181,5 +181,39 @@ TEST(MassScale, MassesBeyondTheDoubleRangeOfTheStepAreRejected) {
   }
 }
 
+// The projections weigh bodies by their masses over the mass scale: they (and
+// make_state, which projects) refuse the masses the simulator refuses, naming
+// the body and themselves. (A 1e-300 kg
+// base beside a 1 kg link failed the velocity projection as a singular pivot
+// at the hinge, which the command line reported, since it projects first.)
+TEST(MassScale, ProjectionsRejectTheMassesTheSimulatorRejects) {
+  const Model chain = hinged_chain({1e-300, 1.0});
+  const std::string body = "body '" + chain.body(0).name + "': mass 1e-300 kg is outside [1e-150, 1e+150] kg";
+  const auto expect_refused = [&](const char* who, const std::function<void(State&)>& project) {
+    State state = make_state(hinged_chain({1.0, 1.0}));  // the same sizes
+    try {
+      project(state);
+      ADD_FAILURE() << who << " accepted a 1e-300 kg body";
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind(std::string(who) + ": " + body, 0), 0u) << what;
+    }
+  };
+  expect_refused("dynamics::project_positions", [&](State& s) { project_positions(chain, s); });
+  expect_refused("dynamics::project_velocities", [&](State& s) { project_velocities(chain, s); });
+  expect_refused("dynamics::make_state", [&](State& s) { s = make_state(chain); });
+  // Chains at the limits themselves still project.
+  for (const double light : {1e-150, 1e150}) {
+    const Model edge = hinged_chain({light, light});
+    State state = make_state(edge);
+    state.position[1] += Vector3(0.01, 0.0, 0.0);
+    state.velocity[1] = Vector3(0.0, 0.3, 0.0);
+    EXPECT_TRUE(project_positions(edge, state).converged) << light;
+    project_velocities(edge, state);
+    EXPECT_LE(constraint_violation(edge, state), 1e-10) << light;
+    EXPECT_LT(std::abs(state.velocity[1].y()), 1e-9) << light << " kg: the hinges about y allow no y velocity";
+  }
+}
+
 }  // namespace
 }  // namespace dynamics

@@ -74,7 +74,9 @@ struct ProjectionResult {
 // Move the bodies the least (mass-weighted) so that every joint constraint
 // and joint coupling holds: Gauss-Newton on g(z) = 0 with the mass matrix as
 // metric. Each linear system is a graphsolve system on the mechanism graph.
-// State::joint_angles follow the bodies.
+// State::joint_angles follow the bodies. Like Simulator, it refuses (with
+// std::invalid_argument naming the body) a model with a body mass outside
+// [1e-150, 1e150] kg, whose mass weights the solve cannot square.
 ProjectionResult project_positions(const Model& model, State& state, const ProjectionOptions& options = {});
 
 // What a failed projection left, naming the joints and couplings: "joints
@@ -84,6 +86,7 @@ std::string describe_violation(const Model& model, const ProjectionResult& resul
 
 // Make the velocities consistent with the constraints, G v = 0, changing the
 // kinetic energy metric the least. Returns the largest velocity change.
+// Refuses the masses project_positions refuses.
 double project_velocities(const Model& model, State& state);
 
 }  // namespace dynamics

@@ -78,7 +78,8 @@ struct State {
 // A state with every body at rest in the pose that the joints' initial
 // coordinates give (root bodies at their own pose), projected onto the loop
 // closures, then with the joints' initial velocities. Throws
-// std::invalid_argument when the loops cannot be closed.
+// std::invalid_argument when the loops cannot be closed, and (as Simulator
+// does) when a body's mass lies outside [1e-150, 1e150] kg.
 State make_state(const Model& model);
 
 // Throws std::invalid_argument when the state's sizes do not fit the model.
