@@ -166,6 +166,12 @@ std::shared_ptr<detail::SymbolicData> auto_with_cycles(const std::shared_ptr<con
 
 Symbolic analyze_with_pattern(std::shared_ptr<const Pattern> pattern, const AnalyzeOptions& options) {
   if (!pattern) throw std::invalid_argument("graphsolve::analyze: null pattern");
+  // An order left beside another ordering would be ignored without a word.
+  if (!options.order.empty() && options.ordering != Ordering::Given)
+    throw std::invalid_argument(std::string("graphsolve::analyze: AnalyzeOptions::order has ") +
+                                std::to_string(options.order.size()) + " entries but the ordering is " +
+                                to_string(options.ordering) +
+                                ", which ignores it; set ordering = Ordering::Given to use it, or clear it");
   Symbolic result;
   try {
     if (options.ordering != Ordering::Auto) {

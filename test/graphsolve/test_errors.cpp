@@ -190,6 +190,14 @@ TEST(Errors, AnalyzeRejectsABadGivenOrder) {
             std::string::npos);
   EXPECT_NE(message_of([&] { gs::analyze(g, {gs::Ordering::Given, {0, 1, 5}}); }).find("names node 5"),
             std::string::npos);
+  // An order beside another ordering would be ignored: refused, for every one.
+  for (const gs::Ordering ordering : {gs::Ordering::Auto, gs::Ordering::DFS, gs::Ordering::AMD, gs::Ordering::ND}) {
+    const std::string message = message_of([&] { gs::analyze(g, {ordering, {2, 1, 0}}); });
+    EXPECT_NE(message.find(std::string("order has 3 entries but the ordering is ") + gs::to_string(ordering)),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("Ordering::Given"), std::string::npos) << message;
+  }
 }
 
 TEST(Errors, SingularPivotNamesTheNode) {

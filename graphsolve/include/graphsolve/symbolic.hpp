@@ -17,7 +17,8 @@ namespace graphsolve {
 
 struct AnalyzeOptions {
   Ordering ordering = Ordering::Auto;
-  std::vector<NodeId> order;  // only for Ordering::Given: order[position] = node
+  std::vector<NodeId> order;  // only for Ordering::Given: order[position] = node (non-empty
+                              // with another ordering: analyze throws rather than ignore it)
 };
 
 struct AnalysisStats {
