@@ -289,6 +289,13 @@ void Simulator::Impl::report_failed_node(int node, StepResult& result) const {
 Simulator::Simulator(const Model& model, const StepOptions& options) {
   if (model.num_bodies() == 0) throw std::invalid_argument("dynamics::Simulator: the model has no bodies");
   detail::check_mass_range(model, "dynamics::Simulator");
+  // Read into every step's known momenta: NaN there read as a diverged step,
+  // with a hint at the step size.
+  if (!model.gravity.allFinite())
+    throw std::invalid_argument("dynamics::Simulator: gravity must be finite, got (" +
+                                detail::format_number(model.gravity.x()) + ", " +
+                                detail::format_number(model.gravity.y()) + ", " +
+                                detail::format_number(model.gravity.z()) + ")");
   if (!(options.dt > 0.0) || !std::isfinite(options.dt))
     throw std::invalid_argument("dynamics::Simulator: dt must be positive, got " + detail::format_number(options.dt));
   // The residual divides joint errors by dt and the merit squares them: far

@@ -183,6 +183,13 @@ TEST(ModelErrors, BadStatesAndOptions) {
   }
   const Model empty;
   expect_invalid([&] { Simulator bad(empty); }, "the model has no bodies");
+  // Gravity is a public field: a NaN or infinite one is refused where a step
+  // read it as diverged.
+  for (const double g : {std::nan(""), -HUGE_VAL}) {
+    Model falling = pendulum();
+    falling.gravity.z() = g;
+    expect_invalid([&] { Simulator bad(falling); }, "gravity must be finite, got (0, 0, ");
+  }
   State t = make_state(m);
   expect_invalid([&] { set_joint_positions(m, t, Eigen::VectorXd::Zero(3)); }, "got 3 values, the model has 1");
   expect_invalid([&] { set_joint_position(m, t, 0, Eigen::VectorXd::Zero(2)); }, "has 1 coordinate, got 2");

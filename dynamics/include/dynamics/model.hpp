@@ -59,7 +59,7 @@ class Model {
   void exclude_collision(int body_a, int body_b);
   void set_collision_options(const CollisionOptions& options);
 
-  Vector3 gravity = Vector3(0.0, 0.0, -9.81);
+  Vector3 gravity = Vector3(0.0, 0.0, -9.81);  // finite (Simulator checks)
 
   int num_bodies() const { return static_cast<int>(bodies_.size()); }
   int num_joints() const { return static_cast<int>(joints_.size()); }
