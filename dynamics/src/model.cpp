@@ -177,11 +177,12 @@ int Model::add_joint(Joint joint) {
 }
 
 int Model::add_contact(Contact contact) {
-  const std::string who = "contact '" + (contact.name.empty() ? std::to_string(contacts_.size()) : contact.name) + "'";
   if (contact.body < 0 || contact.body >= num_bodies())
-    fail(who + ": body index " + std::to_string(contact.body) + " does not exist");
+    fail((contact.name.empty() ? "contact " + std::to_string(contacts_.size()) : "contact '" + contact.name + "'") +
+         ": body index " + std::to_string(contact.body) + " does not exist");
   if (contact.name.empty())
     contact.name = bodies_[contact.body].name + "/contact" + std::to_string(count_on(contacts_on_, contact.body));
+  const std::string who = "contact '" + contact.name + "'";  // the name it would get
   if (contact_names_.count(contact.name)) fail("duplicate contact name '" + contact.name + "'");
   if (!finite(contact.point)) fail(who + ": point is not finite");
   if (!(contact.radius >= 0.0) || !std::isfinite(contact.radius)) fail(who + ": radius must be >= 0 and finite");
@@ -300,12 +301,14 @@ int Model::add_shape_contacts(int body, const ContactOptions& options) {
 
 int Model::add_collider(Collider collider) {
   const bool world = collider.body == kWorld;
-  const std::string who = "collider '" + (collider.name.empty() ? std::to_string(colliders_.size()) : collider.name) + "'";
   if (!world && (collider.body < 0 || collider.body >= num_bodies()))
-    fail(who + ": body index " + std::to_string(collider.body) + " does not exist");
+    fail((collider.name.empty() ? "collider " + std::to_string(colliders_.size())
+                                : "collider '" + collider.name + "'") +
+         ": body index " + std::to_string(collider.body) + " does not exist");
   if (collider.name.empty())
     collider.name = (world ? std::string("world") : bodies_[collider.body].name) + "/collider" +
                     std::to_string(count_on(colliders_on_, collider.body));
+  const std::string who = "collider '" + collider.name + "'";  // the name it would get
   if (collider_names_.count(collider.name)) fail("duplicate collider name '" + collider.name + "'");
   Shape& shape = collider.shape;
   if (shape.kind != Shape::Kind::Sphere && shape.kind != Shape::Kind::Box)

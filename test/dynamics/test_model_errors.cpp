@@ -262,10 +262,11 @@ TEST(ModelErrors, BadColliders) {
   Model m;
   m.add_body(Body::solid("ball", 1.0, Shape::sphere(0.1)));
   m.add_body(Body::solid("can", 1.0, Shape::cylinder(0.1, 0.3)));
-  expect_invalid([&] { m.add_collider(Collider{"", 4, Shape::sphere(0.1)}); }, "collider '0': body index 4 does not exist");
+  expect_invalid([&] { m.add_collider(Collider{"", 4, Shape::sphere(0.1)}); }, "collider 0: body index 4 does not exist");
   expect_invalid([&] { m.add_collider(Collider{"c", 0, Shape::cylinder(0.1, 0.2)}); },
                  "collider 'c': a cylinder cannot be a collider (spheres and boxes only)");
-  expect_invalid([&] { m.add_collider(Collider{"", 0, Shape::capsule(0.1, 0.2)}); }, "spheres and boxes only");
+  expect_invalid([&] { m.add_collider(Collider{"", 0, Shape::capsule(0.1, 0.2)}); },
+                 "collider 'ball/collider0': a capsule cannot be a collider");  // the name it would get
   // Shapes built field by field skip the factories' checks; the model checks again.
   Shape raw;
   raw.kind = Shape::Kind::Sphere;
@@ -316,10 +317,11 @@ TEST(ModelErrors, BadContacts) {
   };
   Contact c = contact();
   c.body = 3;
-  expect_invalid([&] { m.add_contact(c); }, "body index 3 does not exist");
+  expect_invalid([&] { m.add_contact(c); }, "contact 0: body index 3 does not exist");
   c = contact();
   c.friction_coefficient = -0.1;
-  expect_invalid([&] { m.add_contact(c); }, "friction coefficient must be >= 0");
+  // An unnamed contact is named as add_contact would name it, not by its index in quotes.
+  expect_invalid([&] { m.add_contact(c); }, "contact 'box/contact0': friction coefficient must be >= 0");
   c.friction_coefficient = std::nan("");
   expect_invalid([&] { m.add_contact(c); }, "friction coefficient must be >= 0");
   for (const double mu : {-0.5, std::nan(""), HUGE_VAL})
