@@ -15,6 +15,7 @@
 
 #include "cli_options.hpp"
 #include "exact_decimal.hpp"
+#include "light_links.hpp"
 #include "load_check.hpp"
 #include "output_file.hpp"
 #include "dynamics/dynamics.hpp"
@@ -207,6 +208,8 @@ int run_simulate(const SimulateOptions& o) {
   if (o.steps < 0) throw std::invalid_argument("--steps must be >= 0");
   if (o.out == "-" && o.json)
     throw std::invalid_argument("--out - and --json both write to standard output: give --out a file");
+  // Before the projections, which such a body can already fail.
+  for (const std::string& line : light_link_warnings(model)) std::cerr << "dynamics: warning: " << line << '\n';
   const InitialState init =
       initial_state(model, parse_joint_values(o.q0, "--q0"), parse_joint_values(o.v0, "--v0"));
   for (const std::string& line : init.warnings) std::cerr << "dynamics: warning: " << line << '\n';

@@ -508,6 +508,30 @@ TEST_F(DynamicsCli, UrdfModelsRunWithFloatingRoots) {
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 }
 
+// A placeholder link given a token mass between a hinge and a heavy link is
+// named before the run (docs/dynamics.md, "Light links between heavy ones");
+// a plain double pendulum gets no such warning.
+TEST_F(DynamicsCli, LinksFarLighterThanTheirNeighboursAreWarnedOf) {
+  const auto robot = [](const std::string& upper_mass) {
+    std::string upper = dynamics::test::rod("upper");
+    const std::string one = "<mass value='1'/>";
+    upper.replace(upper.find(one), one.size(), "<mass value='" + upper_mass + "'/>");
+    return "<robot name='r'><link name='world'/>" + upper + dynamics::test::rod("lower") +
+           dynamics::test::hinge("shoulder", "world", "upper", "0 0 0") +
+           dynamics::test::hinge("elbow", "upper", "lower", "0 0 -1") + "</robot>";
+  };
+  write("light.urdf", robot("1e-12"));
+  const CliResult light = run("simulate light.urdf --steps 1");
+  EXPECT_NE(light.err.find("warning: body 'upper' (1e-12 kg) is 1e-12 times as heavy as body 'lower' (1 kg), "
+                           "jointed to it by 'elbow'"),
+            std::string::npos)
+      << light.err;
+  write("plain.urdf", robot("1"));
+  const CliResult plain = run("simulate plain.urdf --steps 1");
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_EQ(plain.err.find("warning"), std::string::npos) << plain.err;
+}
+
 // A link name with a comma and quotes is one quoted header field per column
 // (RFC 4180), so a CSV reader still finds 13 columns per body.
 TEST_F(DynamicsCli, CsvHeaderQuotesNamesWithCommasAndQuotes) {

@@ -1,0 +1,36 @@
+#include "light_links.hpp"
+
+#include <sstream>
+
+namespace dynamics::cli {
+
+std::vector<std::string> light_link_warnings(const Model& model) {
+  // Per body: the heaviest body jointed to it and the joint that does it.
+  std::vector<int> heaviest(model.num_bodies(), -1), through(model.num_bodies(), -1);
+  for (int j = 0; j < model.num_joints(); ++j) {
+    const Joint& joint = model.joint(j);
+    if (joint.parent == kWorld) continue;
+    for (const auto& [light, heavy] : {std::pair{joint.parent, joint.child}, std::pair{joint.child, joint.parent}}) {
+      if (heaviest[light] < 0 || model.body(heavy).mass > model.body(heaviest[light]).mass) {
+        heaviest[light] = heavy;
+        through[light] = j;
+      }
+    }
+  }
+  std::vector<std::string> lines;
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    if (heaviest[b] < 0) continue;
+    const double ratio = model.body(b).mass / model.body(heaviest[b]).mass;
+    if (!(ratio < kLightLinkRatio)) continue;
+    std::ostringstream line;
+    line << "body '" << model.body(b).name << "' (" << model.body(b).mass << " kg) is " << ratio
+         << " times as heavy as body '" << model.body(heaviest[b]).name << "' (" << model.body(heaviest[b]).mass
+         << " kg), jointed to it by '" << model.joint(through[b]).name
+         << "': below about 1e-11 the steps cannot resolve the light body and fail; give it more mass and "
+            "inertia (URDF: --bound-mass, --bound-inertia)";
+    lines.push_back(line.str());
+  }
+  return lines;
+}
+
+}  // namespace dynamics::cli
