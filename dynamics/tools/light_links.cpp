@@ -1,6 +1,8 @@
 #include "light_links.hpp"
 
-#include <sstream>
+#include <utility>
+
+#include "format_number.hpp"
 
 namespace dynamics::cli {
 
@@ -22,13 +24,13 @@ std::vector<std::string> light_link_warnings(const Model& model) {
     if (heaviest[b] < 0) continue;
     const double ratio = model.body(b).mass / model.body(heaviest[b]).mass;
     if (!(ratio < kLightLinkRatio)) continue;
-    std::ostringstream line;
-    line << "body '" << model.body(b).name << "' (" << model.body(b).mass << " kg) is " << ratio
-         << " times as heavy as body '" << model.body(heaviest[b]).name << "' (" << model.body(heaviest[b]).mass
-         << " kg), jointed to it by '" << model.joint(through[b]).name
-         << "': below about 1e-11 the steps cannot resolve the light body and fail; give it more mass and "
-            "inertia (URDF: --bound-mass, --bound-inertia)";
-    lines.push_back(line.str());
+    const Body &body = model.body(b), &neighbour = model.body(heaviest[b]);
+    lines.push_back("body '" + body.name + "' (" + detail::format_number(body.mass) + " kg) is " +
+                    detail::format_number(ratio) + " times as heavy as body '" + neighbour.name + "' (" +
+                    detail::format_number(neighbour.mass) + " kg), jointed to it by '" +
+                    model.joint(through[b]).name +
+                    "': below about 1e-11 the steps cannot resolve the light body and fail; give it more mass "
+                    "and inertia (URDF: --bound-mass, --bound-inertia)");
   }
   return lines;
 }
