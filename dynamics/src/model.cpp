@@ -4,6 +4,7 @@
 #include <deque>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "body_pair.hpp"
@@ -24,6 +25,12 @@ bool finite(const Vector3& v) { return v.allFinite(); }
 int count_on(const std::unordered_map<int, int>& counts, int body) {
   const auto it = counts.find(body);
   return it == counts.end() ? 0 : it->second;
+}
+
+// A contact or collider in an error before it has a name: its given name, or
+// its index among its kind ("contact 3"), not quoted as if it were a name.
+std::string unnamed_label(const char* kind, const std::string& name, std::size_t index) {
+  return name.empty() ? std::string(kind) + " " + std::to_string(index) : std::string(kind) + " '" + name + "'";
 }
 
 // Takes a contact's or collider's name and counts it on its body, or does
@@ -178,8 +185,8 @@ int Model::add_joint(Joint joint) {
 
 int Model::add_contact(Contact contact) {
   if (contact.body < 0 || contact.body >= num_bodies())
-    fail((contact.name.empty() ? "contact " + std::to_string(contacts_.size()) : "contact '" + contact.name + "'") +
-         ": body index " + std::to_string(contact.body) + " does not exist");
+    fail(unnamed_label("contact", contact.name, contacts_.size()) + ": body index " + std::to_string(contact.body) +
+         " does not exist");
   if (contact.name.empty())
     contact.name = bodies_[contact.body].name + "/contact" + std::to_string(count_on(contacts_on_, contact.body));
   const std::string who = "contact '" + contact.name + "'";  // the name it would get
@@ -302,9 +309,8 @@ int Model::add_shape_contacts(int body, const ContactOptions& options) {
 int Model::add_collider(Collider collider) {
   const bool world = collider.body == kWorld;
   if (!world && (collider.body < 0 || collider.body >= num_bodies()))
-    fail((collider.name.empty() ? "collider " + std::to_string(colliders_.size())
-                                : "collider '" + collider.name + "'") +
-         ": body index " + std::to_string(collider.body) + " does not exist");
+    fail(unnamed_label("collider", collider.name, colliders_.size()) + ": body index " +
+         std::to_string(collider.body) + " does not exist");
   if (collider.name.empty())
     collider.name = (world ? std::string("world") : bodies_[collider.body].name) + "/collider" +
                     std::to_string(count_on(colliders_on_, collider.body));

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "dynamics/dynamics.hpp"
 #include "light_links.hpp"

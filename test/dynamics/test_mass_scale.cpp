@@ -183,9 +183,9 @@ TEST(MassScale, MassesBeyondTheDoubleRangeOfTheStepAreRejected) {
 
 // The projections weigh bodies by their masses over the mass scale: they (and
 // make_state, which projects) refuse the masses the simulator refuses, naming
-// the body and themselves. (A 1e-300 kg
-// base beside a 1 kg link failed the velocity projection as a singular pivot
-// at the hinge, which the command line reported, since it projects first.)
+// the body and themselves. (A 1e-300 kg base beside a 1 kg link failed the
+// velocity projection as a singular pivot at the hinge, which the command line
+// reported, since it projects first.)
 TEST(MassScale, ProjectionsRejectTheMassesTheSimulatorRejects) {
   const Model chain = hinged_chain({1e-300, 1.0});
   const std::string body = "body '" + chain.body(0).name + "': mass 1e-300 kg is outside [1e-150, 1e+150] kg";
