@@ -26,7 +26,7 @@ ConstraintSystem::ConstraintSystem(const Model& model, bool damper_edges, const 
       symbolic_(graphsolve::analyze(mg_.graph)),
       matrix_(symbolic_),
       factor_(symbolic_),
-      equilibration_(model),
+      equilibration_(model, mg_),
       poses_(model.num_bodies()),
       mass_scale_(detail::mass_scale(model)) {
   first_held_node_ = mg_.graph.num_nodes() - static_cast<int>(held_.size());

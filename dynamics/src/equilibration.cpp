@@ -2,11 +2,12 @@
 
 #include <cmath>
 
+#include "loop_joints.hpp"
 #include "principal_moments.hpp"
 
 namespace dynamics::detail {
 
-Equilibration::Equilibration(const Model& model) : angular_(model.num_bodies(), 1.0) {
+Equilibration::Equilibration(const Model& model, const MechanismGraph& mg) : angular_(model.num_bodies(), 1.0) {
   for (int b = 0; b < model.num_bodies(); ++b) {
     const Body& body = model.body(b);
     const double radius = std::sqrt(principal_moments(body.inertia).values(2) / body.mass);
@@ -14,6 +15,11 @@ Equilibration::Equilibration(const Model& model) : angular_(model.num_bodies(), 
     angular_[b] = 1.0 / radius;
     enabled_ = true;
   }
+  if (!enabled_) return;
+  floored_.assign(mg.graph.num_nodes(), 1);
+  const std::vector<char> on_loop = joints_on_loops(model);
+  for (int j = 0; j < model.num_joints(); ++j)
+    if (mg.joint_node[j] >= 0 && !on_loop[j]) floored_[mg.joint_node[j]] = 0;
 }
 
 // Bodies: 1 on the linear rows, angular_ on the angular ones. Other nodes:
@@ -81,7 +87,8 @@ const graphsolve::BlockMatrix& Equilibration::to_factor(const graphsolve::BlockM
     if (p.kind[node] != graphsolve::NodeKind::ZeroDiagonal) continue;
     auto d = shifted_->diag(node);
     const auto rows = factor_.segment(p.offset[node], p.size[node]);
-    d.diagonal() += (options.constraint_shift * rows.cwiseAbs2()).cwiseMin(-relative_regularization);
+    const double floor = floored_[node] ? -relative_regularization : 0.0;
+    d.diagonal() += (options.constraint_shift * rows.cwiseAbs2()).cwiseMin(floor);
   }
   options.constraint_shift = 0.0;
   return *shifted_;

@@ -57,7 +57,7 @@ Simulator::Impl::Impl(const Model& m, const StepOptions& o)
       symbolic(graphsolve::analyze(mg.graph)),
       matrix(symbolic),
       lu(symbolic),
-      equilibration(m),
+      equilibration(m, mg),
       nb(m.num_bodies()),
       nj(m.num_joints()),
       dim(matrix.rows()),

@@ -157,6 +157,44 @@ TEST(Pendulum, SmallAmplitudePeriodMatchesTheAnalyticValue) {
   EXPECT_NEAR(test::measured_period(model, s, dt, 6000), analytic, 0.005 * analytic);
 }
 
+// A bob of 1 kg on a massless 1 m arm, its moments J down to 1e-12 kg m^2
+// (a point mass): the hinge's translational rows see l^2 / J through the bob
+// (up to 1e12) and its radial direction 1/m. Its equilibrated solves once
+// floored the hinge's regularization at 1e-10 times its rows' Schur diagonal
+// (for redundant loop rows), up to 100 times the radial 1/m: Newton closed
+// the constraint by a tenth per iteration at J = 1e-9 and failed the first
+// step at 1e-11. A joint on no loop has no such floor now: it swings with
+// the point-mass period in the iterations of a rigid link.
+TEST(Pendulum, PointMassBobSwingsWithTheSimplePendulumPeriod) {
+  const double dt = 0.001, amplitude = 0.05, length = 1.0;
+  int rigid_iterations = 0;  // of the first, a bob of 0.1 m radius of gyration
+  for (const double moment : {1e-2, 1e-6, 1e-9, 1e-12}) {
+    const double analytic = 2.0 * kPi * std::sqrt((moment + length * length) / (9.81 * length));
+    Model model;
+    Body bob;
+    bob.name = "bob";
+    bob.inertia = Matrix3::Identity() * moment;
+    bob.position = Vector3(0.0, 0.0, -length);
+    model.add_body(bob);
+    Joint hinge = Joint::make(JointType::Revolute, "hinge", kWorld, 0, Vector3::UnitY());
+    hinge.child_frame.position = Vector3(0.0, 0.0, length);
+    hinge.initial_position = {amplitude};
+    model.add_joint(hinge);
+    State s = make_state(model);
+    EXPECT_NEAR(test::measured_period(model, s, dt, 6000), analytic, 0.005 * analytic) << "J = " << moment;
+    Simulator sim(model, with_dt(dt));
+    int iterations = 0;
+    for (int k = 0; k < 500; ++k) {
+      const StepResult r = sim.step(s);
+      ASSERT_TRUE(r.ok()) << "J = " << moment << ", step " << k;
+      iterations += r.iterations;
+    }
+    if (rigid_iterations == 0) rigid_iterations = iterations;
+    EXPECT_LE(iterations, 1.25 * rigid_iterations) << "J = " << moment;
+    EXPECT_LE(constraint_violation(model, s), 1e-10) << "J = " << moment;
+  }
+}
+
 TEST(FreeBody, ConservesLinearAndAngularMomentumToRoundOff) {
   Model model;
   model.gravity = Vector3::Zero();
