@@ -217,6 +217,24 @@ TEST(ModelErrors, DegenerateBodyIsNamed) {
   EXPECT_NO_THROW(make_state(scaled_pendulum(3e-4)));
 }
 
+// A 1 kg bob on a 1 m arm whose moments are 1e-16 kg m^2: its hinge's rows
+// see l^2 / J = 1e16 beside 1/m, beyond the pivot test in any units (down to
+// 3e-15 it runs: Pendulum.PointMassBobSwingsWithTheSimplePendulumPeriod
+// checks 1e-12). The projection names the hinge and this cause.
+TEST(ModelErrors, PointMassBeyondThePivotTestIsExplained) {
+  Model model;
+  Body bob;
+  bob.name = "bob";
+  bob.inertia = Matrix3::Identity() * 1e-16;
+  bob.position = Vector3(0.0, 0.0, -1.0);
+  model.add_body(bob);
+  Joint hinge = Joint::make(JointType::Revolute, "hinge", kWorld, 0, Vector3::UnitY());
+  hinge.child_frame.position = Vector3(0.0, 0.0, 1.0);
+  model.add_joint(hinge);
+  expect_invalid([&] { make_state(model); }, "singular pivot block at joint 'hinge'");
+  expect_invalid([&] { make_state(model); }, "a point mass on an arm");
+}
+
 TEST(ModelErrors, BadProjectionRegularization) {
   const Model loop = four_bar();
   State s = make_state(loop);
