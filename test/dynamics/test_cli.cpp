@@ -532,6 +532,19 @@ TEST_F(DynamicsCli, LinksFarLighterThanTheirNeighboursAreWarnedOf) {
   EXPECT_EQ(plain.err.find("warning"), std::string::npos) << plain.err;
 }
 
+// A light end link carries no load between joints: no warning, and it runs.
+TEST_F(DynamicsCli, LightEndLinksAreNotWarnedOf) {
+  std::string lower = dynamics::test::rod("lower");
+  const std::string one = "<mass value='1'/>";
+  lower.replace(lower.find(one), one.size(), "<mass value='1e-12'/>");
+  write("end.urdf", "<robot name='r'><link name='world'/>" + dynamics::test::rod("upper") + lower +
+                        dynamics::test::hinge("shoulder", "world", "upper", "0 0 0") +
+                        dynamics::test::hinge("elbow", "upper", "lower", "0 0 -1") + "</robot>");
+  const CliResult r = run("simulate end.urdf --steps 100 --q0 shoulder=0.5");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+}
+
 // A link name with a comma and quotes is one quoted header field per column
 // (RFC 4180), so a CSV reader still finds 13 columns per body.
 TEST_F(DynamicsCli, CsvHeaderQuotesNamesWithCommasAndQuotes) {

@@ -1,9 +1,13 @@
-// The simulate command's warning about a body far lighter than one jointed to
-// it (dynamics/tools/light_links.hpp), and the measurement behind its ratio.
+// Bodies far lighter than the bodies they carry between them
+// (dynamics/light_links.hpp), the simulate command's warning of them
+// (dynamics/tools/light_links.hpp), and the measurements behind both.
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "dynamics/dynamics.hpp"
 #include "light_links.hpp"
@@ -33,30 +37,66 @@ Model double_hinge(double upper, double lower) {
   return model;
 }
 
-TEST(LightLinks, BodiesFarLighterThanTheirNeighboursAreNamed) {
-  EXPECT_TRUE(cli::light_link_warnings(double_hinge(1.0, 1.0)).empty());
-  EXPECT_TRUE(cli::light_link_warnings(double_hinge(1e-9, 1.0)).empty());
-  // Uniformly light is what the mass scale absorbs: no warning.
-  EXPECT_TRUE(cli::light_link_warnings(double_hinge(1e-12, 1e-12)).empty());
-  for (const bool upper_light : {true, false}) {
-    const auto lines = cli::light_link_warnings(upper_light ? double_hinge(1e-12, 1.0) : double_hinge(1.0, 1e-12));
-    ASSERT_EQ(lines.size(), 1u);
-    const std::string light = upper_light ? "upper" : "lower", heavy = upper_light ? "lower" : "upper";
-    EXPECT_NE(lines[0].find("body '" + light + "' (1e-12 kg) is 1e-12 times as heavy as body '" + heavy + "'"),
-              std::string::npos)
-        << lines[0];
-    EXPECT_NE(lines[0].find("jointed to it by 'elbow'"), std::string::npos) << lines[0];
-    EXPECT_NE(lines[0].find("--bound-mass"), std::string::npos) << lines[0];
-  }
+// A light body between the world and a heavy link carries the heavy one; a
+// light end link carries nothing.
+TEST(LightLinks, BodiesCarryingHeavyOnesAreReported) {
+  EXPECT_TRUE(light_links(double_hinge(1.0, 1.0)).empty());
+  EXPECT_TRUE(light_links(double_hinge(1e-9, 1.0)).empty());
+  // Uniformly light is what the mass scale absorbs.
+  EXPECT_TRUE(light_links(double_hinge(1e-12, 1e-12)).empty());
+  EXPECT_TRUE(light_links(double_hinge(1.0, 1e-12)).empty());  // an end link
+  const std::vector<LightLink> links = light_links(double_hinge(1e-12, 1.0));
+  ASSERT_EQ(links.size(), 1u);
+  EXPECT_EQ(links[0].body, 0);
+  EXPECT_EQ(links[0].neighbour, 1);
+  EXPECT_EQ(links[0].joint, 1);
+  EXPECT_DOUBLE_EQ(links[0].ratio, 1e-12);
+  EXPECT_EQ(light_links(double_hinge(1e-9, 1.0), 1e-8).size(), 1u);
+  for (const double below : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
+                             std::numeric_limits<double>::infinity()})
+    EXPECT_THROW(light_links(double_hinge(1.0, 1.0), below), std::invalid_argument) << below;
+}
+
+// A body between two heavy ones is reported against the heavier; a joint
+// without rows (floating) carries no load and does not count.
+TEST(LightLinks, TheHeaviestNeighbourAndOnlyJointsWithRowsCount) {
+  Model model = double_hinge(1e-12, 1.0);
+  Body top;
+  top.name = "top";
+  top.mass = 5.0;
+  const int t = model.add_body(top);
+  model.add_joint(Joint::make(JointType::Spherical, "wrist", 0, t));
+  const std::vector<LightLink> links = light_links(model);
+  ASSERT_EQ(links.size(), 1u);
+  EXPECT_EQ(links[0].neighbour, t);
+  EXPECT_EQ(links[0].joint, 2);
+  Model loose = double_hinge(1.0, 1e-12);
+  Body heavy;
+  heavy.name = "heavy";
+  const int h = loose.add_body(heavy);
+  loose.add_joint(Joint::make(JointType::Floating, "free", 1, h));
+  EXPECT_TRUE(light_links(loose).empty());
+}
+
+TEST(LightLinks, TheCommandLineNamesBothBodiesTheJointAndTheRemedy) {
+  EXPECT_TRUE(cli::light_link_warnings(double_hinge(1.0, 1e-12)).empty());
+  const auto lines = cli::light_link_warnings(double_hinge(1e-12, 1.0));
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("body 'upper' (1e-12 kg) is 1e-12 times as heavy as body 'lower' (1 kg), "
+                          "jointed to it by 'elbow'"),
+            std::string::npos)
+      << lines[0];
+  EXPECT_NE(lines[0].find("--bound-mass"), std::string::npos) << lines[0];
 }
 
 // The ratio's measurement (docs/dynamics.md, "Light links between heavy
-// ones"): released from 0.5 rad, 1e-11 still runs a second of steps, 1e-12
-// failed within it (1e-13 here, a margin for other compilers' round-off).
-// Were the solver to resolve lighter links, the warning would be stale.
-TEST(LightLinks, TheWarnedRatioIsWhereStepsBeginToFail) {
-  const auto steps_run = [](double upper) {
-    const Model model = double_hinge(upper, 1.0);
+// ones"): released from 0.5 rad, a light upper link at 1e-11 still runs a
+// second of steps, at 1e-12 it failed within it (1e-13 here, a margin for
+// other compilers' round-off). A light end link runs at 1e-14 (measured: to
+// 1e-16). Were the solver to resolve lighter links, or to fail on light end
+// links, the report would be wrong.
+TEST(LightLinks, TheReportedRatioIsWhereStepsBeginToFail) {
+  const auto steps_run = [](const Model& model) {
     State state = make_state(model);
     set_joint_positions(model, state, Eigen::Vector2d(0.5, 0.0));
     Simulator sim(model);
@@ -64,9 +104,10 @@ TEST(LightLinks, TheWarnedRatioIsWhereStepsBeginToFail) {
       if (!sim.step(state).ok()) return k;
     return 100;
   };
-  EXPECT_EQ(steps_run(1e-11), 100);
-  EXPECT_LT(steps_run(1e-13), 100);
-  EXPECT_GT(cli::kLightLinkRatio, 1e-11);
+  EXPECT_EQ(steps_run(double_hinge(1e-11, 1.0)), 100);
+  EXPECT_LT(steps_run(double_hinge(1e-13, 1.0)), 100);
+  EXPECT_EQ(steps_run(double_hinge(1.0, 1e-14)), 100);
+  EXPECT_GT(kLightLinkRatio, 1e-11);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "dynamics/coordinates.hpp"
 #include "dynamics/diagnostics.hpp"
 #include "dynamics/joint.hpp"
+#include "dynamics/light_links.hpp"
 #include "dynamics/model.hpp"
 #include "dynamics/models.hpp"
 #include "dynamics/quaternion.hpp"
