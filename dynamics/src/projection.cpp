@@ -129,7 +129,7 @@ double project_velocities(const Model& model, State& state) {
                                 detail::format_number(defaults.max_regularization) +
                                 "): joints that lock each other beyond what the regularization absorbs, or a body "
                                 "whose smallest principal moment is below about 1e-13 times its largest (a needle "
-                                "of no thickness), or whose moments are below about 1e-14 times its mass times "
+                                "of no thickness), or whose moments are below about 1e-13 times its mass times "
                                 "the squared distance to its joint (a point mass on an arm), or a body lighter "
                                 "than about 1e-12 times a body jointed to it (a placeholder link: give it more "
                                 "mass and inertia), which the pivot test cannot tell from a singular block");
