@@ -10,11 +10,13 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "cli_options.hpp"
 #include "exact_decimal.hpp"
+#include "format_number.hpp"
 #include "light_links.hpp"
 #include "load_check.hpp"
 #include "output_file.hpp"
@@ -25,8 +27,22 @@ namespace dynamics::cli {
 namespace output_file = graphsolve::output_file;
 namespace {
 
+// Every warning goes to standard error as it happens and into the --json
+// summary's "warnings", so that a script reads them as data.
+class Warnings {
+ public:
+  void add(const std::string& line) {
+    std::cerr << "dynamics: warning: " << line << '\n';
+    lines_.push_back(line);
+  }
+  const std::vector<std::string>& lines() const { return lines_; }
+
+ private:
+  std::vector<std::string> lines_;
+};
+
 // `urdf`: is_urdf_path(o.model), decided once per run (it looks at the file).
-Model load_model(const SimulateOptions& o, bool urdf) {
+Model load_model(const SimulateOptions& o, bool urdf, Warnings& warnings) {
   if (urdf) {
     if (!o.params.empty()) throw std::invalid_argument("--param applies to built-in models only, not to URDF files");
     UrdfOptions options;
@@ -39,7 +55,7 @@ Model load_model(const SimulateOptions& o, bool urdf) {
     if (o.friction >= 0.0) options.contacts.friction_coefficient = o.friction;
     std::vector<std::string> ignored;
     Model model = load_urdf(o.model, options, &ignored);
-    for (const std::string& line : ignored) std::cerr << "dynamics: warning: " << o.model << ": " << line << '\n';
+    for (const std::string& line : ignored) warnings.add(o.model + ": " + line);
     return model;
   }
   check_model_file(o.model);
@@ -190,7 +206,8 @@ int run_models(bool json) {
 
 int run_simulate(const SimulateOptions& o) {
   const bool urdf = is_urdf_path(o.model);
-  Model model = load_model(o, urdf);
+  Warnings warnings;
+  Model model = load_model(o, urdf, warnings);
   if (!o.gravity.empty()) model.gravity = parse_gravity(o.gravity);
   if (!o.ground.empty()) model.set_ground(parse_ground(o.ground));
   if (o.friction >= 0.0 && !urdf) model.set_friction_coefficient(o.friction);
@@ -209,10 +226,11 @@ int run_simulate(const SimulateOptions& o) {
   if (o.out == "-" && o.json)
     throw std::invalid_argument("--out - and --json both write to standard output: give --out a file");
   // Before the projections, which such a body can already fail.
-  for (const std::string& line : light_link_warnings(model)) std::cerr << "dynamics: warning: " << line << '\n';
+  const std::vector<LightLink> light = light_links(model);
+  for (const std::string& line : light_link_warnings(model)) warnings.add(line);
   const InitialState init =
       initial_state(model, parse_joint_values(o.q0, "--q0"), parse_joint_values(o.v0, "--v0"));
-  for (const std::string& line : init.warnings) std::cerr << "dynamics: warning: " << line << '\n';
+  for (const std::string& line : init.warnings) warnings.add(line);
   State state = init.state;
   const double first_dt = check_initial_spin(model, state, o.dt, o.max_substeps);
   Simulator sim(model, step_options);
@@ -222,9 +240,8 @@ int run_simulate(const SimulateOptions& o) {
   double step_start_distance = lowest;  // of the state the next step starts from
   const double kDeepStart = 1e-6;  // m: well beyond the interior-point tolerance
   if (lowest < -kDeepStart)
-    std::cerr << "dynamics: warning: initial state: shapes start " << -lowest
-              << " m inside the ground or each other; the first step throws them apart (place the model with "
-                 "--q0)\n";
+    warnings.add("initial state: shapes start " + detail::format_number(-lowest) +
+                 " m inside the ground or each other; the first step throws them apart (place the model with --q0)");
   const StepDiagnostics start_diagnostics(model, state, first_dt);
   csv.row(model, state, start_diagnostics, 0, lowest);
   const bool touches = model.num_contacts() > 0 || model.num_colliders() > 1;
@@ -246,7 +263,7 @@ int run_simulate(const SimulateOptions& o) {
     check_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     load_step_limit = std::min(load_step_limit, loads.step_limit);
     if (loads.advice.empty() || load_warned) return;
-    std::cerr << "dynamics: warning: after step " << step << ": " << loads.advice << '\n';
+    warnings.add("after step " + std::to_string(step) + ": " + loads.advice);
     load_warned = true;
   };
   const auto start = std::chrono::steady_clock::now();
@@ -277,6 +294,15 @@ int run_simulate(const SimulateOptions& o) {
         if (k > 0) std::cerr << " and are still " << -step_start_distance << " m deep";
         std::cerr << ": place the model with --q0 or move the ground with --ground"
                   << (urdf && !o.no_contacts ? " (or drop it with --no-contacts)\n" : "\n");
+        return 1;
+      }
+      // A link warned of as too light is the likelier cause than the step size.
+      if (!light.empty()) {
+        std::cerr << "); body '" << model.body(light.front().body).name << "' is "
+                  << detail::format_number(light.front().ratio) << " times as heavy as body '"
+                  << model.body(light.front().neighbour).name
+                  << "' (warned of above): give it more mass and inertia"
+                  << (urdf ? " (--bound-mass, --bound-inertia)\n" : "\n");
         return 1;
       }
       const LoadCheck loads = check_loads(sim, state, o.dt);  // the state is where the step started
@@ -360,7 +386,8 @@ int run_simulate(const SimulateOptions& o) {
                          {{"applied", init.projected},
                           {"translation_m", init.correction_translation},
                           {"rotation_rad", init.correction_rotation},
-                          {"velocity_change", init.velocity_change}}}};
+                          {"velocity_change", init.velocity_change}}},
+                        {"warnings", warnings.lines()}};
     // A model path need not be UTF-8 (file names are bytes): JSON gets U+FFFD
     // for a byte it cannot hold instead of an exception after the whole run.
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';

@@ -137,6 +137,7 @@ TEST_F(DynamicsCli, SimulateWritesOneCsvRowPerStepWithTheDocumentedColumns) {
   EXPECT_EQ(summary["steps"], 20);
   EXPECT_LE(summary["max_constraint_violation"].get<double>(), 1e-10);
   EXPECT_EQ(summary["failures"], 0);
+  EXPECT_EQ(summary["warnings"], nlohmann::json::array());
   std::ifstream csv(dir_ / "traj.csv");
   std::string header, line;
   std::getline(csv, header);
@@ -522,10 +523,24 @@ TEST_F(DynamicsCli, LinksFarLighterThanTheirNeighboursAreWarnedOf) {
   };
   write("light.urdf", robot("1e-12"));
   const CliResult light = run("simulate light.urdf --steps 1");
-  EXPECT_NE(light.err.find("warning: body 'upper' (1e-12 kg) is 1e-12 times as heavy as body 'lower' (1 kg), "
-                           "jointed to it by 'elbow'"),
+  const std::string warning =
+      "body 'upper' (1e-12 kg) is 1e-12 times as heavy as body 'lower' (1 kg), jointed to it by 'elbow'";
+  EXPECT_NE(light.err.find("warning: " + warning), std::string::npos) << light.err;
+  // With --json, the summary lists every warning the run printed, as printed.
+  // The step that fails names the light link as the cause, not the step size.
+  EXPECT_EQ(light.code, 1);
+  EXPECT_NE(light.err.find("); body 'upper' is 1e-12 times as heavy as body 'lower' (warned of above): give it "
+                           "more mass and inertia (--bound-mass, --bound-inertia)"),
             std::string::npos)
       << light.err;
+  EXPECT_EQ(light.err.find("smaller --dt"), std::string::npos) << light.err;
+  const CliResult json = run("simulate light.urdf --steps 0 --json");
+  ASSERT_EQ(json.code, 0) << json.err;
+  const auto warnings = nlohmann::json::parse(json.out)["warnings"];
+  ASSERT_EQ(warnings.size(), 1u) << json.out;
+  const std::string line = warnings[0].get<std::string>();
+  EXPECT_EQ(line.rfind(warning, 0), 0u) << line;
+  EXPECT_NE(json.err.find("dynamics: warning: " + line + "\n"), std::string::npos) << json.err;
   write("plain.urdf", robot("1"));
   const CliResult plain = run("simulate plain.urdf --steps 1");
   ASSERT_EQ(plain.code, 0) << plain.err;
