@@ -4,9 +4,9 @@
 
 namespace dynamics::cli {
 
-std::vector<std::string> light_link_warnings(const Model& model) {
+std::vector<std::string> light_link_warnings(const Model& model, const std::vector<LightLink>& links) {
   std::vector<std::string> lines;
-  for (const LightLink& link : light_links(model)) {
+  for (const LightLink& link : links) {
     const Body &body = model.body(link.body), &neighbour = model.body(link.neighbour);
     lines.push_back("body '" + body.name + "' (" + detail::format_number(body.mass) + " kg) is " +
                     detail::format_number(link.ratio) + " times as heavy as body '" + neighbour.name + "' (" +

@@ -9,7 +9,8 @@
 
 namespace dynamics::cli {
 
-// One line per light link, naming both bodies and the joint, and the remedy.
-std::vector<std::string> light_link_warnings(const Model& model);
+// One line per light link of `links` (light_links(model)), naming both
+// bodies and the joint, and the remedy.
+std::vector<std::string> light_link_warnings(const Model& model, const std::vector<LightLink>& links);
 
 }  // namespace dynamics::cli

@@ -227,7 +227,7 @@ int run_simulate(const SimulateOptions& o) {
     throw std::invalid_argument("--out - and --json both write to standard output: give --out a file");
   // Before the projections, which such a body can already fail.
   const std::vector<LightLink> light = light_links(model);
-  for (const std::string& line : light_link_warnings(model)) warnings.add(line);
+  for (const std::string& line : light_link_warnings(model, light)) warnings.add(line);
   const InitialState init =
       initial_state(model, parse_joint_values(o.q0, "--q0"), parse_joint_values(o.v0, "--v0"));
   for (const std::string& line : init.warnings) warnings.add(line);

@@ -79,8 +79,9 @@ TEST(LightLinks, TheHeaviestNeighbourAndOnlyJointsWithRowsCount) {
 }
 
 TEST(LightLinks, TheCommandLineNamesBothBodiesTheJointAndTheRemedy) {
-  EXPECT_TRUE(cli::light_link_warnings(double_hinge(1.0, 1e-12)).empty());
-  const auto lines = cli::light_link_warnings(double_hinge(1e-12, 1.0));
+  const Model end_link = double_hinge(1.0, 1e-12), carrying = double_hinge(1e-12, 1.0);
+  EXPECT_TRUE(cli::light_link_warnings(end_link, light_links(end_link)).empty());
+  const auto lines = cli::light_link_warnings(carrying, light_links(carrying));
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_NE(lines[0].find("body 'upper' (1e-12 kg) is 1e-12 times as heavy as body 'lower' (1 kg), "
                           "jointed to it by 'elbow'"),
