@@ -526,7 +526,6 @@ TEST_F(DynamicsCli, LinksFarLighterThanTheirNeighboursAreWarnedOf) {
   const std::string warning =
       "body 'upper' (1e-12 kg) is 1e-12 times as heavy as body 'lower' (1 kg), jointed to it by 'elbow'";
   EXPECT_NE(light.err.find("warning: " + warning), std::string::npos) << light.err;
-  // With --json, the summary lists every warning the run printed, as printed.
   // The step that fails names the light link as the cause, not the step size.
   EXPECT_EQ(light.code, 1);
   EXPECT_NE(light.err.find("); body 'upper' is 1e-12 times as heavy as body 'lower' (warned of above): give it "
@@ -534,6 +533,7 @@ TEST_F(DynamicsCli, LinksFarLighterThanTheirNeighboursAreWarnedOf) {
             std::string::npos)
       << light.err;
   EXPECT_EQ(light.err.find("smaller --dt"), std::string::npos) << light.err;
+  // With --json, the summary lists every warning the run printed, as printed.
   const CliResult json = run("simulate light.urdf --steps 0 --json");
   ASSERT_EQ(json.code, 0) << json.err;
   const auto warnings = nlohmann::json::parse(json.out)["warnings"];
