@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "joint_kinematics.hpp"
+
 namespace dynamics::detail {
 namespace {
 
@@ -161,10 +163,12 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
   for (const ContactSlot& slot : contacts_)
     if (slot.friction_rows > 0) eq_scale_(slot.aux + 1 + slot.friction_rows) = impulse_scale;
   normal_now_.resize(contacts_.size());
+  distance_now_.assign(contacts_.size(), 0.0);
   active_.assign(contacts_.size(), 1);
   find_rim_points();
   limit_parent_now_.resize(limits_.size());
   limit_child_now_.resize(limits_.size());
+  limit_gap_now_.assign(limits_.size(), 0.0);
 }
 
 // A ground point contact lies on a ground rim's circle when it is on the same
@@ -226,14 +230,33 @@ void Inequalities::stand_down_rim_points(const std::vector<Pose>& now) {
 }
 
 double Inequalities::limit_gap(const LimitSlot& s, const std::vector<Pose>& poses, const std::vector<double>& angles,
-                               Row6& parent_row, Row6& child_row) const {
+                               Row6& parent_row, Row6& child_row, double* coordinate) const {
   const int j = s.limit.joint;
   const Joint& joint = model_->joint(j);
   const double value = coordinate_jacobian(joint, graph_->axes[j], pose_of(poses, s.parent), poses[s.child],
                                            s.limit.coordinate, parent_row, child_row, angles[j]);
+  if (coordinate) *coordinate = value;
   parent_row *= s.limit.sign;
   child_row *= s.limit.sign;
   return s.limit.sign * (value - s.limit.bound);
+}
+
+void Inequalities::limit_gaps(const std::vector<Pose>& poses, const std::vector<double>& angles,
+                              std::vector<double>& gaps, std::vector<Row6>& parent_rows,
+                              std::vector<Row6>& child_rows) const {
+  double value = 0.0;  // the coordinate of the limit before
+  for (size_t l = 0; l < limits_.size(); ++l) {
+    const LimitRow& limit = limits_[l].limit;
+    const LimitRow* before = l > 0 ? &limits_[l - 1].limit : nullptr;
+    if (before == nullptr || before->joint != limit.joint || before->coordinate != limit.coordinate) {
+      gaps[l] = limit_gap(limits_[l], poses, angles, parent_rows[l], child_rows[l], &value);
+      continue;
+    }
+    const double flip = limit.sign * before->sign;  // signs are +-1: exact
+    gaps[l] = limit.sign * (value - limit.bound);
+    parent_rows[l] = flip * parent_rows[l - 1];
+    child_rows[l] = flip * child_rows[l - 1];
+  }
 }
 
 Inequalities::Cone Inequalities::cone_of(const ContactSlot& s, int contact) {
@@ -258,6 +281,7 @@ void Inequalities::resize(InequalityPoint& point) const {
   point.contact_normal.resize(contacts_.size());
   point.limit_parent.resize(limits_.size());
   point.limit_child.resize(limits_.size());
+  point.limit_gap.assign(limits_.size(), 0.0);
 }
 
 double Inequalities::tangential(const ContactSlot& s, int i, const Eigen::VectorXd& u) const {
@@ -321,6 +345,7 @@ void Inequalities::prepare(const std::vector<Pose>& now, const std::vector<doubl
     const Pose a = pose_of(now, slot.body[0]), b = pose_of(now, slot.body[1]);
     const ContactFrame f = locate(*model_, (*sites_)[c], a, b);
     normal_now_[c] = normal_rows(f, a, b);
+    distance_now_[c] = f.distance;
     if (slot.friction_rows == 0) continue;
     // Friction directions in the tangent plane: the two tangents (cone), or
     // +-b_i for n_f / 2 directions spread over half a turn (linearized).
@@ -341,9 +366,7 @@ void Inequalities::prepare(const std::vector<Pose>& now, const std::vector<doubl
       friction_now_[1].row(slot.direction_row + i) = rows[1];
     }
   }
-  for (size_t l = 0; l < limits_.size(); ++l) {
-    limit_gap(limits_[l], now, angles, limit_parent_now_[l], limit_child_now_[l]);
-  }
+  limit_gaps(now, angles, limit_gap_now_, limit_parent_now_, limit_child_now_);
 }
 
 void Inequalities::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const std::vector<Pose>& next,
@@ -378,12 +401,13 @@ void Inequalities::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
                                   ? s.mu_f * gamma - u.segment(s.row + 1, k).sum() - aux(s.aux + 1 + k)
                                   : s.mu_f * gamma - aux(s.aux + 1 + k);
   }
+  limit_gaps(next, *angles_, point.limit_gap, point.limit_parent, point.limit_child);
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& s = limits_[l];
     const double gamma = u(s.row);
     r.segment<6>(6 * s.child) -= limit_child_now_[l].transpose() * gamma;
     if (s.parent != kWorld) r.segment<6>(6 * s.parent) -= limit_parent_now_[l].transpose() * gamma;
-    point.eq(s.aux) = limit_gap(s, next, *angles_, point.limit_parent[l], point.limit_child[l]) / dt_ - aux(s.aux);
+    point.eq(s.aux) = point.limit_gap[l] / dt_ - aux(s.aux);
   }
 }
 
@@ -642,6 +666,76 @@ void Inequalities::held_rows(const Eigen::VectorXd& u, const std::vector<Pose>& 
     const double gap = limit_gap(s, at, angles, held.row[0], held.row[1]);
     if (pushes(u(s.row), mobility(*model_, held), gap / dt, noise)) rows.push_back(held);
   }
+}
+
+bool Inequalities::all_open(const Eigen::VectorXd& velocities, const Eigen::VectorXd& last, double last_dt,
+                            double noise) const {
+  const auto rate = [&](int body, const Row6& row) {
+    return body == kWorld ? 0.0 : row.dot(velocities.segment<6>(6 * body));
+  };
+  // Apart, and not closing within two steps: a body falling onto the ground
+  // is solved with its contacts from the step before it lands.
+  const auto apart = [&](double gap, double closing) {
+    return gap > 0.0 && gap + 2.0 * dt_ * std::min(closing, 0.0) > 0.0;
+  };
+  // A joint resting on its limit keeps a gap of about the slack the
+  // interior point leaves (a product over its impulse): apart, but pushed.
+  const bool known = last.size() > 0;
+  const auto pushed = [&](int row, const HeldRow& held, double speed) {
+    return last(row) > noise && pushes(last(row), mobility(*model_, held), speed, noise);  // mobility only if needed
+  };
+  for (size_t c = 0; c < contacts_.size(); ++c) {
+    const ContactSlot& s = contacts_[c];
+    if (!active_[c]) continue;
+    const SideRows& n = normal_now_[c];
+    const double gap = distance_now_[c];
+    if (!apart(gap, rate(s.body[0], n[0]) + rate(s.body[1], n[1]))) return false;
+    const HeldRow held{{s.body[0], s.body[1]}, {n[0], n[1]}};
+    if (known && pushed(s.row, held, gap / last_dt + s.compliance * last(s.row))) return false;
+  }
+  for (size_t l = 0; l < limits_.size(); ++l) {
+    const LimitSlot& s = limits_[l];
+    const double gap = limit_gap_now_[l];
+    if (!apart(gap, rate(s.parent, limit_parent_now_[l]) + rate(s.child, limit_child_now_[l]))) return false;
+    const HeldRow held{{s.parent, s.child}, {limit_parent_now_[l], limit_child_now_[l]}};
+    if (known && pushed(s.row, held, gap / last_dt)) return false;
+  }
+  return true;
+}
+
+bool Inequalities::open_at(const std::vector<Pose>& next, const std::vector<JointEvaluation>& joints,
+                           InequalityPoint& point) const {
+  bool open = true;
+  for (size_t c = 0; c < contacts_.size(); ++c) {
+    const ContactSlot& s = contacts_[c];
+    point.distance[c] = locate(*model_, (*sites_)[c], pose_of(next, s.body[0]), pose_of(next, s.body[1])).distance;
+    if (active_[c] && !(point.distance[c] >= 0.0)) open = false;
+  }
+  double values[6];
+  for (size_t l = 0; l < limits_.size(); ++l) {
+    const LimitSlot& s = limits_[l];
+    const int j = s.limit.joint;
+    const Joint& joint = model_->joint(j);
+    JointEvaluation own;  // a joint without rows (floating) is not among `joints`
+    if (graph_->joint_node[j] < 0) evaluate_joint(joint, graph_->axes[j], pose_of(next, s.parent), next[s.child], false, own);
+    const JointEvaluation& e = graph_->joint_node[j] >= 0 ? joints[j] : own;
+    coordinates_of(joint, graph_->axes[j], e, values, (*angles_)[j]);
+    if (!(s.limit.sign * (values[s.limit.coordinate] - s.limit.bound) >= 0.0)) open = false;
+  }
+  point.eq.setZero();
+  return open;
+}
+
+void Inequalities::zero_unknowns(Eigen::VectorXd& u, Eigen::VectorXd& aux) const {
+  for (const ContactSlot& s : contacts_) u.segment(s.row, node_rows(s)).setZero();
+  for (const LimitSlot& s : limits_) u(s.row) = 0.0;
+  aux.setZero();
+}
+
+void Inequalities::set_nodes_active(graphsolve::BlockMatrix& matrix, bool active) const {
+  for (const ContactSlot& s : contacts_) matrix.set_active(s.node, active);
+  for (int node : graph_->limit_node)
+    if (node >= 0) matrix.set_active(node, active);
 }
 
 int Inequalities::site_of_node(int node) const {

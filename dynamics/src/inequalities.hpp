@@ -39,6 +39,7 @@ struct InequalityPoint {
   std::vector<double> distance;                  // phi(z_k+1) per contact
   std::vector<SideRows> contact_normal;          // d phi / d(x, theta) of each side at z_k+1
   std::vector<Row6> limit_parent, limit_child;   // d value / d(x, theta) at z_k+1
+  std::vector<double> limit_gap;                 // sign (coordinate - bound) at z_k+1
 };
 
 // Complementarity of a point: the mean product (mu) and the largest violation.
@@ -132,6 +133,26 @@ class Inequalities {
   // `angles`: State::joint_angles at `at`.
   void held_rows(const Eigen::VectorXd& u, const std::vector<Pose>& at, const std::vector<double>& angles, double dt,
                  double noise, std::vector<HeldRow>& rows) const;
+  // Whether a prepared step (z_k) may be solved without its inequalities
+  // first (StepOptions::skip_open_inequalities): every contact and limit
+  // apart at z_k, not closing its gap within two steps at its rate there
+  // (`velocities`: the bodies' (v, w) at z_k, 6 rows each), and not pushed by
+  // `last`, the last step's unknowns (a step of length `last_dt`; empty:
+  // unknown), as held_rows reads a push.
+  bool all_open(const Eigen::VectorXd& velocities, const Eigen::VectorXd& last, double last_dt,
+                double noise) const;
+  // For a step solved without its inequalities: their signed distances at
+  // z_k+1 (`next`, into point.distance) and limit gaps, and whether none is
+  // negative. Zero impulses with the gaps over dt as slacks then solve every
+  // complementarity condition exactly, and the step is the step with them.
+  // `joints`: every joint with rows evaluated at `next`.
+  bool open_at(const std::vector<Pose>& next, const std::vector<JointEvaluation>& joints,
+               InequalityPoint& point) const;
+  // Zeroes the contact and limit impulses of u and every slack of aux.
+  void zero_unknowns(Eigen::VectorXd& u, Eigen::VectorXd& aux) const;
+  // (De)activates the contact and limit nodes of `matrix`: inactive, they
+  // are identity rows that the factorization and solves leave alone.
+  void set_nodes_active(graphsolve::BlockMatrix& matrix, bool active) const;
   // The contact site of a graph node, or -1.
   int site_of_node(int node) const;
   // Largest |eq|, friction budgets (impulses) over the mechanism's mass
@@ -188,8 +209,13 @@ class Inequalities {
   Pose pose_of(const std::vector<Pose>& poses, int body) const { return body == kWorld ? Pose{} : poses[body]; }
   // A limit's gap at `poses`, sign (coordinate - bound) (>= 0 within it), and
   // its rows on the parent and child motions, signed alike.
+  // `coordinate` (if given) receives the coordinate itself.
   double limit_gap(const LimitSlot& s, const std::vector<Pose>& poses, const std::vector<double>& angles,
-                   Row6& parent_row, Row6& child_row) const;
+                   Row6& parent_row, Row6& child_row, double* coordinate = nullptr) const;
+  // limit_gap of every limit, into `gaps` and the rows: a coordinate's upper
+  // bound follows its lower one and takes its value and rows, flipped.
+  void limit_gaps(const std::vector<Pose>& poses, const std::vector<double>& angles, std::vector<double>& gaps,
+                  std::vector<Row6>& parent_rows, std::vector<Row6>& child_rows) const;
   // Friction direction i of a contact: its relative tangential velocity at u.
   double tangential(const ContactSlot& s, int i, const Eigen::VectorXd& u) const;
 
@@ -213,6 +239,7 @@ class Inequalities {
   std::array<Eigen::Matrix<double, Eigen::Dynamic, 6>, 2> friction_now_;
   std::vector<SideRows> normal_now_;
   std::vector<Row6> limit_parent_now_, limit_child_now_;
+  std::vector<double> distance_now_, limit_gap_now_;  // per contact and per limit, at z_k
 };
 
 }  // namespace dynamics::detail

@@ -17,7 +17,7 @@ namespace dynamics {
 // by alpha, slacks by alpha. False if the quaternion update breaks down.
 bool Simulator::Impl::try_point(double alpha) {
   trial = s + alpha * step;
-  if (!ineq.empty()) trial_aux = aux + alpha * daux;
+  if (inequalities_on()) trial_aux = aux + alpha * daux;
   return predict(trial, trial_next);
 }
 
@@ -164,7 +164,11 @@ void Simulator::Impl::centring_direction(double target) {
 bool Simulator::Impl::line_search(double alpha, double target, double squares, double& trial_squares,
                                   Errors& trial_errors, double& taken, bool jacobians) {
   const double gap_scale = 1.0 / (mass_scale * mass_scale);  // products of slacks and impulses
-  const double merit = std::sqrt(squares + gap_scale * ineq.complementarity_gap(s, aux, target));
+  // Without inequalities (or with them skipped) there is no gap to read.
+  const auto gap = [&](const Eigen::VectorXd& u, const Eigen::VectorXd& a) {
+    return inequalities_on() ? gap_scale * ineq.complementarity_gap(u, a, target) : 0.0;
+  };
+  const double merit = std::sqrt(squares + gap(s, aux));
   double trial_merit = merit;
   bool evaluated = false;  // the trial_* buffers describe `trial`
   for (int k = 0; k <= options.max_line_search; ++k, alpha *= 0.5) {
@@ -172,7 +176,7 @@ bool Simulator::Impl::line_search(double alpha, double target, double squares, d
     if (!evaluated) continue;
     trial_squares = evaluate(trial, trial_aux, trial_next, trial_residual, trial_joint_next, trial_coupling_next,
                              trial_ineq_next, trial_errors, jacobians);
-    trial_merit = std::sqrt(trial_squares + gap_scale * ineq.complementarity_gap(trial, trial_aux, target));
+    trial_merit = std::sqrt(trial_squares + gap(trial, trial_aux));
     taken = alpha;
     if (trial_merit < (1.0 - 1e-4 * alpha) * merit) return true;
     // A solution, although its merit rose: at tiny dt the joint rows g/dt
@@ -288,7 +292,7 @@ bool Simulator::Impl::extrapolate(const State& state) {
 StepResult Simulator::Impl::newton(State& state) {
   joint_next_ends_step = false;  // the start's prediction takes `next`
   StepResult result;
-  const bool interior = !ineq.empty();
+  const bool interior = inequalities_on();
   const double tol = interior ? options.interior_tolerance : options.tolerance;
   const double momentum_tol = std::max(tol * mass_scale, momentum_roundoff());
   const double complementarity_tol = options.complementarity_tolerance * mass_scale;
@@ -307,9 +311,11 @@ StepResult Simulator::Impl::newton(State& state) {
     return result;
   }
   if (interior) ineq.initialize(s, aux, next);  // inequality multipliers and slacks start inside
+  else if (skip_inequalities) ineq.zero_unknowns(s, aux);  // no impulses
   Errors errors, trial_errors;
   double squares = evaluate(s, aux, next, residual, joint_next, coupling_next, ineq_next, errors, true);
-  detail::Complementarity comp = ineq.complementarity(s, aux);
+  const auto complementarity = [&] { return interior ? ineq.complementarity(s, aux) : detail::Complementarity{}; };
+  detail::Complementarity comp = complementarity();
   graphsolve::FactorOptions factor_options;
   factor_options.constraint_shift = -std::max(options.regularization / mass_scale, pivot_regularization);
   bool grown_for_pivot = false;
@@ -467,7 +473,7 @@ StepResult Simulator::Impl::newton(State& state) {
     std::swap(ineq_next, trial_ineq_next);
     squares = trial_squares;
     errors = trial_errors;
-    comp = ineq.complementarity(s, aux);
+    comp = complementarity();
   }
   if (restarted_converged && result.status != StepStatus::Success) {
     // The restart did not converge again: keep the solution it started from.
@@ -482,6 +488,9 @@ StepResult Simulator::Impl::newton(State& state) {
   result.constraint_residual = errors.constraint;
   result.inequality_residual = errors.inequality;
   result.complementarity = comp.max;
+  // Without its inequalities, a step stands only if they are all still open.
+  if (skip_inequalities && result.status == StepStatus::Success && !ineq.open_at(next, joint_next, ineq_next))
+    result.status = StepStatus::NotConverged;
   result.min_signed_distance = ineq.min_signed_distance(ineq_next);
   result.collider_contacts = static_cast<int>(features.size());
   if (result.status != StepStatus::Success) return result;

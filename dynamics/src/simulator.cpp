@@ -186,11 +186,13 @@ StepResult Simulator::Impl::substep(State& state, const StepResult& before, int 
       const int iterations = total.iterations + r.iterations, factorizations = total.factorizations + r.factorizations;
       const bool centred = total.centred_restart || r.centred_restart;
       const bool restarted = total.friction_restart || r.friction_restart;
+      const bool skipped = (i == 0 || total.inequalities_skipped) && r.inequalities_skipped;
       total = r;
       total.iterations = iterations;
       total.factorizations = factorizations;
       total.centred_restart = centred;  // by any sub-step
       total.friction_restart = restarted;
+      total.inequalities_skipped = skipped;  // by every sub-step
       ok = r.ok();
     }
     total.substeps = pieces;

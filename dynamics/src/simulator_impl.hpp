@@ -1,7 +1,8 @@
 // The simulator's state between steps and the step's workspace, shared by
 // the files that implement it: simulator.cpp (construction, sub-steps, the
 // public calls), step_equations.cpp (the step equations' residual and Newton
-// matrix) and newton_step.cpp (Newton's method on them).
+// matrix), newton_step.cpp (Newton's method on them), stall_restarts.cpp and
+// open_steps.cpp (which solves a step takes).
 #pragma once
 
 #include <array>
@@ -174,6 +175,15 @@ struct Simulator::Impl {
   // with friction the friction restarts.
   StepResult solve(State& state);
   StepResult newton(State& state);
+  // The step solved without its inequalities (see StepOptions::
+  // skip_open_inequalities), when they are all open at its start; true if
+  // that solved it, with every inequality still open at its end. `result`
+  // holds the attempt's work either way (nothing if not tried).
+  bool solve_without_inequalities(State& state, StepResult& result);
+  // Set while a step is solved without its inequalities: the equations,
+  // the matrix and the iteration leave them out (their nodes inactive).
+  bool skip_inequalities = false;
+  bool inequalities_on() const { return !ineq.empty() && !skip_inequalities; }
   // A restart's start: velocities that replace the warm start's (null:
   // none), and the scratch state of its low-friction solves.
   const Eigen::VectorXd* start_velocities = nullptr;

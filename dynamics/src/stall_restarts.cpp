@@ -1,10 +1,14 @@
-// What a step whose interior-point iteration stalls (NotConverged) tries
-// before it fails: the centred restart (StepOptions::centred_restart), then
+// How a prepared step is solved: without its inequalities while they are all
+// open (open_steps.cpp), otherwise with them; and what a step whose
+// interior-point iteration stalls (NotConverged) tries before it fails: the centred restart (StepOptions::centred_restart), then
 // with friction the friction restarts (StepOptions::friction_restarts).
 
+#include "on_exit.hpp"
 #include "simulator_impl.hpp"
 
 namespace dynamics {
+
+using detail::OnExit;
 
 namespace {
 
@@ -21,24 +25,16 @@ constexpr double kCentrality = 1e-2;
 constexpr double kRest = -1.0;
 constexpr double kRestarts[] = {0.0, 0.5, kRest};
 
-// Puts a setting that one solve changes back when the solve ends, thrown
-// out of included: a setting left behind would change every later step.
-template <class Undo>
-class OnExit {
- public:
-  explicit OnExit(Undo undo) : undo_(undo) {}
-  OnExit(const OnExit&) = delete;
-  OnExit& operator=(const OnExit&) = delete;
-  ~OnExit() { undo_(); }
-
- private:
-  Undo undo_;
-};
-
 }  // namespace
 
 StepResult Simulator::Impl::solve(State& state) {
+  StepResult open;
+  if (solve_without_inequalities(state, open)) return open;
+  // An inequality closed within the step (or its solve failed): solved with
+  // them, the attempt's work counted.
   StepResult result = newton(state);
+  result.iterations += open.iterations;
+  result.factorizations += open.factorizations;
   if (result.status != StepStatus::NotConverged || ineq.empty()) return result;
   // A failed step leaves the state as it was: every solve starts from it.
   int iterations = result.iterations, factorizations = result.factorizations;

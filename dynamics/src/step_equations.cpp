@@ -236,7 +236,7 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd
     if (!(violation <= errors.constraint)) errors.constraint = violation;
   }
   double squares = 0.0;
-  if (!ineq.empty()) {
+  if (inequalities_on()) {
     ineq.evaluate(u, slack, poses, r, point);
     errors.inequality = ineq.equation_error(point);
     squares += ineq.equation_squares(point);
@@ -331,7 +331,7 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
       row.tail<3>() = next_row.tail<3>() * turn_rate[bodies.body[i]];
     }
   }
-  if (!ineq.empty()) ineq.assemble(u, aux, ineq_next, matrix);
+  if (inequalities_on()) ineq.assemble(u, aux, ineq_next, matrix);
 }
 
 }  // namespace dynamics

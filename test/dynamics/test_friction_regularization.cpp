@@ -134,6 +134,9 @@ TEST(FrictionRegularization, QuadrupedDropsThatStalledConvergeWithPlainSteps) {
   // and test_friction_restarts.cpp): here the regularization alone does.
   StepOptions plain = test::plain_steps();
   plain.centred_restart = plain.friction_restarts = false;
+  // The stalls were recorded with every step solved with its contacts and
+  // limits: solved without them in flight, the drops land elsewhere.
+  plain.skip_open_inequalities = false;
   StepOptions rigid = plain;
   rigid.friction_regularization = 0.0;
   StepOptions rigid_centred = rigid;

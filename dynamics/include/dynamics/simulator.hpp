@@ -164,6 +164,17 @@ struct StepOptions {
   // steps that converge; the first use allocates the simulator's copy of the
   // state. false: fail (and sub-step) as before.
   bool friction_restarts = true;
+  // A step whose contacts and joint limits are all open at its start (every
+  // one apart, not closing its gap within two steps at its current rate, and
+  // not pushing in the last step) is first solved without them: as a step of
+  // the joints alone, by Newton's method with its warm start and `tolerance`
+  // (usually one or two iterations, where the interior-point method takes
+  // several). It stands if every contact and limit is still open at its end:
+  // zero impulses then solve their complementarity conditions exactly, so it
+  // is the step with them, and StepResult::inequalities_skipped says so.
+  // Otherwise the step is solved with them, its attempt counted in
+  // StepResult::iterations. false: always solve with them.
+  bool skip_open_inequalities = true;
 };
 
 enum class StepStatus {
@@ -213,6 +224,9 @@ struct StepResult {
   // those of the attempts before it, are counted above.
   bool centred_restart = false;
   bool friction_restart = false;
+  // The step (every sub-step of it) was solved without its contacts and
+  // limits, all open (StepOptions::skip_open_inequalities).
+  bool inequalities_skipped = false;
   bool ok() const { return status == StepStatus::Success; }
 };
 
