@@ -27,6 +27,7 @@ struct SimulateOptions {
   double joint_friction_velocity = 1e-3;  // StepOptions::joint_friction_velocity
   bool no_centred_restart = false;    // !StepOptions::centred_restart
   bool no_friction_restarts = false;  // !StepOptions::friction_restarts
+  bool keep_open_inequalities = false;  // !StepOptions::skip_open_inequalities
   std::string gravity;                // "x,y,z"; empty keeps the model's
   std::string ground;                 // "nx,ny,nz[,offset]"; empty keeps the model's
   double friction = -1.0;             // < 0 keeps the model's (URDF: 0.5 where no mu is given)

@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   sim->add_option("--steps", o.steps, "number of steps (default 1000)")->transform(whole_number(0L));
   sim->add_option("--tol", o.tolerance,
                   "equation tolerance of the step: constraints in m, momenta in N s per kg of the mass scale "
-                  "(default 1e-10; 1e-8 for models with contacts or limits)")
+                  "(default 1e-10; 1e-8 for steps solved with contacts or limits)")
       ->transform(real_number(Sign::positive));
   sim->add_option("--max-iterations", o.max_iterations, "Newton iterations per step (default 50)")
       ->transform(whole_number(1));
@@ -59,6 +59,9 @@ int main(int argc, char** argv) {
   sim->add_flag("--no-friction-restarts", o.no_friction_restarts,
                 "a step with friction that stalls fails (or sub-steps) at once (default: it is solved again from "
                 "other starts: a frictionless, then a half-friction solution's velocities, then rest)");
+  sim->add_flag("--keep-open-inequalities", o.keep_open_inequalities,
+                "solve every step with its contacts and limits (default: a step whose contacts and limits are all "
+                "open, and stay so, is solved without them, as a step of the joints alone)");
   sim->add_option("--gravity", o.gravity, "gravity vector x,y,z (default: the model's, 0,0,-9.81)");
   sim->add_option("--ground", o.ground, "ground half-space of every contact nx,ny,nz[,offset] (default 0,0,1,0)");
   sim->add_option("--friction", o.friction,

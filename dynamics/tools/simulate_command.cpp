@@ -218,6 +218,7 @@ int run_simulate(const SimulateOptions& o) {
   step_options.max_substeps = o.max_substeps;
   step_options.substep_hold = o.substep_hold;
   step_options.centred_restart = !o.no_centred_restart;
+  step_options.skip_open_inequalities = !o.keep_open_inequalities;
   step_options.friction_restarts = !o.no_friction_restarts;
   step_options.contact_regularization = o.contact_regularization;
   step_options.friction_regularization = o.friction_regularization;
@@ -249,7 +250,7 @@ int run_simulate(const SimulateOptions& o) {
 
   const double e0 = start_diagnostics.kinetic + start_diagnostics.potential;
   double max_violation = start_diagnostics.violation, max_energy_error = 0.0;
-  long total_iterations = 0, substepped = 0, centred = 0, restarted = 0;
+  long total_iterations = 0, substepped = 0, centred = 0, restarted = 0, skipped = 0;
   int max_iterations = 0, most_substeps = 1;
   double last_dt = o.dt;  // of the last step: a sub-stepped one ends with a sub-step
   // dt against the joints' loads (see load_check_due): warn once if they
@@ -332,6 +333,7 @@ int run_simulate(const SimulateOptions& o) {
     substepped += r.substeps > 1;
     centred += r.centred_restart;
     restarted += r.friction_restart;
+    skipped += r.inequalities_skipped;
     most_substeps = std::max(most_substeps, r.substeps);
     last_dt = o.dt / r.substeps;
     const StepDiagnostics diagnostics(model, state, last_dt);
@@ -373,6 +375,7 @@ int run_simulate(const SimulateOptions& o) {
                         {"substeps_max", most_substeps},
                         {"centred_restarted_steps", centred},
                         {"friction_restarted_steps", restarted},
+                        {"inequalities_skipped_steps", skipped},
                         {"max_constraint_violation", max_violation},
                         {"energy_initial", e0},
                         {"energy_final", e1},
@@ -403,6 +406,8 @@ int run_simulate(const SimulateOptions& o) {
       std::fprintf(summary, "  steps retried as sub-steps: %ld (up to %d sub-steps)\n", substepped, most_substeps);
     if (centred > 0) std::fprintf(summary, "  steps solved by the centred restart: %ld\n", centred);
     if (restarted > 0) std::fprintf(summary, "  steps solved by a friction restart: %ld\n", restarted);
+    if (skipped > 0)
+      std::fprintf(summary, "  steps solved without their contacts and limits (all open): %ld\n", skipped);
     std::fprintf(summary, "  max constraint violation: %.3g\n", max_violation);
     if (touches) {
       std::fprintf(summary, "  %d ground contacts", model.num_contacts());

@@ -320,6 +320,29 @@ TEST_F(DynamicsCli, StallsWithFrictionRestart) {
   EXPECT_EQ(nlohmann::json::parse(calm.out)["friction_restarted_steps"], 0);
 }
 
+// The cube's fall is solved without its contacts (all open), its landing and
+// rest with them; the summaries count the steps, and --keep-open-inequalities
+// solves every step with them.
+TEST_F(DynamicsCli, StepsWithEveryContactOpenAreCountedAndCanBeKept) {
+  const CliResult drop = run("simulate box-drop --steps 100 --json");
+  ASSERT_EQ(drop.code, 0) << drop.err;
+  const long skipped = nlohmann::json::parse(drop.out)["inequalities_skipped_steps"].get<long>();
+  EXPECT_GE(skipped, 25);  // 0.4 m of free fall: 28 steps
+  EXPECT_LE(skipped, 29);
+  const CliResult text = run("simulate box-drop --steps 100");
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("steps solved without their contacts and limits (all open): " + std::to_string(skipped)),
+            std::string::npos)
+      << text.out;
+  const CliResult kept = run("simulate box-drop --steps 100 --json --keep-open-inequalities");
+  ASSERT_EQ(kept.code, 0) << kept.err;
+  const auto k = nlohmann::json::parse(kept.out);
+  EXPECT_EQ(k["inequalities_skipped_steps"], 0);
+  EXPECT_GT(k["newton_iterations_mean"].get<double>(),
+            nlohmann::json::parse(drop.out)["newton_iterations_mean"].get<double>());
+  EXPECT_EQ(run("simulate box-drop --steps 100 --keep-open-inequalities").out.find("all open"), std::string::npos);
+}
+
 // A landing of stalled_landings.hpp whose step 46 stalls (a friction pair
 // swinging between its bounds) goes through with the centred restart, which
 // the summaries count; without it, and without the steps and starts that
