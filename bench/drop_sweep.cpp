@@ -4,9 +4,11 @@
 // and with both (the defaults); prints how many drops fail a step in each.
 // Robustness, not speed: it reproduces the documents' failure counts.
 //
-//   drop_sweep [--drops 400] [--seed 1] [--steps 200] [--plain]
+//   drop_sweep [--drops 400] [--seed 1] [--steps 200] [--plain] [--keep-inequalities]
 //
-// --plain takes plain steps (StepOptions::max_substeps = 1).
+// --plain takes plain steps (StepOptions::max_substeps = 1);
+// --keep-inequalities solves every step with its contacts and limits
+// (StepOptions::skip_open_inequalities = false).
 
 #include <cerrno>
 #include <cstdio>
@@ -26,6 +28,7 @@ struct SweepOptions {
   unsigned seed = 1;
   int steps = 200;
   bool plain = false;
+  bool keep_inequalities = false;
 };
 
 SweepOptions parse(int argc, char** argv) {
@@ -46,7 +49,10 @@ SweepOptions parse(int argc, char** argv) {
     else if (arg == "--seed") o.seed = static_cast<unsigned>(value());
     else if (arg == "--steps") o.steps = static_cast<int>(value());
     else if (arg == "--plain") o.plain = true;
-    else throw std::invalid_argument("unknown argument '" + arg + "' (use --drops, --seed, --steps, --plain)");
+    else if (arg == "--keep-inequalities") o.keep_inequalities = true;
+    else
+      throw std::invalid_argument("unknown argument '" + arg +
+                                  "' (use --drops, --seed, --steps, --plain, --keep-inequalities)");
   }
   return o;
 }
@@ -92,6 +98,7 @@ int main(int argc, char** argv) {
     options.centred_restart = v.centred;
     options.friction_restarts = v.friction;
     if (o.plain) options.max_substeps = 1;
+    options.skip_open_inequalities = !o.keep_inequalities;
     Simulator sim(model, options);
     std::mt19937 rng(o.seed);  // the same drops every way
     int failed = 0;
@@ -110,9 +117,10 @@ int main(int argc, char** argv) {
         break;
       }
     }
-    std::printf("%d drops of %d steps (seed %u%s), %s: %d fail (steps carried by the centred restart %ld, by "
+    std::printf("%d drops of %d steps (seed %u%s%s), %s: %d fail (steps carried by the centred restart %ld, by "
                 "the friction restarts %ld)\n",
-                o.drops, o.steps, o.seed, o.plain ? ", plain steps" : "", v.name, failed, centred, restarted);
+                o.drops, o.steps, o.seed, o.plain ? ", plain steps" : "",
+                o.keep_inequalities ? ", inequalities kept" : "", v.name, failed, centred, restarted);
   }
   return 0;
 }
