@@ -230,11 +230,16 @@ void Inequalities::stand_down_rim_points(const std::vector<Pose>& now) {
 }
 
 double Inequalities::limit_gap(const LimitSlot& s, const std::vector<Pose>& poses, const std::vector<double>& angles,
-                               Row6& parent_row, Row6& child_row, double* coordinate) const {
+                               Row6& parent_row, Row6& child_row, double* coordinate,
+                               const JointEvaluation* evaluation) const {
   const int j = s.limit.joint;
   const Joint& joint = model_->joint(j);
-  const double value = coordinate_jacobian(joint, graph_->axes[j], pose_of(poses, s.parent), poses[s.child],
-                                           s.limit.coordinate, parent_row, child_row, angles[j]);
+  const Pose parent = pose_of(poses, s.parent);
+  const double value =
+      evaluation ? coordinate_jacobian(joint, graph_->axes[j], *evaluation, parent, poses[s.child],
+                                       s.limit.coordinate, parent_row, child_row, angles[j])
+                 : coordinate_jacobian(joint, graph_->axes[j], parent, poses[s.child], s.limit.coordinate,
+                                       parent_row, child_row, angles[j]);
   if (coordinate) *coordinate = value;
   parent_row *= s.limit.sign;
   child_row *= s.limit.sign;
@@ -242,14 +247,16 @@ double Inequalities::limit_gap(const LimitSlot& s, const std::vector<Pose>& pose
 }
 
 void Inequalities::limit_gaps(const std::vector<Pose>& poses, const std::vector<double>& angles,
-                              std::vector<double>& gaps, std::vector<Row6>& parent_rows,
-                              std::vector<Row6>& child_rows) const {
+                              const std::vector<JointEvaluation>& joints, std::vector<double>& gaps,
+                              std::vector<Row6>& parent_rows, std::vector<Row6>& child_rows) const {
   double value = 0.0;  // the coordinate of the limit before
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitRow& limit = limits_[l].limit;
     const LimitRow* before = l > 0 ? &limits_[l - 1].limit : nullptr;
     if (before == nullptr || before->joint != limit.joint || before->coordinate != limit.coordinate) {
-      gaps[l] = limit_gap(limits_[l], poses, angles, parent_rows[l], child_rows[l], &value);
+      const int j = limit.joint;
+      const JointEvaluation* evaluation = graph_->joint_node[j] >= 0 ? &joints[j] : nullptr;
+      gaps[l] = limit_gap(limits_[l], poses, angles, parent_rows[l], child_rows[l], &value, evaluation);
       continue;
     }
     const double flip = limit.sign * before->sign;  // signs are +-1: exact
@@ -337,7 +344,8 @@ void Inequalities::initialize(Eigen::VectorXd& u, Eigen::VectorXd& aux, const st
   }
 }
 
-void Inequalities::prepare(const std::vector<Pose>& now, const std::vector<double>& angles) {
+void Inequalities::prepare(const std::vector<Pose>& now, const std::vector<double>& angles,
+                           const std::vector<JointEvaluation>& joints) {
   angles_ = &angles;
   stand_down_rim_points(now);
   for (size_t c = 0; c < contacts_.size(); ++c) {
@@ -366,11 +374,12 @@ void Inequalities::prepare(const std::vector<Pose>& now, const std::vector<doubl
       friction_now_[1].row(slot.direction_row + i) = rows[1];
     }
   }
-  limit_gaps(now, angles, limit_gap_now_, limit_parent_now_, limit_child_now_);
+  limit_gaps(now, angles, joints, limit_gap_now_, limit_parent_now_, limit_child_now_);
 }
 
 void Inequalities::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const std::vector<Pose>& next,
-                            Eigen::VectorXd& r, InequalityPoint& point) const {
+                            const std::vector<JointEvaluation>& joints, Eigen::VectorXd& r,
+                            InequalityPoint& point) const {
   for (size_t c = 0; c < contacts_.size(); ++c) {
     const ContactSlot& s = contacts_[c];
     const int k = s.friction_rows;
@@ -401,7 +410,7 @@ void Inequalities::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
                                   ? s.mu_f * gamma - u.segment(s.row + 1, k).sum() - aux(s.aux + 1 + k)
                                   : s.mu_f * gamma - aux(s.aux + 1 + k);
   }
-  limit_gaps(next, *angles_, point.limit_gap, point.limit_parent, point.limit_child);
+  limit_gaps(next, *angles_, joints, point.limit_gap, point.limit_parent, point.limit_child);
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& s = limits_[l];
     const double gamma = u(s.row);

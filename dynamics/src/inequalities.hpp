@@ -83,11 +83,14 @@ class Inequalities {
   // friction directions (tangent to each contact's normal at z_k). `angles`
   // (State::joint_angles at z_k) are where the step reads the joints' angles;
   // they must outlive the step.
-  void prepare(const std::vector<Pose>& now, const std::vector<double>& angles);
+  // `joints`: the joints evaluated at `now` (those with rows are read).
+  void prepare(const std::vector<Pose>& now, const std::vector<double>& angles,
+               const std::vector<JointEvaluation>& joints);
   // Adds the impulses' generalized forces to the body rows of r, and computes
   // eq and the Jacobians at z_k+1 (`next`) into `point`.
+  // `joints`: every joint with rows evaluated at `next`.
   void evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const std::vector<Pose>& next,
-                Eigen::VectorXd& r, InequalityPoint& point) const;
+                const std::vector<JointEvaluation>& joints, Eigen::VectorXd& r, InequalityPoint& point) const;
 
   Complementarity complementarity(const Eigen::VectorXd& u, const Eigen::VectorXd& aux) const;
   // Squared 2-norm of (x o y - target e) over all pairs and cones, a cone's
@@ -209,12 +212,16 @@ class Inequalities {
   Pose pose_of(const std::vector<Pose>& poses, int body) const { return body == kWorld ? Pose{} : poses[body]; }
   // A limit's gap at `poses`, sign (coordinate - bound) (>= 0 within it), and
   // its rows on the parent and child motions, signed alike.
-  // `coordinate` (if given) receives the coordinate itself.
+  // `coordinate` (if given) receives the coordinate itself; `evaluation` (if
+  // given) is the joint's at `poses`.
   double limit_gap(const LimitSlot& s, const std::vector<Pose>& poses, const std::vector<double>& angles,
-                   Row6& parent_row, Row6& child_row, double* coordinate = nullptr) const;
-  // limit_gap of every limit, into `gaps` and the rows: a coordinate's upper
-  // bound follows its lower one and takes its value and rows, flipped.
-  void limit_gaps(const std::vector<Pose>& poses, const std::vector<double>& angles, std::vector<double>& gaps,
+                   Row6& parent_row, Row6& child_row, double* coordinate = nullptr,
+                   const JointEvaluation* evaluation = nullptr) const;
+  // limit_gap of every limit, into `gaps` and the rows, reading the joints
+  // with rows from `joints` (evaluated at `poses`): a coordinate's upper bound
+  // follows its lower one and takes its value and rows, flipped.
+  void limit_gaps(const std::vector<Pose>& poses, const std::vector<double>& angles,
+                  const std::vector<JointEvaluation>& joints, std::vector<double>& gaps,
                   std::vector<Row6>& parent_rows, std::vector<Row6>& child_rows) const;
   // Friction direction i of a contact: its relative tangential velocity at u.
   double tangential(const ContactSlot& s, int i, const Eigen::VectorXd& u) const;

@@ -22,15 +22,20 @@ double coordinate_jacobian(const Joint& joint, const JointAxes& axes, const Pose
                            Row6& parent_row, Row6& child_row, double angle_reference) {
   JointEvaluation e;
   evaluate_joint(joint, axes, parent, child, false, e);
+  return coordinate_jacobian(joint, axes, e, parent, child, i, parent_row, child_row, angle_reference);
+}
+
+double coordinate_jacobian(const Joint& joint, const JointAxes& axes, const JointEvaluation& e, const Pose& parent,
+                           const Pose& child, int i, Row6& parent_row, Row6& child_row, double angle_reference) {
   double values[6];
   coordinates_of(joint, axes, e, values, angle_reference);  // the evaluation above, not a second one
   parent_row.setZero();
   child_row.setZero();
-  const Matrix3 qp = parent.orientation.toRotationMatrix();
-  const Matrix3 qc = child.orientation.toRotationMatrix();
-  const Matrix3 ra_t = joint.parent_frame.orientation.toRotationMatrix().transpose();  // parent body -> joint frame
-  const Matrix3 rc_t = joint.child_frame.orientation.toRotationMatrix().transpose();
+  const Matrix3& ra_t = axes.parent_to_joint;  // parent body -> joint frame
+  const Matrix3& rc_t = axes.child_to_joint;
   if (i < axes.t_free) {
+    const Matrix3 qp = parent.orientation.toRotationMatrix();
+    const Matrix3 qc = child.orientation.toRotationMatrix();
     // f . R_p^T (o_c - o_p), with R_p the parent joint frame in the world.
     const Eigen::RowVector3d f = axes.translational_free.row(i);
     const Matrix3 rp = (parent.orientation * joint.parent_frame.orientation).toRotationMatrix();

@@ -15,5 +15,9 @@ using Row6 = Eigen::Matrix<double, 1, 6>;
 // angle is read within half a turn of `angle_reference` (State::joint_angles).
 double coordinate_jacobian(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child, int i,
                            Row6& parent_row, Row6& child_row, double angle_reference);
+// The same from the joint's evaluation at these poses (evaluate_joint).
+double coordinate_jacobian(const Joint& joint, const JointAxes& axes, const JointEvaluation& evaluation,
+                           const Pose& parent, const Pose& child, int i, Row6& parent_row, Row6& child_row,
+                           double angle_reference);
 
 }  // namespace dynamics::detail

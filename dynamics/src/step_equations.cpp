@@ -54,7 +54,7 @@ void Simulator::Impl::prepare(const State& state) {
     detail::evaluate_coupling(model, mg.axes, model.coupling(c), mg.coupling_bodies[c], now, angles_now,
                               coupling_now[c]);
   aim_rims(state);
-  if (!ineq.empty()) ineq.prepare(now, angles_now);
+  if (!ineq.empty()) ineq.prepare(now, angles_now, joint_now);
 }
 
 // Each rim keeps, for the step, the side on which it is lowest at z_k: for a
@@ -237,7 +237,7 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd
   }
   double squares = 0.0;
   if (inequalities_on()) {
-    ineq.evaluate(u, slack, poses, r, point);
+    ineq.evaluate(u, slack, poses, joints, r, point);
     errors.inequality = ineq.equation_error(point);
     squares += ineq.equation_squares(point);
   }
