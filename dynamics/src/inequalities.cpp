@@ -691,7 +691,7 @@ bool Inequalities::all_open(const Eigen::VectorXd& velocities, const Eigen::Vect
   // interior point leaves (a product over its impulse): apart, but pushed.
   const bool known = last.size() > 0;
   const auto pushed = [&](int row, const HeldRow& held, double speed) {
-    return last(row) > noise && pushes(last(row), mobility(*model_, held), speed, noise);  // mobility only if needed
+    return last(row) > noise && pushes(last(row), mobility(*model_, held), speed, noise);  // mobility if needed
   };
   for (size_t c = 0; c < contacts_.size(); ++c) {
     const ContactSlot& s = contacts_[c];
@@ -725,9 +725,10 @@ bool Inequalities::open_at(const std::vector<Pose>& next, const std::vector<Join
     const LimitSlot& s = limits_[l];
     const int j = s.limit.joint;
     const Joint& joint = model_->joint(j);
+    const bool has_rows = graph_->joint_node[j] >= 0;
     JointEvaluation own;  // a joint without rows (floating) is not among `joints`
-    if (graph_->joint_node[j] < 0) evaluate_joint(joint, graph_->axes[j], pose_of(next, s.parent), next[s.child], false, own);
-    const JointEvaluation& e = graph_->joint_node[j] >= 0 ? joints[j] : own;
+    if (!has_rows) evaluate_joint(joint, graph_->axes[j], pose_of(next, s.parent), next[s.child], false, own);
+    const JointEvaluation& e = has_rows ? joints[j] : own;
     coordinates_of(joint, graph_->axes[j], e, values, (*angles_)[j]);
     if (!(s.limit.sign * (values[s.limit.coordinate] - s.limit.bound) >= 0.0)) open = false;
   }

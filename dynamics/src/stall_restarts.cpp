@@ -1,7 +1,8 @@
 // How a prepared step is solved: without its inequalities while they are all
 // open (open_steps.cpp), otherwise with them; and what a step whose
-// interior-point iteration stalls (NotConverged) tries before it fails: the centred restart (StepOptions::centred_restart), then
-// with friction the friction restarts (StepOptions::friction_restarts).
+// interior-point iteration stalls (NotConverged) tries before it fails: the
+// centred restart (StepOptions::centred_restart), then with friction the
+// friction restarts (StepOptions::friction_restarts).
 
 #include "on_exit.hpp"
 #include "simulator_impl.hpp"
