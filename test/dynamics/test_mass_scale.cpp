@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "dynamics/dynamics.hpp"
+#include "position_difference.hpp"
 
 namespace dynamics {
 namespace {
@@ -42,10 +43,7 @@ Outcome simulate_scaled(const Model& model, int steps, const std::string& label)
 }
 
 double largest_difference(const Outcome& a, const Outcome& b) {
-  double largest = 0.0;
-  for (size_t i = 0; i < a.positions.size(); ++i)
-    largest = std::max(largest, (a.positions[i] - b.positions[i]).lpNorm<Eigen::Infinity>());
-  return largest;
+  return test::largest_position_difference(a.positions, b.positions);
 }
 
 struct Family {

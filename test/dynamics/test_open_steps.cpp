@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "dynamics/dynamics.hpp"
+#include "position_difference.hpp"
 
 namespace dynamics {
 namespace {
@@ -26,10 +27,7 @@ Model with_limits(const Model& model, double bound) {
 }
 
 double largest_position_difference(const State& a, const State& b) {
-  double largest = 0.0;
-  for (size_t i = 0; i < a.position.size(); ++i)
-    largest = std::max(largest, (a.position[i] - b.position[i]).lpNorm<Eigen::Infinity>());
-  return largest;
+  return test::largest_position_difference(a.position, b.position);
 }
 
 StepOptions keeping_inequalities() {
