@@ -169,5 +169,54 @@ TEST(OpenSteps, APendulumSwingingBetweenItsStopsHoldsThemAsWithoutSkipping) {
   EXPECT_GT(kept, 0);
 }
 
+// A pendulum turning at 250 rad/s needs four sub-steps (a quarter turn per
+// step at most); with limits 100 rad away each sub-step is open, and the step
+// reports them skipped, as the pendulum without limits would have gone.
+TEST(OpenSteps, SubStepsAreSkippedOneByOne) {
+  Model free;
+  free.add_body(make_link("link1", 1.0, 1.0));
+  Joint hinge = Joint::make(JointType::Revolute, "joint1", kWorld, 0, Vector3::UnitY());
+  hinge.child_frame.position = Vector3(0.0, 0.0, 0.5);
+  hinge.initial_velocity = {250.0};
+  free.add_joint(hinge);
+  const Model limited = with_limits(free, 100.0);
+  Simulator free_sim(free), limited_sim(limited);
+  State a = make_state(free), b = make_state(limited);
+  for (int k = 0; k < 5; ++k) {
+    const StepResult ra = free_sim.step(a), rb = limited_sim.step(b);
+    ASSERT_TRUE(ra.ok() && rb.ok()) << k;
+    EXPECT_GT(rb.substeps, 1) << k;
+    EXPECT_EQ(rb.substeps, ra.substeps) << k;
+    EXPECT_TRUE(rb.inequalities_skipped) << k;
+  }
+  EXPECT_LT(largest_position_difference(a, b), 1e-9);
+  EXPECT_NEAR(b.joint_angles[0], a.joint_angles[0], 1e-9);
+}
+
+// A ball (radius 0.1 m) dropped onto a static table (top at 0.5 m) and
+// rolled off it: its fall onto the table and its fall from the table to the
+// ground are open and skipped, its roll on the table (its contact with the
+// table box pushes) never, and it lands as with every step solved with its
+// contacts.
+TEST(OpenSteps, ABallRollingOffATableFallsWithoutContactsAndLands) {
+  const Model model = ball_on_table(0.3, 1.0);
+  Simulator skipping(model), keeping(model, keeping_inequalities());
+  State a = make_state(model), b = make_state(model);
+  int skipped_above = 0, skipped_rolling = 0, skipped_below = 0;
+  for (int k = 0; k < 150; ++k) {
+    const StepResult ra = skipping.step(a), rb = keeping.step(b);
+    ASSERT_TRUE(ra.ok() && rb.ok()) << k;
+    EXPECT_GE(ra.min_signed_distance, -1e-6) << k;
+    const double z = a.position[0].z();
+    if (!ra.inequalities_skipped) continue;
+    if (std::abs(z - 0.6) < 1e-6) ++skipped_rolling;
+    (z > 0.6 ? skipped_above : skipped_below) += 1;
+  }
+  EXPECT_EQ(skipped_rolling, 0);
+  EXPECT_GT(skipped_above, 15) << "the drop onto the table (0.3 m: 24 steps) is open";
+  EXPECT_GT(skipped_below, 5) << "the fall from the table is open";
+  EXPECT_LT(largest_position_difference(a, b), 1e-5);
+}
+
 }  // namespace
 }  // namespace dynamics
