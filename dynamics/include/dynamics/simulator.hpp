@@ -16,9 +16,11 @@
 // method: slacks for the inequalities, complementarity relaxed to a central
 // path parameter driven to zero by Mehrotra's predictor-corrector (one
 // factorization, two solves per iteration) and a fraction-to-the-boundary
-// line search. Each ground contact is one graph node attached to its body (a
-// leaf); each limited joint has one limit node; each contact between two
-// colliders is a node attached to both bodies. The broad phase runs at the
+// line search; a step whose contacts and limits are all open and stay so is
+// solved without them (StepOptions::skip_open_inequalities). Each ground
+// contact is one graph node attached to its body (a leaf); each limited joint
+// has one limit node; each contact between two colliders is a node attached
+// to both bodies. The broad phase runs at the
 // start of every step; when it changes the set of contacts between colliders,
 // the graph is analysed again (the only other time step() allocates). See
 // docs/contacts.md.
