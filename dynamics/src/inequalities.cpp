@@ -254,9 +254,9 @@ void Inequalities::limit_gaps(const std::vector<Pose>& poses, const std::vector<
     const LimitRow& limit = limits_[l].limit;
     const LimitRow* before = l > 0 ? &limits_[l - 1].limit : nullptr;
     if (before == nullptr || before->joint != limit.joint || before->coordinate != limit.coordinate) {
-      const int j = limit.joint;
-      const JointEvaluation* evaluation = graph_->joint_node[j] >= 0 ? &joints[j] : nullptr;
-      gaps[l] = limit_gap(limits_[l], poses, angles, parent_rows[l], child_rows[l], &value, evaluation);
+      JointEvaluation own;
+      const JointEvaluation& evaluation = evaluation_at(limits_[l], poses, joints, own);
+      gaps[l] = limit_gap(limits_[l], poses, angles, parent_rows[l], child_rows[l], &value, &evaluation);
       continue;
     }
     const double flip = limit.sign * before->sign;  // signs are +-1: exact
@@ -264,6 +264,16 @@ void Inequalities::limit_gaps(const std::vector<Pose>& poses, const std::vector<
     parent_rows[l] = flip * parent_rows[l - 1];
     child_rows[l] = flip * child_rows[l - 1];
   }
+}
+
+const JointEvaluation& Inequalities::evaluation_at(const LimitSlot& s, const std::vector<Pose>& poses,
+                                                   const std::vector<JointEvaluation>& joints,
+                                                   JointEvaluation& own) const {
+  const int j = s.limit.joint;
+  if (graph_->joint_node[j] >= 0) return joints[j];
+  // A joint without rows (floating) is not among `joints`.
+  evaluate_joint(model_->joint(j), graph_->axes[j], pose_of(poses, s.parent), poses[s.child], false, own);
+  return own;
 }
 
 Inequalities::Cone Inequalities::cone_of(const ContactSlot& s, int contact) {
@@ -724,22 +734,17 @@ bool Inequalities::open_at(const std::vector<Pose>& next, const std::vector<Join
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& s = limits_[l];
     const int j = s.limit.joint;
-    const Joint& joint = model_->joint(j);
-    const bool has_rows = graph_->joint_node[j] >= 0;
-    JointEvaluation own;  // a joint without rows (floating) is not among `joints`
-    if (!has_rows) evaluate_joint(joint, graph_->axes[j], pose_of(next, s.parent), next[s.child], false, own);
-    const JointEvaluation& e = has_rows ? joints[j] : own;
-    coordinates_of(joint, graph_->axes[j], e, values, (*angles_)[j]);
+    JointEvaluation own;
+    coordinates_of(model_->joint(j), graph_->axes[j], evaluation_at(s, next, joints, own), values, (*angles_)[j]);
     if (!(s.limit.sign * (values[s.limit.coordinate] - s.limit.bound) >= 0.0)) open = false;
   }
   point.eq.setZero();
   return open;
 }
 
-void Inequalities::zero_unknowns(Eigen::VectorXd& u, Eigen::VectorXd& aux) const {
+void Inequalities::zero_impulses(Eigen::VectorXd& u) const {
   for (const ContactSlot& s : contacts_) u.segment(s.row, node_rows(s)).setZero();
   for (const LimitSlot& s : limits_) u(s.row) = 0.0;
-  aux.setZero();
 }
 
 void Inequalities::set_nodes_active(graphsolve::BlockMatrix& matrix, bool active) const {

@@ -151,8 +151,8 @@ class Inequalities {
   // `joints`: every joint with rows evaluated at `next`.
   bool open_at(const std::vector<Pose>& next, const std::vector<JointEvaluation>& joints,
                InequalityPoint& point) const;
-  // Zeroes the contact and limit impulses of u and every slack of aux.
-  void zero_unknowns(Eigen::VectorXd& u, Eigen::VectorXd& aux) const;
+  // Zeroes the contact and limit impulses of u.
+  void zero_impulses(Eigen::VectorXd& u) const;
   // (De)activates the contact and limit nodes of `matrix`: inactive, they
   // are identity rows that the factorization and solves leave alone.
   void set_nodes_active(graphsolve::BlockMatrix& matrix, bool active) const;
@@ -223,6 +223,10 @@ class Inequalities {
   void limit_gaps(const std::vector<Pose>& poses, const std::vector<double>& angles,
                   const std::vector<JointEvaluation>& joints, std::vector<double>& gaps,
                   std::vector<Row6>& parent_rows, std::vector<Row6>& child_rows) const;
+  // The evaluation of limit s's joint at `poses`: from `joints` (every joint
+  // with rows, evaluated there), or computed into `own`.
+  const JointEvaluation& evaluation_at(const LimitSlot& s, const std::vector<Pose>& poses,
+                                       const std::vector<JointEvaluation>& joints, JointEvaluation& own) const;
   // Friction direction i of a contact: its relative tangential velocity at u.
   double tangential(const ContactSlot& s, int i, const Eigen::VectorXd& u) const;
 

@@ -311,7 +311,7 @@ StepResult Simulator::Impl::newton(State& state) {
     return result;
   }
   if (interior) ineq.initialize(s, aux, next);  // inequality multipliers and slacks start inside
-  else if (skip_inequalities) ineq.zero_unknowns(s, aux);  // no impulses
+  else if (skip_inequalities) ineq.zero_impulses(s);
   Errors errors, trial_errors;
   double squares = evaluate(s, aux, next, residual, joint_next, coupling_next, ineq_next, errors, true);
   const auto complementarity = [&] { return interior ? ineq.complementarity(s, aux) : detail::Complementarity{}; };
