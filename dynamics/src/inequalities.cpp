@@ -230,17 +230,10 @@ void Inequalities::stand_down_rim_points(const std::vector<Pose>& now) {
 }
 
 double Inequalities::limit_gap(const LimitSlot& s, const std::vector<Pose>& poses, const std::vector<double>& angles,
-                               Row6& parent_row, Row6& child_row, double* coordinate,
-                               const JointEvaluation* evaluation) const {
+                               Row6& parent_row, Row6& child_row) const {
   const int j = s.limit.joint;
-  const Joint& joint = model_->joint(j);
-  const Pose parent = pose_of(poses, s.parent);
-  const double value =
-      evaluation ? coordinate_jacobian(joint, graph_->axes[j], *evaluation, parent, poses[s.child],
-                                       s.limit.coordinate, parent_row, child_row, angles[j])
-                 : coordinate_jacobian(joint, graph_->axes[j], parent, poses[s.child], s.limit.coordinate,
-                                       parent_row, child_row, angles[j]);
-  if (coordinate) *coordinate = value;
+  const double value = coordinate_jacobian(model_->joint(j), graph_->axes[j], pose_of(poses, s.parent),
+                                           poses[s.child], s.limit.coordinate, parent_row, child_row, angles[j]);
   parent_row *= s.limit.sign;
   child_row *= s.limit.sign;
   return s.limit.sign * (value - s.limit.bound);
@@ -249,20 +242,19 @@ double Inequalities::limit_gap(const LimitSlot& s, const std::vector<Pose>& pose
 void Inequalities::limit_gaps(const std::vector<Pose>& poses, const std::vector<double>& angles,
                               const std::vector<JointEvaluation>& joints, std::vector<double>& gaps,
                               std::vector<Row6>& parent_rows, std::vector<Row6>& child_rows) const {
-  double value = 0.0;  // the coordinate of the limit before
+  CoordinateRows rows;  // of the joint of the limit before
   for (size_t l = 0; l < limits_.size(); ++l) {
-    const LimitRow& limit = limits_[l].limit;
-    const LimitRow* before = l > 0 ? &limits_[l - 1].limit : nullptr;
-    if (before == nullptr || before->joint != limit.joint || before->coordinate != limit.coordinate) {
+    const LimitSlot& s = limits_[l];
+    const int j = s.limit.joint;
+    if (l == 0 || limits_[l - 1].limit.joint != j) {  // a joint's limits are contiguous
       JointEvaluation own;
-      const JointEvaluation& evaluation = evaluation_at(limits_[l], poses, joints, own);
-      gaps[l] = limit_gap(limits_[l], poses, angles, parent_rows[l], child_rows[l], &value, &evaluation);
-      continue;
+      coordinate_jacobians(model_->joint(j), graph_->axes[j], evaluation_at(s, poses, joints, own),
+                           pose_of(poses, s.parent), poses[s.child], angles[j], rows);
     }
-    const double flip = limit.sign * before->sign;  // signs are +-1: exact
-    gaps[l] = limit.sign * (value - limit.bound);
-    parent_rows[l] = flip * parent_rows[l - 1];
-    child_rows[l] = flip * child_rows[l - 1];
+    const int i = s.limit.coordinate;
+    gaps[l] = s.limit.sign * (rows.value[i] - s.limit.bound);
+    parent_rows[l] = s.limit.sign * rows.parent[i];  // signs are +-1: exact
+    child_rows[l] = s.limit.sign * rows.child[i];
   }
 }
 
@@ -730,12 +722,14 @@ bool Inequalities::open_at(const std::vector<Pose>& next, const std::vector<Join
     point.distance[c] = locate(*model_, (*sites_)[c], pose_of(next, s.body[0]), pose_of(next, s.body[1])).distance;
     if (active_[c] && !(point.distance[c] >= 0.0)) open = false;
   }
-  double values[6];
+  double values[6];  // of the joint of the limit before
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& s = limits_[l];
     const int j = s.limit.joint;
-    JointEvaluation own;
-    coordinates_of(model_->joint(j), graph_->axes[j], evaluation_at(s, next, joints, own), values, (*angles_)[j]);
+    if (l == 0 || limits_[l - 1].limit.joint != j) {
+      JointEvaluation own;
+      coordinates_of(model_->joint(j), graph_->axes[j], evaluation_at(s, next, joints, own), values, (*angles_)[j]);
+    }
     if (!(s.limit.sign * (values[s.limit.coordinate] - s.limit.bound) >= 0.0)) open = false;
   }
   point.eq.setZero();

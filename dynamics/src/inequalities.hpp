@@ -212,14 +212,11 @@ class Inequalities {
   Pose pose_of(const std::vector<Pose>& poses, int body) const { return body == kWorld ? Pose{} : poses[body]; }
   // A limit's gap at `poses`, sign (coordinate - bound) (>= 0 within it), and
   // its rows on the parent and child motions, signed alike.
-  // `coordinate` (if given) receives the coordinate itself; `evaluation` (if
-  // given) is the joint's at `poses`.
   double limit_gap(const LimitSlot& s, const std::vector<Pose>& poses, const std::vector<double>& angles,
-                   Row6& parent_row, Row6& child_row, double* coordinate = nullptr,
-                   const JointEvaluation* evaluation = nullptr) const;
+                   Row6& parent_row, Row6& child_row) const;
   // limit_gap of every limit, into `gaps` and the rows, reading the joints
-  // with rows from `joints` (evaluated at `poses`): a coordinate's upper bound
-  // follows its lower one and takes its value and rows, flipped.
+  // with rows from `joints` (evaluated at `poses`): every coordinate of a
+  // joint and its rows come from one evaluation (coordinate_jacobians).
   void limit_gaps(const std::vector<Pose>& poses, const std::vector<double>& angles,
                   const std::vector<JointEvaluation>& joints, std::vector<double>& gaps,
                   std::vector<Row6>& parent_rows, std::vector<Row6>& child_rows) const;

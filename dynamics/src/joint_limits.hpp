@@ -20,4 +20,14 @@ double coordinate_jacobian(const Joint& joint, const JointAxes& axes, const Join
                            const Pose& parent, const Pose& child, int i, Row6& parent_row, Row6& child_row,
                            double angle_reference);
 
+// Every coordinate of the joint with its rows at once (coordinate i in
+// value[i], parent[i], child[i]), for a joint with several limits: one
+// rotation vector and one set of rotation matrices instead of one per row.
+struct CoordinateRows {
+  double value[6];
+  Row6 parent[6], child[6];
+};
+void coordinate_jacobians(const Joint& joint, const JointAxes& axes, const JointEvaluation& evaluation,
+                          const Pose& parent, const Pose& child, double angle_reference, CoordinateRows& out);
+
 }  // namespace dynamics::detail
