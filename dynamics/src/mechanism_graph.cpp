@@ -19,8 +19,8 @@ void add_damper_edges(const Model& model, MechanismGraph& mg) {
       mg.graph.add_edge(joint.parent, joint.child);
 }
 
-MechanismGraph build_mechanism_graph(const Model& model, bool for_steps,
-                                     const std::vector<ContactSite>& sites) {
+MechanismGraph build_mechanism_graph(const Model& model, bool for_steps, const std::vector<ContactSite>& sites,
+                                     bool with_limits) {
   MechanismGraph mg;
   for (int b = 0; b < model.num_bodies(); ++b) mg.graph.add_node(6);
   const int nj = model.num_joints();
@@ -32,7 +32,7 @@ MechanismGraph build_mechanism_graph(const Model& model, bool for_steps,
     const Joint& joint = model.joint(j);
     mg.axes.push_back(joint_axes(joint));
     mg.joint_first_limit[j] = static_cast<int>(mg.limits.size());
-    if (for_steps) {
+    if (for_steps && with_limits) {
       for (int i = 0; i < joint.num_coordinates(); ++i) {
         if (!joint.lower.empty() && std::isfinite(joint.lower[i])) mg.limits.push_back({j, i, 1.0, joint.lower[i]});
         if (!joint.upper.empty() && std::isfinite(joint.upper[i])) mg.limits.push_back({j, i, -1.0, joint.upper[i]});

@@ -58,9 +58,10 @@ int contact_node_size(FrictionModel friction, int directions);
 // Without `for_steps` (position projection): bodies, joints and couplings
 // only. With it (the simulator's steps): also joint limits, one node per
 // contact site (ground contacts first, then pair features) and the edges of
-// dampers and joint friction.
+// dampers and joint friction; without `with_limits`, a step's graph without
+// its limits (equality_system.hpp).
 MechanismGraph build_mechanism_graph(const Model& model, bool for_steps = false,
-                                     const std::vector<ContactSite>& sites = {});
+                                     const std::vector<ContactSite>& sites = {}, bool with_limits = true);
 
 // Edges between the two bodies of every damped joint (a damper couples their
 // velocities); build_mechanism_graph adds them with `for_steps`.

@@ -25,12 +25,20 @@ bool Simulator::Impl::try_point(double alpha) {
 // solution; one round of iterative refinement recovers the digits the
 // elimination loses.
 void Simulator::Impl::solve_refined() {
+  if (equality_in_use) {  // never equilibrated
+    equality->solve_refined(lu, matrix, rhs, step);
+    return;
+  }
   equilibration.scale(rhs);  // consumed: S b
   lu.solve_refined(equilibration.to_refine(matrix), rhs, step, 1);
   equilibration.scale(step);  // x = S y
 }
 
 void Simulator::Impl::solve_in_place(Eigen::VectorXd& x) {
+  if (equality_in_use) {
+    equality->solve_in_place(lu, x);
+    return;
+  }
   equilibration.scale(x);
   lu.solve_in_place(x);
   equilibration.scale(x);
@@ -394,7 +402,7 @@ StepResult Simulator::Impl::newton(State& state) {
           continue;
         }
         result.status = StepStatus::SolverFailure;
-        report_failed_node(lu.failed_node(), result);
+        report_failed_node(equality_in_use ? equality->full_node(lu.failed_node()) : lu.failed_node(), result);
         break;
       }
       if (grown_for_pivot) pivot_regularization = -factor_options.constraint_shift;

@@ -23,14 +23,31 @@ bool Simulator::Impl::solve_without_inequalities(State& state, StepResult& resul
   if (!ineq.all_open(trial, holds_impulses(state) ? state.multipliers : unknown, state.multipliers_dt, noise))
     return false;
   skip_inequalities = true;
-  ineq.set_nodes_active(matrix, false);
+  if (equality)
+    use_equality_system(true);
+  else
+    ineq.set_nodes_active(matrix, false);
   const detail::OnExit restore([this] {
     skip_inequalities = false;
-    ineq.set_nodes_active(matrix, true);
+    if (equality_in_use)
+      use_equality_system(false);
+    else
+      ineq.set_nodes_active(matrix, true);
   });
   result = newton(state);
   result.inequalities_skipped = result.ok();
   return result.ok();
+}
+
+// Swaps the graph without inequalities in for the step's graph, or back: the
+// unknowns keep the whole graph's layout, only the solves change (see
+// EqualitySystem).
+void Simulator::Impl::use_equality_system(bool on) {
+  if (on == equality_in_use) return;
+  std::swap(matrix, equality->matrix);
+  std::swap(lu, equality->lu);
+  std::swap(blocks, equality->blocks);
+  equality_in_use = on;
 }
 
 }  // namespace dynamics

@@ -87,6 +87,9 @@ Simulator::Impl::Impl(const Model& m, const StepOptions& o)
   trial_coupling_next.resize(nc);
   coordinates.setZero(m.num_coordinates());
   size_workspace();
+  const bool has_inequalities = !mg.limits.empty() || ground_sites > 0 || !broad.empty();
+  if (options.skip_open_inequalities && has_inequalities && !equilibration.enabled())
+    equality = std::make_unique<detail::EqualitySystem>(model, mg, symbolic.pattern());
   found.reserve(64);
   features.reserve(64);
 }
@@ -95,39 +98,12 @@ Simulator::Impl::Impl(const Model& m, const StepOptions& o)
 void Simulator::Impl::size_workspace() {
   joint_next_ends_step = false;
   joint_row.assign(nj, -1);
-  couplings.assign(nj, CouplingBlocks{});
-  body_diagonal.resize(nb);
-  for (int b = 0; b < nb; ++b) body_diagonal[b] = matrix.diag(b).data();
+  blocks = detail::resolve_blocks(model, mg, matrix);
   turn_rate.resize(nb);
-  for (int j = 0; j < nj; ++j) {
-    const Joint& joint = model.joint(j);
-    CouplingBlocks& c = couplings[j];
-    if (detail::has_damper(joint) && joint.parent != kWorld) {
-      c.child_parent = matrix.block(joint.child, joint.parent).data();
-      c.parent_child = matrix.block(joint.parent, joint.child).data();
-    }
-    const int node = mg.joint_node[j];
-    if (node < 0) continue;
-    joint_row[j] = symbolic.pattern().offset[node];
-    c.joint_diagonal = matrix.diag(node).data();
-    c.child_joint = matrix.block(joint.child, node).data();
-    c.joint_child = matrix.block(node, joint.child).data();
-    if (joint.parent != kWorld) {
-      c.parent_joint = matrix.block(joint.parent, node).data();
-      c.joint_parent = matrix.block(node, joint.parent).data();
-    }
-  }
+  for (int j = 0; j < nj; ++j)
+    if (mg.joint_node[j] >= 0) joint_row[j] = symbolic.pattern().offset[mg.joint_node[j]];
   coupling_row.assign(nc, -1);
-  coupled_blocks.assign(nc, CoupledBodyBlocks{});
-  for (int c = 0; c < nc; ++c) {
-    const int node = mg.coupling_node[c];
-    coupling_row[c] = symbolic.pattern().offset[node];
-    const detail::CouplingBodies& bodies = mg.coupling_bodies[c];
-    for (int i = 0; i < bodies.count; ++i) {
-      coupled_blocks[c].body_coupling[i] = matrix.block(bodies.body[i], node).data();
-      coupled_blocks[c].coupling_body[i] = matrix.block(node, bodies.body[i]).data();
-    }
-  }
+  for (int c = 0; c < nc; ++c) coupling_row[c] = symbolic.pattern().offset[mg.coupling_node[c]];
   for (Eigen::VectorXd* v : {&s, &trial, &residual, &trial_residual, &step, &step_affine, &rhs, &saved_step, &converged_point})
     v->setZero(dim);
   for (Eigen::VectorXd* v : {&aux, &trial_aux, &daux, &daux_affine, &saved_daux}) v->setZero(ineq.aux_size());
@@ -153,6 +129,7 @@ void Simulator::Impl::update_contacts(const State& state) {
   ineq = detail::Inequalities(model, mg, sites, symbolic.pattern(), dt(), contact_regularization(options),
                               mass_scale);
   size_workspace();
+  if (equality) equality->map_rows(model, mg, symbolic.pattern());
 }
 
 // A step as `first_pieces` equal sub-steps, retried as more of them

@@ -12,6 +12,7 @@
 
 #include "broad_phase.hpp"
 #include "dynamics/simulator.hpp"
+#include "equality_system.hpp"
 #include "equilibration.hpp"
 #include "inequalities.hpp"
 #include "joint_kinematics.hpp"
@@ -54,26 +55,18 @@ struct Simulator::Impl {
   // there instead of failing the same factorizations again every step.
   double pivot_regularization = 0.0;
   std::vector<int> joint_row;  // first row of each joint's impulses, -1 without constraints
-  // Where each joint's four coupling blocks live in `matrix` (resolved once
-  // per graph): body-joint and joint-body blocks of the child and the parent,
-  // and for a damped joint between two bodies their body-body blocks.
-  struct CouplingBlocks {
-    double* joint_diagonal = nullptr;
-    double *child_joint = nullptr, *joint_child = nullptr, *parent_joint = nullptr, *joint_parent = nullptr;
-    double *child_parent = nullptr, *parent_child = nullptr;
-  };
-  std::vector<CouplingBlocks> couplings;
-  // Each body's diagonal block, resolved with them: assemble() writes them
-  // every iteration, where BlockMatrix::diag's checked lookup cost 2% of a step.
-  std::vector<double*> body_diagonal;
-  // The same for each joint coupling: the row of its impulse, and its blocks
-  // with each of its bodies (mg.coupling_bodies order).
+  // Where the blocks the step writes live in `matrix` (resolved once per graph).
+  detail::BlockTables blocks;
+  // The same for each joint coupling: the row of its impulse.
   int nc;
   std::vector<int> coupling_row;
-  struct CoupledBodyBlocks {
-    std::array<double*, 4> body_coupling{}, coupling_body{};
-  };
-  std::vector<CoupledBodyBlocks> coupled_blocks;
+  // The graph without inequalities that open steps factorize (models with
+  // contacts or limits, without equilibration; null otherwise), and whether
+  // it is swapped in: then `matrix`, `lu` and `blocks` are its own, and the
+  // solves go through it (see use_equality_system).
+  std::unique_ptr<detail::EqualitySystem> equality;
+  bool equality_in_use = false;
+  void use_equality_system(bool on);
   std::vector<Matrix3> turn_rate;  // per body: d(q_k+1)/dw as a body-frame rotation, over dt
   std::vector<int> damped_joints;  // joints with a damper or friction (and coordinates), fixed per model
   std::vector<int> turning_joints;  // joints with one free rotation (State::joint_angles), fixed per model

@@ -143,8 +143,8 @@ void Simulator::Impl::add_damping(const Eigen::VectorXd& u, Eigen::VectorXd& r) 
 void Simulator::Impl::assemble_damping(const Eigen::VectorXd& u) {
   for (int j : damped_joints)  // zeroed first: two dampers may share a pair of bodies
     if (model.joint(j).parent != kWorld) {
-      Eigen::Map<detail::Jacobian6>(couplings[j].child_parent).setZero();
-      Eigen::Map<detail::Jacobian6>(couplings[j].parent_child).setZero();
+      Eigen::Map<detail::Jacobian6>(blocks.joints[j].child_parent).setZero();
+      Eigen::Map<detail::Jacobian6>(blocks.joints[j].parent_child).setZero();
     }
   const double friction_velocity = options.joint_friction_velocity;
   for (int j : damped_joints) {
@@ -155,8 +155,8 @@ void Simulator::Impl::assemble_damping(const Eigen::VectorXd& u) {
       matrix.diag(joint.child) += scale * d.child.transpose() * d.child;
       if (joint.parent == kWorld) continue;
       matrix.diag(joint.parent) += scale * d.parent.transpose() * d.parent;
-      Eigen::Map<detail::Jacobian6>(couplings[j].child_parent) += scale * d.child.transpose() * d.parent;
-      Eigen::Map<detail::Jacobian6>(couplings[j].parent_child) += scale * d.parent.transpose() * d.child;
+      Eigen::Map<detail::Jacobian6>(blocks.joints[j].child_parent) += scale * d.child.transpose() * d.parent;
+      Eigen::Map<detail::Jacobian6>(blocks.joints[j].parent_child) += scale * d.parent.transpose() * d.child;
       continue;
     }
     const Eigen::Array<double, 6, 1> t = (joint_rates(j, u) / friction_velocity).array().tanh();
@@ -167,8 +167,8 @@ void Simulator::Impl::assemble_damping(const Eigen::VectorXd& u) {
     if (joint.parent == kWorld) continue;
     const detail::Jacobian6 weighted_parent = weight.asDiagonal() * d.parent;
     matrix.diag(joint.parent) += d.parent.transpose() * weighted_parent;
-    Eigen::Map<detail::Jacobian6>(couplings[j].child_parent) += d.child.transpose() * weighted_parent;
-    Eigen::Map<detail::Jacobian6>(couplings[j].parent_child) += d.parent.transpose() * weighted_child;
+    Eigen::Map<detail::Jacobian6>(blocks.joints[j].child_parent) += d.child.transpose() * weighted_parent;
+    Eigen::Map<detail::Jacobian6>(blocks.joints[j].parent_child) += d.parent.transpose() * weighted_child;
   }
 }
 
@@ -289,7 +289,7 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     const double sw = discrete_velocity_scalar(w, h);
     const Vector3 jw = body.inertia * w;
     // As a 6x6 block: unrolled, where the map of run-time size cleared it by memset.
-    Eigen::Map<detail::Jacobian6> d(body_diagonal[b]);
+    Eigen::Map<detail::Jacobian6> d(blocks.body_diagonal[b]);
     d.setZero();
     d.topLeftCorner<3, 3>().diagonal().setConstant(body.mass);
     d.bottomRightCorner<3, 3>() =
@@ -303,7 +303,7 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     if (node < 0) continue;
     const Joint& joint = model.joint(j);
     const JointEvaluation& f = joint_next[j];  // evaluated with the residual at this point
-    const CouplingBlocks& c = couplings[j];
+    const detail::BlockTables::Joint& c = blocks.joints[j];
     detail::with_constraint_rows(joint.num_constraints(), [&](auto constraint_rows) {
       constexpr int M = decltype(constraint_rows)::value;
       Eigen::Map<Eigen::Matrix<double, M, M>>(c.joint_diagonal).setZero();
@@ -320,13 +320,14 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     });
   }
   for (int c = 0; c < nc; ++c) {
-    matrix.diag(mg.coupling_node[c]).setZero();
+    const detail::BlockTables::Coupling& blocks_of = blocks.couplings[c];
+    *blocks_of.diagonal = 0.0;  // one row
     const detail::CouplingBodies& bodies = mg.coupling_bodies[c];
     for (int i = 0; i < bodies.count; ++i) {
       const detail::Row6& now_row = coupling_now[c].row[i];
       const detail::Row6& next_row = coupling_next[c].row[i];
-      Eigen::Map<Eigen::Matrix<double, 6, 1>>(coupled_blocks[c].body_coupling[i]) = -now_row.transpose();
-      Eigen::Map<detail::Row6> row(coupled_blocks[c].coupling_body[i]);
+      Eigen::Map<Eigen::Matrix<double, 6, 1>>(blocks_of.body_coupling[i]) = -now_row.transpose();
+      Eigen::Map<detail::Row6> row(blocks_of.coupling_body[i]);
       row.head<3>() = next_row.head<3>();
       row.tail<3>() = next_row.tail<3>() * turn_rate[bodies.body[i]];
     }

@@ -64,6 +64,28 @@ TEST(OpenSteps, LimitsNeverReachedStepAsWithoutThem) {
   }
 }
 
+// Open steps factorize the graph without the inequality nodes, except for a
+// model whose linear solves are equilibrated (bodies far from metre size),
+// whose open steps leave those nodes inactive in the whole graph instead:
+// both ways a step is the step without limits.
+TEST(OpenSteps, LimitsNeverReachedStepAsWithoutThemAtEveryScale) {
+  for (const double length : {1e-4, 1.0, 1e4}) {
+    const Model free = n_link_pendulum(3, ChainJoint::Revolute, length, 1.0, 0.3);
+    const Model limited = with_limits(free, 3.0);
+    StepOptions options;
+    options.dt = 0.01 * std::sqrt(length);  // the same share of a swing at every scale
+    Simulator free_sim(free, options), limited_sim(limited, options);
+    State a = make_state(free), b = make_state(limited);
+    for (int k = 0; k < 100; ++k) {
+      const StepResult ra = free_sim.step(a), rb = limited_sim.step(b);
+      ASSERT_TRUE(ra.ok() && rb.ok()) << length << " " << k;
+      EXPECT_TRUE(rb.inequalities_skipped) << length << " " << k;
+      EXPECT_EQ(rb.iterations, ra.iterations) << length << " " << k;
+    }
+    EXPECT_LT(largest_position_difference(a, b), 1e-9 * length) << length;
+  }
+}
+
 // A cube at rest a micrometre above the ground: apart and not moving, so the
 // step is tried without its contacts, but gravity takes it through the ground
 // within the step. It is solved again with them, exactly as without the
