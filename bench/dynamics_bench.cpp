@@ -13,7 +13,8 @@
 //
 //   dynamics_bench [--quick] [--sizes=FAMILY:N1,N2,...] [google benchmark flags]
 // --sizes runs a family at those sizes instead of the scale's (links of
-// nlink_revolute and nlink_spherical, segments of fourlink_chain; once per family).
+// nlink_revolute, nlink_spherical, limits_apart and limits_reached, segments of
+// fourlink_chain; once per family).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -21,6 +22,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <mujoco/mujoco.h>
@@ -36,7 +38,7 @@ constexpr int kSteps = 1000;
 constexpr double kDt = 0.01;
 
 struct Case {
-  std::string family;  // nlink_revolute, nlink_spherical, fourlink_chain
+  std::string family;  // nlink_revolute, nlink_spherical, limits_apart, limits_reached, fourlink_chain
   int size;
   dynamics::Model model;
   bench::Mjcf mjcf;
@@ -52,10 +54,11 @@ void run_ours(benchmark::State& bs, const dynamics::Model& model) {
   const dynamics::State start = dynamics::make_state(model);
   const double e0 = dynamics::total_energy(model, start, kDt), e0_state = dynamics::total_energy(model, start);
   double energy_error = 0.0, energy_error_state = 0.0, iterations = 0.0, factorizations = 0.0, violation = 0.0;
+  double open = 0.0;
   for (auto _ : bs) {
     bs.PauseTiming();
     dynamics::State s = start;
-    long total = 0, factored = 0;
+    long total = 0, factored = 0, skipped = 0;
     bs.ResumeTiming();
     for (int k = 0; k < kSteps; ++k) {
       const dynamics::StepResult r = sim.step(s);
@@ -70,6 +73,7 @@ void run_ours(benchmark::State& bs, const dynamics::Model& model) {
       }
       total += r.iterations;
       factored += r.factorizations;
+      skipped += r.inequalities_skipped;
     }
     bs.PauseTiming();
     energy_error = std::abs(dynamics::total_energy(model, s, kDt) - e0);
@@ -77,12 +81,15 @@ void run_ours(benchmark::State& bs, const dynamics::Model& model) {
     violation = dynamics::constraint_violation(model, s);
     iterations = double(total) / kSteps;
     factorizations = double(factored) / kSteps;
+    open = double(skipped) / kSteps;
     bs.ResumeTiming();
   }
   bs.counters["us_per_step"] = benchmark::Counter(double(bs.iterations()) * kSteps * 1e-6,
                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   bs.counters["newton_iterations"] = iterations;
   bs.counters["factorizations"] = factorizations;
+  // Steps solved without their limits, all open (models with limits).
+  if (model.has_inequalities()) bs.counters["open_steps"] = open;
   bs.counters["energy_error"] = energy_error;
   bs.counters["energy_error_state"] = energy_error_state;
   bs.counters["constraint_violation"] = violation;
@@ -162,7 +169,27 @@ std::vector<double> first_joint_qpos(bool ball, double angle, int nq) {
 // links would take it about a quarter of an hour.
 const std::vector<bench::SizeRange> kSizeRanges = {{"nlink_revolute", "a link count", 1, 1000, false},
                                                    {"nlink_spherical", "a link count", 1, 1000, false},
+                                                   {"limits_apart", "a link count", 1, 1000, false},
+                                                   {"limits_reached", "a link count", 1, 1000, false},
                                                    {"fourlink_chain", "a segment count", 1, 250, false}};
+
+// The limited chains' families and their hinges' limit (rad): the chain
+// swings from 0.5 rad at its first joint, and its joints stay within 0.5 rad.
+const std::vector<std::pair<std::string, double>> kLimitedFamilies = {{"limits_apart", 3.0}, {"limits_reached", 0.4}};
+
+// The same mechanism with every joint coordinate limited to [-limit, limit].
+dynamics::Model with_limits(const dynamics::Model& model, double limit) {
+  dynamics::Model limited;
+  limited.gravity = model.gravity;
+  for (const dynamics::Body& body : model.bodies()) limited.add_body(body);
+  for (int j = 0; j < model.num_joints(); ++j) {
+    dynamics::Joint joint = model.joint(j);
+    joint.lower.assign(joint.num_coordinates(), -limit);
+    joint.upper.assign(joint.num_coordinates(), limit);
+    limited.add_joint(joint);
+  }
+  return limited;
+}
 
 std::vector<Case> cases(bool quick, const bench::FamilySizes& chosen) {
   // A family's sizes: the chosen ones, else the scale's.
@@ -180,6 +207,21 @@ std::vector<Case> cases(bool quick, const bench::FamilySizes& chosen) {
                                                         : dynamics::ChainJoint::Revolute, 1.0, 1.0, angle);
       c.mjcf = bench::mjcf_n_link_pendulum(n, spherical, angle);
       c.qpos_start = first_joint_qpos(spherical, angle, spherical ? 4 * n : n);
+      list.push_back(std::move(c));
+    }
+  }
+  // Revolute chains with every hinge limited, as a robot's joints are:
+  // limits the chain never reaches (its steps are solved without them, see
+  // StepOptions::skip_open_inequalities) and limits its first joint reaches
+  // on every swing (interior-point steps; MuJoCo's soft limits).
+  for (const auto& [family, limit] : kLimitedFamilies) {
+    for (int n : sizes(family, {5, 20, 50}, {5})) {
+      Case c;
+      c.family = family;
+      c.size = n;
+      c.model = with_limits(dynamics::n_link_pendulum(n, dynamics::ChainJoint::Revolute, 1.0, 1.0, angle), limit);
+      c.mjcf = bench::mjcf_n_link_pendulum(n, false, angle, limit);
+      c.qpos_start = first_joint_qpos(false, angle, n);
       list.push_back(std::move(c));
     }
   }

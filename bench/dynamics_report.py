@@ -16,7 +16,12 @@ from report_sections import cell, report_main, scored_runs, section_end, section
 SOLVERS = ["graphsolve", "mujoco_euler", "mujoco_rk4"]
 TITLES = {"nlink_revolute": "n-link pendulum, revolute joints",
           "nlink_spherical": "n-link pendulum, spherical joints",
+          "limits_apart": "n-link pendulum, hinges limited to +-3 rad (never reached)",
+          "limits_reached": "n-link pendulum, hinges limited to +-0.4 rad (reached)",
           "fourlink_chain": "chain of k four-link loops"}
+# The families with limits have no targets: their steps press limits
+# (an inelastic stop in both simulators) or show what open steps cost.
+LIMITED = {"limits_apart", "limits_reached"}
 
 
 def load(paths, statistic="fastest"):
@@ -25,7 +30,8 @@ def load(paths, statistic="fastest"):
     return scored_runs(paths, lambda b: {
         "us": b["us_per_step"], "energy": b["energy_error"],
         "energy_state": b.get("energy_error_state", b["energy_error"]), "newton": b.get("newton_iterations"),
-        "factorizations": b.get("factorizations"), "violation": b["constraint_violation"]}, statistic)
+        "factorizations": b.get("factorizations"), "violation": b["constraint_violation"],
+        "open": b.get("open_steps")}, statistic)
 
 
 def slope(best, family, solver, lo, hi):
@@ -58,9 +64,11 @@ def section(best, failed, plot_paths, rel, command, statistic="fastest"):
     families = sorted({k[0] for k in runs}, key=lambda f: list(TITLES).index(f) if f in TITLES else 99)
     for family in families:
         sizes = sorted({k[1] for k in runs if k[0] == family})
+        limited = family in LIMITED
         timing = [f"### {TITLES.get(family, family)}: time", "",
-                  "| size | ours us/step | Newton it. | factor. | MuJoCo Euler us/step | RK4 us/step | speed-up vs Euler |",
-                  "|---|---|---|---|---|---|---|"]
+                  "| size | ours us/step | Newton it. | factor. | " + ("open steps | " if limited else "") +
+                  "MuJoCo Euler us/step | RK4 us/step | speed-up vs Euler |",
+                  "|---|---|---|---|---|---|---|" + ("---|" if limited else "")]
         energy = [f"### {TITLES.get(family, family)}: energy and constraints", "",
                   "| size | ours energy error | Euler energy error | Euler / ours | RK4 energy error | "
                   "ours state energy error | Euler state energy error | ours violation | Euler violation |",
@@ -78,15 +86,16 @@ def section(best, failed, plot_paths, rel, command, statistic="fastest"):
             speed_up = euler["us"] / ours["us"] if ours and euler else 0.0
             ratio = euler["energy"] / max(ours["energy"], 1e-300) if ours and euler else 0.0
             compared = ours is not None and euler is not None
+            open_steps = ("-" if not ours or ours["open"] is None else f"{ours['open']:.2f}") + " | "
             timing.append(f"| {n} | {of('graphsolve', 'us', '.1f')} | {newton} | {factored} | "
-                          f"{of('mujoco_euler', 'us', '.1f')} | {of('mujoco_rk4', 'us', '.1f')} | "
+                          f"{open_steps if limited else ''}{of('mujoco_euler', 'us', '.1f')} | {of('mujoco_rk4', 'us', '.1f')} | "
                           f"{format(speed_up, '.2f') if compared else '-'} |")
             energy.append(f"| {n} | {of('graphsolve', 'energy', '.2e')} | {of('mujoco_euler', 'energy', '.2e')} | "
                           f"{format(ratio, '.3g') if compared else '-'} | {of('mujoco_rk4', 'energy', '.2e')} | "
                           f"{of('graphsolve', 'energy_state', '.2e')} | {of('mujoco_euler', 'energy_state', '.2e')} | "
                           f"{of('graphsolve', 'violation', '.1e')} | {of('mujoco_euler', 'violation', '.1e')} |")
-            if not euler or not (ours or key["graphsolve"] in failed):
-                continue  # no comparison: MuJoCo did not run, or ours was left out
+            if not euler or not (ours or key["graphsolve"] in failed) or limited:
+                continue  # no comparison: MuJoCo did not run, ours was left out, or no target
             if family.startswith("nlink") and n >= 20:
                 goal = 5.0 if family == "nlink_spherical" else 1.0
                 targets.append((f"speed-up vs MuJoCo Euler, {family}", n, speed_up, goal, ">="))
@@ -103,7 +112,7 @@ def section(best, failed, plot_paths, rel, command, statistic="fastest"):
 
 def plots(best, outdir):
     return time_plots(best, sorted({k[0] for k in best}), SOLVERS, outdir, "dynamics",
-                      lambda f: "links" if f.startswith("nlink") else "segments", lambda f: TITLES.get(f, f))
+                      lambda f: "segments" if f == "fourlink_chain" else "links", lambda f: TITLES.get(f, f))
 
 
 def make(result_paths, plots_dir, rel, command, statistic="fastest"):

@@ -56,14 +56,23 @@ std::string nested(Mjcf& model, const std::vector<std::string>& levels, std::siz
 
 }  // namespace
 
-Mjcf mjcf_n_link_pendulum(int links, bool spherical, double angle) {
+Mjcf mjcf_n_link_pendulum(int links, bool spherical, double angle, double limit) {
+  if (spherical && limit > 0.0)
+    throw std::invalid_argument("mjcf_n_link_pendulum: MuJoCo limits a ball by a cone, not per axis as ours");
+  std::ostringstream hinge;
+  hinge.precision(17);
+  hinge << "<joint type='hinge' axis='0 1 0'";
+  if (limit > 0.0) {  // MJCF ranges are in degrees unless the compiler says otherwise
+    const double degrees = limit * 180.0 / mjPI;
+    hinge << " limited='true' range='" << -degrees << ' ' << degrees << "'";
+  }
+  hinge << "/>";
   Mjcf model;
   std::vector<std::string> levels;
   for (int i = 1; i <= links; ++i) {
     std::ostringstream s;
     s << "<body name='link" << i << "' pos='0 0 " << (i == 1 ? 0.0 : -kLength) << "'>" << rod_inertial('z', "0 0 -0.5")
-      << (spherical ? "<joint type='ball'/>" : "<joint type='hinge' axis='0 1 0'/>")
-      << "<geom type='capsule' fromto='0 0 0 0 0 -1'/>";
+      << (spherical ? "<joint type='ball'/>" : hinge.str()) << "<geom type='capsule' fromto='0 0 0 0 0 -1'/>";
     levels.push_back(s.str());
   }
   model.xml = header() + nested(model, levels) + "</worldbody></mujoco>";

@@ -21,7 +21,9 @@ struct Mjcf {
   std::vector<std::string> parts;
 };
 
-Mjcf mjcf_n_link_pendulum(int links, bool spherical, double angle);
+// With `limit` > 0 every hinge is limited to [-limit, limit] rad (hinges
+// only: MuJoCo limits a ball joint's angle from its rest, a cone).
+Mjcf mjcf_n_link_pendulum(int links, bool spherical, double angle, double limit = 0.0);
 Mjcf mjcf_four_link_chain(int segments, double angle);
 
 // Contact models with MuJoCo's default solver and contact parameters, a

@@ -232,6 +232,23 @@ TEST(AgainstMuJoCo, HingeSpringsWoundOverWholeTurnsPullAsMujocosDo) {
                           our_centres(model, none, none, kFine, 0.0));
 }
 
+// The limited chains of the benchmark: every hinge limited to the same range
+// in radians as ours (MJCF writes degrees), and a ball joint refused (MuJoCo
+// limits it by a cone, ours per axis).
+TEST(AgainstMuJoCo, LimitedChainsHaveTheSameRangeInBoth) {
+  constexpr double kLimit = 0.4;
+  MujocoModel model(bench::load_mujoco(bench::mjcf_n_link_pendulum(5, false, 0.5, kLimit)));
+  ASSERT_EQ(model->njnt, 5);
+  for (int j = 0; j < model->njnt; ++j) {
+    EXPECT_TRUE(model->jnt_limited[j]) << j;
+    EXPECT_NEAR(model->jnt_range[2 * j], -kLimit, 1e-12) << j;
+    EXPECT_NEAR(model->jnt_range[2 * j + 1], kLimit, 1e-12) << j;
+  }
+  MujocoModel free(bench::load_mujoco(bench::mjcf_n_link_pendulum(5, false, 0.5)));
+  for (int j = 0; j < free->njnt; ++j) EXPECT_FALSE(free->jnt_limited[j]) << j;
+  EXPECT_THROW(bench::mjcf_n_link_pendulum(5, true, 0.5, kLimit), std::invalid_argument);
+}
+
 // The benchmarks print JSON on stdout: MuJoCo's warnings must go to stderr,
 // not into that output, nor into a MUJOCO_LOG.TXT in the working directory.
 // 100 spheres joined by `connect` equalities fill MuJoCo 2.2's default
