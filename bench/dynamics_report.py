@@ -58,7 +58,12 @@ def section(best, failed, plot_paths, rel, command, statistic="fastest"):
         "error` takes the state as it stands (ours: `total_energy(model, state)`, MuJoCo: `mj_energyPos + "
         "mj_energyVel` after the last step), which adds an O(dt) swing to both. RK4's state is not staggered and gets "
         "its state energy only. `violation` is the largest joint constraint violation at the end (ours: position "
-        "level, metres; MuJoCo: its equality constraint residual).", ""]
+        "level, metres; MuJoCo: its equality constraint residual).", "",
+        "The chains with limits (no targets) limit every hinge of the revolute chain, ours with joint limits, "
+        "MuJoCo's with `limited` ranges: to +-3 rad, which the chain never reaches, so that every step of ours is "
+        "solved without its limits (`open steps` is the share of such steps, `docs/contacts.md` \"Open steps\"), and "
+        "to +-0.4 rad, which its joints reach on most swings (ours: interior-point steps; MuJoCo: its soft "
+        "constraints). Their stops take energy out in both simulators, so the energy errors there say little.", ""]
     targets = []
     runs = set(best) | set(failed)
     families = sorted({k[0] for k in runs}, key=lambda f: list(TITLES).index(f) if f in TITLES else 99)
