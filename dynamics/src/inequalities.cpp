@@ -169,6 +169,15 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
   limit_parent_now_.resize(limits_.size());
   limit_child_now_.resize(limits_.size());
   limit_gap_now_.assign(limits_.size(), 0.0);
+  for (const ContactSlot& slot : contacts_)
+    for (int body : slot.body)
+      if (body != kWorld) rate_bodies_.push_back(body);
+  for (const LimitSlot& slot : limits_)
+    for (int body : {slot.parent, slot.child})
+      if (body != kWorld) rate_bodies_.push_back(body);
+  std::sort(rate_bodies_.begin(), rate_bodies_.end());
+  rate_bodies_.erase(std::unique(rate_bodies_.begin(), rate_bodies_.end()), rate_bodies_.end());
+  rates_.resize(model.num_bodies());
 }
 
 // A ground point contact lies on a ground rim's circle when it is on the same
@@ -474,6 +483,8 @@ double Inequalities::complementarity_gap(const Eigen::VectorXd& u, const Eigen::
 
 void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point,
                             graphsolve::BlockMatrix& matrix) {
+  // Once per body: a box's eight corners, or a joint's two limits, share it.
+  for (int body : rate_bodies_) rates_[body] = rotation_rate(u.segment<3>(6 * body + 3), dt_) / dt_;
   for (size_t k = 0; k < cones_.size(); ++k)
     if (active_[cones_[k].contact]) scaling_[k] = nesterov_todd(cone_x(cones_[k], u, aux), cone_y(cones_[k], u, aux));
   for (size_t c = 0; c < contacts_.size(); ++c) {
@@ -494,7 +505,7 @@ void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
     for (int side = 0; side < 2; ++side) {
       const int body = s.body[side];
       if (body == kWorld) continue;
-      const Matrix3 rate = rotation_rate(u.segment<3>(6 * body + 3), dt_) / dt_;
+      const Matrix3& rate = rates_[body];
       auto rows = matrix.block(s.node, body);  // d(node equations)/d(v, w)
       auto cols = matrix.block(body, s.node);  // d(body residual)/d(node unknowns)
       rows.setZero();
@@ -536,7 +547,7 @@ void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
     const int node = graph_->limit_node[s.limit.joint];
     const int row_in_node = s.row - matrix.pattern().offset[node];
     const auto write = [&](int body, const Row6& next_row, const Row6& now_row) {
-      const Matrix3 rate = rotation_rate(u.segment<3>(6 * body + 3), dt_) / dt_;
+      const Matrix3& rate = rates_[body];
       auto rows = matrix.block(node, body);
       rows.row(row_in_node).head<3>() = next_row.head<3>();
       rows.row(row_in_node).tail<3>() = next_row.tail<3>() * rate;

@@ -248,6 +248,10 @@ class Inequalities {
   std::vector<SideRows> normal_now_;
   std::vector<Row6> limit_parent_now_, limit_child_now_;
   std::vector<double> distance_now_, limit_gap_now_;  // per contact and per limit, at z_k
+  // d(q_k+1)/dw over dt of every body with a contact or limit (rate_bodies_),
+  // at the point being assembled.
+  std::vector<int> rate_bodies_;
+  std::vector<Matrix3> rates_;  // per body
 };
 
 }  // namespace dynamics::detail
