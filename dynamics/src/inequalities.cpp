@@ -481,22 +481,49 @@ double Inequalities::complementarity_gap(const Eigen::VectorXd& u, const Eigen::
   return gap;
 }
 
+void Inequalities::resolve_blocks(graphsolve::BlockMatrix& matrix) {
+  for (ContactSlot& s : contacts_) {
+    s.diagonal = matrix.diag(s.node).data();
+    for (int side = 0; side < 2; ++side) {
+      if (s.body[side] == kWorld) continue;
+      s.node_body[side] = matrix.block(s.node, s.body[side]).data();
+      s.body_node[side] = matrix.block(s.body[side], s.node).data();
+    }
+  }
+  for (LimitSlot& s : limits_) {
+    const int node = graph_->limit_node[s.limit.joint];
+    s.diagonal = matrix.diag(node).data();
+    s.node_size = matrix.pattern().size[node];
+    s.row_in_node = s.row - matrix.pattern().offset[node];
+    const int bodies[2] = {s.parent, s.child};
+    for (int side = 0; side < 2; ++side) {
+      if (bodies[side] == kWorld) continue;
+      s.node_body[side] = matrix.block(node, bodies[side]).data();
+      s.body_node[side] = matrix.block(bodies[side], node).data();
+    }
+  }
+  resolved_for_ = matrix.values();
+}
+
 void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point,
                             graphsolve::BlockMatrix& matrix) {
+  using Block = Eigen::Map<Eigen::MatrixXd>;
+  if (resolved_for_ != matrix.values()) resolve_blocks(matrix);
   // Once per body: a box's eight corners, or a joint's two limits, share it.
   for (int body : rate_bodies_) rates_[body] = rotation_rate(u.segment<3>(6 * body + 3), dt_) / dt_;
   for (size_t k = 0; k < cones_.size(); ++k)
     if (active_[cones_[k].contact]) scaling_[k] = nesterov_todd(cone_x(cones_[k], u, aux), cone_y(cones_[k], u, aux));
   for (size_t c = 0; c < contacts_.size(); ++c) {
     const ContactSlot& s = contacts_[c];
-    const int k = s.friction_rows;
+    const int k = s.friction_rows, n = node_rows(s);
+    Block diag(s.diagonal, n, n);
     if (!active_[c]) {  // rows that keep its impulses at zero
       for (int side = 0; side < 2; ++side) {
         if (s.body[side] == kWorld) continue;
-        matrix.block(s.node, s.body[side]).setZero();
-        matrix.block(s.body[side], s.node).setZero();
+        Block(s.node_body[side], n, 6).setZero();
+        Block(s.body_node[side], 6, n).setZero();
       }
-      matrix.diag(s.node).setIdentity();
+      diag.setIdentity();
       continue;
     }
     const bool cone = s.model == FrictionModel::Cone;
@@ -506,13 +533,13 @@ void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
       const int body = s.body[side];
       if (body == kWorld) continue;
       const Matrix3& rate = rates_[body];
-      auto rows = matrix.block(s.node, body);  // d(node equations)/d(v, w)
-      auto cols = matrix.block(body, s.node);  // d(body residual)/d(node unknowns)
+      Block rows(s.node_body[side], n, 6);  // d(node equations)/d(v, w)
+      Block cols(s.body_node[side], 6, n);  // d(body residual)/d(node unknowns)
       rows.setZero();
       cols.setZero();
-      const Row6& n = point.contact_normal[c][side];
-      rows.row(0).head<3>() = n.head<3>();
-      rows.row(0).tail<3>() = n.tail<3>() * rate;
+      const Row6& normal = point.contact_normal[c][side];
+      rows.row(0).head<3>() = normal.head<3>();
+      rows.row(0).tail<3>() = normal.tail<3>() * rate;
       cols.col(0) = -normal_now_[c][side].transpose();
       if (k == 0) continue;
       const auto friction = friction_now_[side].middleRows(s.direction_row, k);
@@ -523,7 +550,6 @@ void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
         rows.middleRows(1, k) = friction;
       }
     }
-    auto diag = matrix.diag(s.node);
     diag.setZero();
     diag(0, 0) = aux(s.aux) / u(s.row) + s.compliance;
     if (k == 0) continue;
@@ -544,21 +570,20 @@ void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
   }
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& s = limits_[l];
-    const int node = graph_->limit_node[s.limit.joint];
-    const int row_in_node = s.row - matrix.pattern().offset[node];
-    const auto write = [&](int body, const Row6& next_row, const Row6& now_row) {
+    const int n = s.node_size, row = s.row_in_node;
+    const auto write = [&](int side, int body, const Row6& next_row, const Row6& now_row) {
       const Matrix3& rate = rates_[body];
-      auto rows = matrix.block(node, body);
-      rows.row(row_in_node).head<3>() = next_row.head<3>();
-      rows.row(row_in_node).tail<3>() = next_row.tail<3>() * rate;
-      matrix.block(body, node).col(row_in_node) = -now_row.transpose();
+      Block rows(s.node_body[side], n, 6);
+      rows.row(row).head<3>() = next_row.head<3>();
+      rows.row(row).tail<3>() = next_row.tail<3>() * rate;
+      Block(s.body_node[side], 6, n).col(row) = -now_row.transpose();
     };
-    write(s.child, point.limit_child[l], limit_child_now_[l]);
-    if (s.parent != kWorld) write(s.parent, point.limit_parent[l], limit_parent_now_[l]);
-    auto diag = matrix.diag(node);
-    diag.row(row_in_node).setZero();
-    diag.col(row_in_node).setZero();
-    diag(row_in_node, row_in_node) = aux(s.aux) / u(s.row);
+    write(1, s.child, point.limit_child[l], limit_child_now_[l]);
+    if (s.parent != kWorld) write(0, s.parent, point.limit_parent[l], limit_parent_now_[l]);
+    Block diag(s.diagonal, n, n);
+    diag.row(row).setZero();
+    diag.col(row).setZero();
+    diag(row, row) = aux(s.aux) / u(s.row);
   }
 }
 

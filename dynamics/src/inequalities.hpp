@@ -174,10 +174,19 @@ class Inequalities {
     double mu_model;    // the site's own
     double compliance;  // c in phi/dt + c gamma = s: the regularization over the contact's mass
     double friction_compliance;  // k in B u + k beta: the friction regularization over that mass
+    // Its blocks in the matrix last assembled (resolve_blocks): per side, the
+    // node's rows on the body and the body's columns of the node; its diagonal.
+    std::array<double*, 2> node_body{}, body_node{};
+    double* diagonal = nullptr;
   };
   struct LimitSlot {
     LimitRow limit;
     int parent, child, row, aux;
+    // As for contacts, [0] the parent's and [1] the child's blocks of its
+    // node (one row or column of each is the limit's), and the node's size.
+    std::array<double*, 2> node_body{}, body_node{};
+    double* diagonal = nullptr;
+    int node_size = 0, row_in_node = 0;
   };
   struct Pair {  // u[kept] * aux[eliminated] = target
     int kept, eliminated;
@@ -248,6 +257,10 @@ class Inequalities {
   std::vector<SideRows> normal_now_;
   std::vector<Row6> limit_parent_now_, limit_child_now_;
   std::vector<double> distance_now_, limit_gap_now_;  // per contact and per limit, at z_k
+  // Finds every slot's blocks in `matrix` once (BlockMatrix::block's checked
+  // lookups took 7% of an interior-point step of a limited chain).
+  void resolve_blocks(graphsolve::BlockMatrix& matrix);
+  const double* resolved_for_ = nullptr;  // the values of the matrix resolved
   // d(q_k+1)/dw over dt of every body with a contact or limit (rate_bodies_),
   // at the point being assembled.
   std::vector<int> rate_bodies_;
