@@ -87,8 +87,7 @@ Simulator::Impl::Impl(const Model& m, const StepOptions& o)
   trial_coupling_next.resize(nc);
   coordinates.setZero(m.num_coordinates());
   size_workspace();
-  const bool has_inequalities = !mg.limits.empty() || ground_sites > 0 || !broad.empty();
-  if (options.skip_open_inequalities && has_inequalities && !equilibration.enabled())
+  if (options.skip_open_inequalities && model.has_inequalities() && !equilibration.enabled())
     equality = std::make_unique<detail::EqualitySystem>(model, mg, symbolic.pattern());
   found.reserve(64);
   features.reserve(64);

@@ -174,7 +174,8 @@ struct Simulator::Impl {
   // holds the attempt's work either way (nothing if not tried).
   bool solve_without_inequalities(State& state, StepResult& result);
   // Set while a step is solved without its inequalities: the equations,
-  // the matrix and the iteration leave them out (their nodes inactive).
+  // the matrix and the iteration leave them out (the graph without their
+  // nodes swapped in, or their nodes inactive).
   bool skip_inequalities = false;
   bool inequalities_on() const { return !ineq.empty() && !skip_inequalities; }
   // A restart's start: velocities that replace the warm start's (null:
