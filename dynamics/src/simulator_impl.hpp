@@ -61,7 +61,7 @@ struct Simulator::Impl {
   int nc;
   std::vector<int> coupling_row;
   // The graph without inequalities that open steps factorize (models with
-  // contacts or limits, without equilibration; null otherwise), and whether
+  // joint limits, without equilibration; null otherwise), and whether
   // it is swapped in: then `matrix`, `lu` and `blocks` are its own, and the
   // solves go through it (see use_equality_system).
   std::unique_ptr<detail::EqualitySystem> equality;
