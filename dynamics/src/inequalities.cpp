@@ -502,13 +502,10 @@ void Inequalities::resolve_blocks(graphsolve::BlockMatrix& matrix) {
       s.body_node[side] = matrix.block(bodies[side], node).data();
     }
   }
-  resolved_for_ = matrix.values();
 }
 
-void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point,
-                            graphsolve::BlockMatrix& matrix) {
+void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point) {
   using Block = Eigen::Map<Eigen::MatrixXd>;
-  if (resolved_for_ != matrix.values()) resolve_blocks(matrix);
   // Once per body: a box's eight corners, or a joint's two limits, share it.
   for (int body : rate_bodies_) rates_[body] = rotation_rate(u.segment<3>(6 * body + 3), dt_) / dt_;
   for (size_t k = 0; k < cones_.size(); ++k)
@@ -727,9 +724,13 @@ bool Inequalities::all_open(const Eigen::VectorXd& velocities, const Eigen::Vect
   };
   // A joint resting on its limit keeps a gap of about the slack the
   // interior point leaves (a product over its impulse): apart, but pushed.
+  // The held row (two body rows copied) and its mobility only for an impulse
+  // above the noise: most open steps have none.
   const bool known = last.size() > 0;
-  const auto pushed = [&](int row, const HeldRow& held, double speed) {
-    return last(row) > noise && pushes(last(row), mobility(*model_, held), speed, noise);  // mobility if needed
+  const auto pushed = [&](int row, int body_a, int body_b, const Row6& row_a, const Row6& row_b, double speed) {
+    if (!known || !(last(row) > noise)) return false;
+    const HeldRow held{{body_a, body_b}, {row_a, row_b}};
+    return pushes(last(row), mobility(*model_, held), speed, noise);
   };
   for (size_t c = 0; c < contacts_.size(); ++c) {
     const ContactSlot& s = contacts_[c];
@@ -737,15 +738,14 @@ bool Inequalities::all_open(const Eigen::VectorXd& velocities, const Eigen::Vect
     const SideRows& n = normal_now_[c];
     const double gap = distance_now_[c];
     if (!apart(gap, rate(s.body[0], n[0]) + rate(s.body[1], n[1]))) return false;
-    const HeldRow held{{s.body[0], s.body[1]}, {n[0], n[1]}};
-    if (known && pushed(s.row, held, gap / last_dt + s.compliance * last(s.row))) return false;
+    if (pushed(s.row, s.body[0], s.body[1], n[0], n[1], gap / last_dt + (known ? s.compliance * last(s.row) : 0.0)))
+      return false;
   }
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& s = limits_[l];
     const double gap = limit_gap_now_[l];
     if (!apart(gap, rate(s.parent, limit_parent_now_[l]) + rate(s.child, limit_child_now_[l]))) return false;
-    const HeldRow held{{s.parent, s.child}, {limit_parent_now_[l], limit_child_now_[l]}};
-    if (known && pushed(s.row, held, gap / last_dt)) return false;
+    if (pushed(s.row, s.parent, s.child, limit_parent_now_[l], limit_child_now_[l], gap / last_dt)) return false;
   }
   return true;
 }

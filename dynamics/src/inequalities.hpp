@@ -101,9 +101,14 @@ class Inequalities {
   // Writes the inequality blocks of the Newton matrix at (u, aux): contact
   // nodes and their body blocks, and the limit rows and columns of joint
   // nodes. Fixes each cone's Nesterov-Todd scaling at (u, aux), which rhs
-  // and complementarity_gap use until the next assemble.
-  void assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point,
-                graphsolve::BlockMatrix& matrix);
+  // and complementarity_gap use until the next assemble. Writes through the
+  // blocks resolve_blocks found.
+  void assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point);
+  // Finds every contact's and limit's blocks in `matrix` (the step's, of the
+  // graph these inequalities were built for), once per graph, as the joints'
+  // BlockTables are: BlockMatrix::block's checked lookups per row and
+  // iteration took 7% of an interior-point step of a limited chain.
+  void resolve_blocks(graphsolve::BlockMatrix& matrix);
   // Right-hand side rows of the inequalities for complementarity targets:
   // each pair aims at x y = target - corr_x corr_y (corr: a previous
   // direction, Mehrotra's second-order term; pass empty vectors for none).
@@ -174,7 +179,7 @@ class Inequalities {
     double mu_model;    // the site's own
     double compliance;  // c in phi/dt + c gamma = s: the regularization over the contact's mass
     double friction_compliance;  // k in B u + k beta: the friction regularization over that mass
-    // Its blocks in the matrix last assembled (resolve_blocks): per side, the
+    // Its blocks in the step's matrix (resolve_blocks): per side, the
     // node's rows on the body and the body's columns of the node; its diagonal.
     std::array<double*, 2> node_body{}, body_node{};
     double* diagonal = nullptr;
@@ -257,10 +262,6 @@ class Inequalities {
   std::vector<SideRows> normal_now_;
   std::vector<Row6> limit_parent_now_, limit_child_now_;
   std::vector<double> distance_now_, limit_gap_now_;  // per contact and per limit, at z_k
-  // Finds every slot's blocks in `matrix` once (BlockMatrix::block's checked
-  // lookups took 7% of an interior-point step of a limited chain).
-  void resolve_blocks(graphsolve::BlockMatrix& matrix);
-  const double* resolved_for_ = nullptr;  // the values of the matrix resolved
   // d(q_k+1)/dw over dt of every body with a contact or limit (rate_bodies_),
   // at the point being assembled.
   std::vector<int> rate_bodies_;

@@ -22,11 +22,6 @@ double coordinate_jacobian(const Joint& joint, const JointAxes& axes, const Pose
                            Row6& parent_row, Row6& child_row, double angle_reference) {
   JointEvaluation e;
   evaluate_joint(joint, axes, parent, child, false, e);
-  return coordinate_jacobian(joint, axes, e, parent, child, i, parent_row, child_row, angle_reference);
-}
-
-double coordinate_jacobian(const Joint& joint, const JointAxes& axes, const JointEvaluation& e, const Pose& parent,
-                           const Pose& child, int i, Row6& parent_row, Row6& child_row, double angle_reference) {
   CoordinateRows rows;
   coordinate_jacobians(joint, axes, e, parent, child, angle_reference, rows);
   parent_row = rows.parent[i];

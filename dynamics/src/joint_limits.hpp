@@ -15,14 +15,10 @@ using Row6 = Eigen::Matrix<double, 1, 6>;
 // angle is read within half a turn of `angle_reference` (State::joint_angles).
 double coordinate_jacobian(const Joint& joint, const JointAxes& axes, const Pose& parent, const Pose& child, int i,
                            Row6& parent_row, Row6& child_row, double angle_reference);
-// The same from the joint's evaluation at these poses (evaluate_joint).
-double coordinate_jacobian(const Joint& joint, const JointAxes& axes, const JointEvaluation& evaluation,
-                           const Pose& parent, const Pose& child, int i, Row6& parent_row, Row6& child_row,
-                           double angle_reference);
-
 // Every coordinate of the joint with its rows at once (coordinate i in
-// value[i], parent[i], child[i]), for a joint with several limits: one
-// rotation vector and one set of rotation matrices instead of one per row.
+// value[i], parent[i], child[i]), from the joint's evaluation at these poses
+// (evaluate_joint): for a joint with several limits, one rotation vector and
+// one set of rotation matrices instead of one per row.
 struct CoordinateRows {
   double value[6];
   Row6 parent[6], child[6];

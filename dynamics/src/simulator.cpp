@@ -102,6 +102,7 @@ void Simulator::Impl::size_workspace() {
   joint_next_ends_step = false;
   joint_row.assign(nj, -1);
   blocks = detail::resolve_blocks(model, mg, matrix);
+  ineq.resolve_blocks(matrix);
   turn_rate.resize(nb);
   for (int j = 0; j < nj; ++j)
     if (mg.joint_node[j] >= 0) joint_row[j] = symbolic.pattern().offset[mg.joint_node[j]];

@@ -332,7 +332,7 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
       row.tail<3>() = next_row.tail<3>() * turn_rate[bodies.body[i]];
     }
   }
-  if (inequalities_on()) ineq.assemble(u, aux, ineq_next, matrix);
+  if (inequalities_on()) ineq.assemble(u, aux, ineq_next);
 }
 
 }  // namespace dynamics
