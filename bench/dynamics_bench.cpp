@@ -31,6 +31,7 @@
 #include "benchmark_main.hpp"
 #include "mujoco_models.hpp"
 #include "size_flags.hpp"
+#include "with_limits.hpp"
 
 namespace {
 
@@ -177,20 +178,6 @@ const std::vector<bench::SizeRange> kSizeRanges = {{"nlink_revolute", "a link co
 // swings from 0.5 rad at its first joint, and its joints stay within 0.5 rad.
 const std::vector<std::pair<std::string, double>> kLimitedFamilies = {{"limits_apart", 3.0}, {"limits_reached", 0.4}};
 
-// The same mechanism with every joint coordinate limited to [-limit, limit].
-dynamics::Model with_limits(const dynamics::Model& model, double limit) {
-  dynamics::Model limited;
-  limited.gravity = model.gravity;
-  for (const dynamics::Body& body : model.bodies()) limited.add_body(body);
-  for (int j = 0; j < model.num_joints(); ++j) {
-    dynamics::Joint joint = model.joint(j);
-    joint.lower.assign(joint.num_coordinates(), -limit);
-    joint.upper.assign(joint.num_coordinates(), limit);
-    limited.add_joint(joint);
-  }
-  return limited;
-}
-
 std::vector<Case> cases(bool quick, const bench::FamilySizes& chosen) {
   // A family's sizes: the chosen ones, else the scale's.
   const auto sizes = [&](const std::string& family, const std::vector<int>& full, const std::vector<int>& fast) {
@@ -219,7 +206,8 @@ std::vector<Case> cases(bool quick, const bench::FamilySizes& chosen) {
       Case c;
       c.family = family;
       c.size = n;
-      c.model = with_limits(dynamics::n_link_pendulum(n, dynamics::ChainJoint::Revolute, 1.0, 1.0, angle), limit);
+      const dynamics::Model chain = dynamics::n_link_pendulum(n, dynamics::ChainJoint::Revolute, 1.0, 1.0, angle);
+      c.model = dynamics::test::with_limits(chain, limit);
       c.mjcf = bench::mjcf_n_link_pendulum(n, false, angle, limit);
       c.qpos_start = first_joint_qpos(false, angle, n);
       list.push_back(std::move(c));

@@ -8,23 +8,12 @@
 
 #include "dynamics/dynamics.hpp"
 #include "position_difference.hpp"
+#include "with_limits.hpp"
 
 namespace dynamics {
 namespace {
 
-// The same mechanism with every joint coordinate limited to [-bound, bound].
-Model with_limits(const Model& model, double bound) {
-  Model limited;
-  limited.gravity = model.gravity;
-  for (int b = 0; b < model.num_bodies(); ++b) limited.add_body(model.body(b));
-  for (int j = 0; j < model.num_joints(); ++j) {
-    Joint joint = model.joint(j);
-    joint.lower.assign(joint.num_coordinates(), -bound);
-    joint.upper.assign(joint.num_coordinates(), bound);
-    limited.add_joint(joint);
-  }
-  return limited;
-}
+using test::with_limits;
 
 double largest_position_difference(const State& a, const State& b) {
   return test::largest_position_difference(a.position, b.position);
