@@ -84,25 +84,6 @@ double contact_mass(const Model& model, const ContactSite& site) {
   return a * b / (a + b);
 }
 
-// How fast a unit impulse along `row` moves body `body` along it (0 for the
-// world): row W^-1 row^T.
-double mobility(const Model& model, int body, const Row6& row) {
-  if (body == kWorld) return 0.0;
-  const Body& b = model.body(body);
-  return row.head<3>().squaredNorm() / b.mass + row.tail<3>().dot(b.inertia.ldlt().solve(row.tail<3>().transpose()));
-}
-
-double mobility(const Model& model, const HeldRow& held) {
-  return mobility(model, held.body[0], held.row[0]) + mobility(model, held.body[1], held.row[1]);
-}
-
-// Of a complementarity pair at a solution, whether the impulse is the member
-// away from zero: the speed it gives (impulse times mobility) beyond the
-// other member's speed, and the impulse beyond the solve's noise.
-bool pushes(double impulse, double mobility, double speed, double noise) {
-  return impulse > noise && impulse * mobility > speed;
-}
-
 }  // namespace
 
 Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, const std::vector<ContactSite>& sites,
@@ -504,10 +485,33 @@ void Inequalities::resolve_blocks(graphsolve::BlockMatrix& matrix) {
   }
 }
 
+// Once per body: a box's eight corners, or a joint's two limits, share it.
+void Inequalities::update_rates(const Eigen::VectorXd& u) {
+  for (int body : rate_bodies_) rates_[body] = rotation_rate(u.segment<3>(6 * body + 3), dt_) / dt_;
+}
+
+void Inequalities::write_limit(size_t l, const InequalityPoint& point, double diagonal) {
+  using Block = Eigen::Map<Eigen::MatrixXd>;
+  const LimitSlot& s = limits_[l];
+  const int n = s.node_size, row = s.row_in_node;
+  const auto write = [&](int side, int body, const Row6& next_row, const Row6& now_row) {
+    const Matrix3& rate = rates_[body];
+    Block rows(s.node_body[side], n, 6);
+    rows.row(row).head<3>() = next_row.head<3>();
+    rows.row(row).tail<3>() = next_row.tail<3>() * rate;
+    Block(s.body_node[side], 6, n).col(row) = -now_row.transpose();
+  };
+  write(1, s.child, point.limit_child[l], limit_child_now_[l]);
+  if (s.parent != kWorld) write(0, s.parent, point.limit_parent[l], limit_parent_now_[l]);
+  Block diag(s.diagonal, n, n);
+  diag.row(row).setZero();
+  diag.col(row).setZero();
+  diag(row, row) = diagonal;
+}
+
 void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point) {
   using Block = Eigen::Map<Eigen::MatrixXd>;
-  // Once per body: a box's eight corners, or a joint's two limits, share it.
-  for (int body : rate_bodies_) rates_[body] = rotation_rate(u.segment<3>(6 * body + 3), dt_) / dt_;
+  update_rates(u);
   for (size_t k = 0; k < cones_.size(); ++k)
     if (active_[cones_[k].contact]) scaling_[k] = nesterov_todd(cone_x(cones_[k], u, aux), cone_y(cones_[k], u, aux));
   for (size_t c = 0; c < contacts_.size(); ++c) {
@@ -565,23 +569,7 @@ void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
     diag.block<3, 2>(1, 1) = nt->dx_rows.rightCols<2>() + s.friction_compliance * nt->dy_rows.rightCols<2>();
     diag.block<3, 1>(1, 3) = nt->dy_rows.col(0);
   }
-  for (size_t l = 0; l < limits_.size(); ++l) {
-    const LimitSlot& s = limits_[l];
-    const int n = s.node_size, row = s.row_in_node;
-    const auto write = [&](int side, int body, const Row6& next_row, const Row6& now_row) {
-      const Matrix3& rate = rates_[body];
-      Block rows(s.node_body[side], n, 6);
-      rows.row(row).head<3>() = next_row.head<3>();
-      rows.row(row).tail<3>() = next_row.tail<3>() * rate;
-      Block(s.body_node[side], 6, n).col(row) = -now_row.transpose();
-    };
-    write(1, s.child, point.limit_child[l], limit_child_now_[l]);
-    if (s.parent != kWorld) write(0, s.parent, point.limit_parent[l], limit_parent_now_[l]);
-    Block diag(s.diagonal, n, n);
-    diag.row(row).setZero();
-    diag.col(row).setZero();
-    diag(row, row) = aux(s.aux) / u(s.row);
-  }
+  for (size_t l = 0; l < limits_.size(); ++l) write_limit(l, point, aux(limits_[l].aux) / u(limits_[l].row));
 }
 
 void Inequalities::rhs(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point,
@@ -712,75 +700,19 @@ void Inequalities::held_rows(const Eigen::VectorXd& u, const std::vector<Pose>& 
   }
 }
 
-bool Inequalities::all_open(const Eigen::VectorXd& velocities, const Eigen::VectorXd& last, double last_dt,
-                            double noise) const {
-  const auto rate = [&](int body, const Row6& row) {
-    return body == kWorld ? 0.0 : row.dot(velocities.segment<6>(6 * body));
-  };
-  // Apart, and not closing within two steps: a body falling onto the ground
-  // is solved with its contacts from the step before it lands.
-  const auto apart = [&](double gap, double closing) {
-    return gap > 0.0 && gap + 2.0 * dt_ * std::min(closing, 0.0) > 0.0;
-  };
-  // A joint resting on its limit keeps a gap of about the slack the
-  // interior point leaves (a product over its impulse): apart, but pushed.
-  // The held row (two body rows copied) and its mobility only for an impulse
-  // above the noise: most open steps have none.
-  const bool known = last.size() > 0;
-  const auto pushed = [&](int row, int body_a, int body_b, const Row6& row_a, const Row6& row_b, double speed) {
-    if (!known || !(last(row) > noise)) return false;
-    const HeldRow held{{body_a, body_b}, {row_a, row_b}};
-    return pushes(last(row), mobility(*model_, held), speed, noise);
-  };
-  for (size_t c = 0; c < contacts_.size(); ++c) {
-    const ContactSlot& s = contacts_[c];
-    if (!active_[c]) continue;
-    const SideRows& n = normal_now_[c];
-    const double gap = distance_now_[c];
-    if (!apart(gap, rate(s.body[0], n[0]) + rate(s.body[1], n[1]))) return false;
-    if (pushed(s.row, s.body[0], s.body[1], n[0], n[1], gap / last_dt + (known ? s.compliance * last(s.row) : 0.0)))
-      return false;
-  }
-  for (size_t l = 0; l < limits_.size(); ++l) {
-    const LimitSlot& s = limits_[l];
-    const double gap = limit_gap_now_[l];
-    if (!apart(gap, rate(s.parent, limit_parent_now_[l]) + rate(s.child, limit_child_now_[l]))) return false;
-    if (pushed(s.row, s.parent, s.child, limit_parent_now_[l], limit_child_now_[l], gap / last_dt)) return false;
-  }
-  return true;
-}
-
-bool Inequalities::open_at(const std::vector<Pose>& next, const std::vector<JointEvaluation>& joints,
-                           InequalityPoint& point) const {
-  bool open = true;
-  for (size_t c = 0; c < contacts_.size(); ++c) {
-    const ContactSlot& s = contacts_[c];
-    point.distance[c] = locate(*model_, (*sites_)[c], pose_of(next, s.body[0]), pose_of(next, s.body[1])).distance;
-    if (active_[c] && !(point.distance[c] >= 0.0)) open = false;
-  }
-  double values[6];  // of the joint of the limit before
-  for (size_t l = 0; l < limits_.size(); ++l) {
-    const LimitSlot& s = limits_[l];
-    const int j = s.limit.joint;
-    if (l == 0 || limits_[l - 1].limit.joint != j) {
-      JointEvaluation own;
-      coordinates_of(model_->joint(j), graph_->axes[j], evaluation_at(s, next, joints, own), values, (*angles_)[j]);
-    }
-    if (!(s.limit.sign * (values[s.limit.coordinate] - s.limit.bound) >= 0.0)) open = false;
-  }
-  point.eq.setZero();
-  return open;
-}
-
 void Inequalities::zero_impulses(Eigen::VectorXd& u) const {
   for (const ContactSlot& s : contacts_) u.segment(s.row, node_rows(s)).setZero();
   for (const LimitSlot& s : limits_) u(s.row) = 0.0;
 }
 
 void Inequalities::set_nodes_active(graphsolve::BlockMatrix& matrix, bool active) const {
-  for (const ContactSlot& s : contacts_) matrix.set_active(s.node, active);
+  set_contact_nodes_active(matrix, active);
   for (int node : graph_->limit_node)
     if (node >= 0) matrix.set_active(node, active);
+}
+
+void Inequalities::set_contact_nodes_active(graphsolve::BlockMatrix& matrix, bool active) const {
+  for (const ContactSlot& s : contacts_) matrix.set_active(s.node, active);
 }
 
 int Inequalities::site_of_node(int node) const {

@@ -149,18 +149,45 @@ class Inequalities {
   // unknown), as held_rows reads a push.
   bool all_open(const Eigen::VectorXd& velocities, const Eigen::VectorXd& last, double last_dt,
                 double noise) const;
-  // For a step solved without its inequalities: their signed distances at
-  // z_k+1 (`next`, into point.distance) and limit gaps, and whether none is
-  // negative. Zero impulses with the gaps over dt as slacks then solve every
-  // complementarity condition exactly, and the step is the step with them.
-  // `joints`: every joint with rows evaluated at `next`.
-  bool open_at(const std::vector<Pose>& next, const std::vector<JointEvaluation>& joints,
-               InequalityPoint& point) const;
-  // Zeroes the contact and limit impulses of u.
+  // Whether a prepared step may be solved with its pushed limits held
+  // (StepOptions::skip_open_inequalities): every contact open as all_open
+  // reads it, and every limit open or pushed by `last`, at least one pushed.
+  // If so the pushed ones are held until release_limits(): the step's
+  // equations keep them closed as equality constraints (a joint resting on
+  // its stop), gap(z_k+1) = `inside`, and leave the others out. `inside`,
+  // the step's tolerance on constraints, keeps a held limit within its range
+  // wherever within that tolerance Newton's method stops.
+  bool hold_pushed_limits(const Eigen::VectorXd& velocities, const Eigen::VectorXd& last, double last_dt,
+                          double noise, double inside);
+  void release_limits() { holding_ = false; }
+  bool holding_limits() const { return holding_; }
+  // The held limits' part of the step equations at z_k+1 (`next`; `joints`
+  // as for open_at): their impulses on the body rows of r and, at each
+  // limit's row of r, (gap(z_k+1) - inside) / dt if held, 0 otherwise (the
+  // others' impulses stay zero). Fills the limits' gaps and rows of `point`;
+  // returns the largest |gap - inside| of a held limit, a constraint violation.
+  double evaluate_held(const Eigen::VectorXd& u, const std::vector<Pose>& next,
+                       const std::vector<JointEvaluation>& joints, Eigen::VectorXd& r, InequalityPoint& point);
+  // Their blocks: a held limit's row as an equality constraint's, with
+  // `compliance` on its diagonal (an inexact Newton step: the residual stays
+  // exact), every other limit's row an identity row.
+  void assemble_held(const Eigen::VectorXd& u, const InequalityPoint& point, double compliance);
+  // For a step solved without its inequalities, or with its pushed limits
+  // held: the contacts' signed distances at z_k+1 (`next`, into
+  // point.distance), and whether every contact and every limit not held is
+  // open there and every held limit's impulse in u pushes (above -noise).
+  // Zero impulses with the gaps over dt as slacks (and zero slacks for the
+  // held limits) then solve every complementarity condition, and the step
+  // is the step with them. `joints`: every joint with rows evaluated at `next`.
+  bool open_at(const Eigen::VectorXd& u, const std::vector<Pose>& next, const std::vector<JointEvaluation>& joints,
+               InequalityPoint& point, double noise) const;
+  // Zeroes the contact and limit impulses of u (the rows of their nodes).
   void zero_impulses(Eigen::VectorXd& u) const;
   // (De)activates the contact and limit nodes of `matrix`: inactive, they
-  // are identity rows that the factorization and solves leave alone.
+  // are identity rows that the factorization and solves leave alone. The
+  // second, the contact nodes alone.
   void set_nodes_active(graphsolve::BlockMatrix& matrix, bool active) const;
+  void set_contact_nodes_active(graphsolve::BlockMatrix& matrix, bool active) const;
   // The contact site of a graph node, or -1.
   int site_of_node(int node) const;
   // Largest |eq|, friction budgets (impulses) over the mechanism's mass
@@ -240,6 +267,23 @@ class Inequalities {
                                        const std::vector<JointEvaluation>& joints, JointEvaluation& own) const;
   // Friction direction i of a contact: its relative tangential velocity at u.
   double tangential(const ContactSlot& s, int i, const Eigen::VectorXd& u) const;
+  // How a contact or limit stands at z_k, for a step that may leave it out:
+  // pushed by the last step's impulse, else open (apart, and not closing its
+  // gap within two steps at its rate), else closing.
+  enum class Start { Pushed, Open, Closing };
+  struct StartInputs {
+    const Eigen::VectorXd& velocities;  // the bodies' (v, w) at z_k, 6 rows each
+    const Eigen::VectorXd& last;        // the last step's unknowns (empty: unknown)
+    double last_dt, noise;
+  };
+  Start contact_start(size_t c, const StartInputs& in) const;
+  Start limit_start(size_t l, const StartInputs& in) const;
+  // d(q_k+1)/dw over dt of every body in rate_bodies_, at unknowns u.
+  void update_rates(const Eigen::VectorXd& u);
+  // Limit l's row of its node's blocks: d(gap/dt)/d(v, w) at `point` and
+  // -G(z_k)^T, `diagonal` on the node's diagonal, the rest of its row and
+  // column of the diagonal block zero.
+  void write_limit(size_t l, const InequalityPoint& point, double diagonal);
 
   const Model* model_;
   const MechanismGraph* graph_;
@@ -266,6 +310,10 @@ class Inequalities {
   // at the point being assembled.
   std::vector<int> rate_bodies_;
   std::vector<Matrix3> rates_;  // per body
+  // Per limit, whether it is held (hold_pushed_limits), while holding_.
+  std::vector<char> held_;
+  bool holding_ = false;
+  double held_gap_ = 0.0;  // the gap they are held at
 };
 
 }  // namespace dynamics::detail

@@ -1,9 +1,14 @@
-// Steps whose contacts and joint limits are all open (StepOptions::
-// skip_open_inequalities): solved first as steps of the equality constraints
-// alone, by Newton's method with its warm start, and kept when every
-// inequality is still open at their end.
+// Steps whose contacts and joint limits are all open, or open but for
+// limits pushed by the last step (StepOptions::skip_open_inequalities):
+// solved first as steps of the equality constraints alone, or with those
+// limits held as equalities, by Newton's method with its warm start, and kept
+// when every inequality left out is still open at their end and every held
+// limit still pushes.
+
+#include <algorithm>
 
 #include "on_exit.hpp"
+#include "position_roundoff.hpp"
 #include "simulator_impl.hpp"
 
 namespace dynamics {
@@ -11,16 +16,9 @@ namespace dynamics {
 bool Simulator::Impl::solve_without_inequalities(State& state, StepResult& result) {
   result = StepResult{};
   if (!options.skip_open_inequalities || ineq.empty()) return false;
-  // The bodies' velocities at z_k, in the unknowns' layout (`trial` is free
-  // until the iteration starts).
-  for (int b = 0; b < nb; ++b) {
-    trial.segment<3>(6 * b) = state.velocity[b];
-    trial.segment<3>(6 * b + 3) = state.angular_velocity[b];
-  }
+  velocities_into_trial(state);
   static const Eigen::VectorXd unknown;
-  // The same noise as held_rows: an impulse within the tolerance on momenta.
-  const double noise = options.interior_tolerance * mass_scale;
-  if (!ineq.all_open(trial, holds_impulses(state) ? state.multipliers : unknown, state.multipliers_dt, noise))
+  if (!ineq.all_open(trial, holds_impulses(state) ? state.multipliers : unknown, state.multipliers_dt, push_noise()))
     return false;
   skip_inequalities = true;
   if (equality)
@@ -37,6 +35,39 @@ bool Simulator::Impl::solve_without_inequalities(State& state, StepResult& resul
   result = newton(state);
   result.inequalities_skipped = result.ok();
   return result.ok();
+}
+
+// A joint resting on its stop (a finger closed, an arm hanging on a limit)
+// pushes on every step: solved with that limit as an equality constraint,
+// its equations are the joints' plus one row, where the interior point takes
+// several iterations of two solves. The step runs on the whole graph (the
+// limit nodes are in it), its contact nodes inactive.
+bool Simulator::Impl::solve_with_held_limits(State& state, StepResult& result) {
+  result = StepResult{};
+  if (!options.skip_open_inequalities || ineq.empty() || !holds_impulses(state)) return false;
+  velocities_into_trial(state);
+  const double inside = std::max(options.tolerance, detail::position_roundoff(state));  // newton()'s constraint_tol
+  if (!ineq.hold_pushed_limits(trial, state.multipliers, state.multipliers_dt, push_noise(), inside)) return false;
+  skip_inequalities = true;
+  ineq.set_contact_nodes_active(matrix, false);
+  const detail::OnExit restore([this] {
+    skip_inequalities = false;
+    ineq.release_limits();
+    ineq.set_contact_nodes_active(matrix, true);
+    // The limits' rows of the residuals held their equations; elsewhere they are zero.
+    ineq.zero_impulses(residual);
+    ineq.zero_impulses(trial_residual);
+  });
+  result = newton(state);
+  result.limits_held = result.ok();
+  return result.ok();
+}
+
+void Simulator::Impl::velocities_into_trial(const State& state) {
+  for (int b = 0; b < nb; ++b) {
+    trial.segment<3>(6 * b) = state.velocity[b];
+    trial.segment<3>(6 * b + 3) = state.angular_velocity[b];
+  }
 }
 
 // Swaps the graph without inequalities in for the step's graph, or back: the

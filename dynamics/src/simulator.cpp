@@ -168,12 +168,16 @@ StepResult Simulator::Impl::substep(State& state, const StepResult& before, int 
       const bool centred = total.centred_restart || r.centred_restart;
       const bool restarted = total.friction_restart || r.friction_restart;
       const bool skipped = (i == 0 || total.inequalities_skipped) && r.inequalities_skipped;
+      // Without the interior point, some sub-step with held limits.
+      const bool held = (i == 0 || total.limits_held || total.inequalities_skipped) &&
+                        (r.limits_held || r.inequalities_skipped) && (total.limits_held || r.limits_held);
       total = r;
       total.iterations = iterations;
       total.factorizations = factorizations;
       total.centred_restart = centred;  // by any sub-step
       total.friction_restart = restarted;
       total.inequalities_skipped = skipped;  // by every sub-step
+      total.limits_held = held;
       ok = r.ok();
     }
     total.substeps = pieces;

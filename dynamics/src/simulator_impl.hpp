@@ -173,11 +173,24 @@ struct Simulator::Impl {
   // that solved it, with every inequality still open at its end. `result`
   // holds the attempt's work either way (nothing if not tried).
   bool solve_without_inequalities(State& state, StepResult& result);
+  // The step solved with its pushed joint limits held as equalities and its
+  // other contacts and limits left out, when each is open or such a limit
+  // at its start (Inequalities::hold_pushed_limits); true if that solved it,
+  // every held limit still pushing and the rest open at its end. `result`
+  // as above.
+  bool solve_with_held_limits(State& state, StepResult& result);
+  // The held limits' diagonal over the mass scale: small beside any row's
+  // mobility, large beside round-off (a pivot eliminated before its bodies).
+  static constexpr double kHeldLimitCompliance = 1e-8;
+  // The bodies' velocities at z_k into `trial` (free until an iteration starts).
+  void velocities_into_trial(const State& state);
   // Set while a step is solved without its inequalities: the equations,
   // the matrix and the iteration leave them out (the graph without their
   // nodes swapped in, or their nodes inactive).
   bool skip_inequalities = false;
   bool inequalities_on() const { return !ineq.empty() && !skip_inequalities; }
+  // The impulse below which a row does not push (as held_rows reads it).
+  double push_noise() const { return options.interior_tolerance * mass_scale; }
   // A restart's start: velocities that replace the warm start's (null:
   // none), and the scratch state of its low-friction solves.
   const Eigen::VectorXd* start_velocities = nullptr;

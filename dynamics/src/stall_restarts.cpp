@@ -29,13 +29,14 @@ constexpr double kRestarts[] = {0.0, 0.5, kRest};
 }  // namespace
 
 StepResult Simulator::Impl::solve(State& state) {
-  StepResult open;
+  StepResult open, held;
   if (solve_without_inequalities(state, open)) return open;
-  // An inequality closed within the step (or its solve failed): solved with
-  // them, the attempt's work counted.
+  if (solve_with_held_limits(state, held)) return held;
+  // An inequality closed within the step, a held limit let go (or a solve
+  // failed): solved with them, the attempts' work counted.
   StepResult result = newton(state);
-  result.iterations += open.iterations;
-  result.factorizations += open.factorizations;
+  result.iterations += open.iterations + held.iterations;
+  result.factorizations += open.factorizations + held.factorizations;
   if (result.status != StepStatus::NotConverged || ineq.empty()) return result;
   // A failed step leaves the state as it was: every solve starts from it.
   int iterations = result.iterations, factorizations = result.factorizations;

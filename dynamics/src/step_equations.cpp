@@ -235,6 +235,10 @@ double Simulator::Impl::evaluate(const Eigen::VectorXd& u, const Eigen::VectorXd
     const double violation = std::abs(f.value);
     if (!(violation <= errors.constraint)) errors.constraint = violation;
   }
+  if (ineq.holding_limits()) {  // their rows are constraint rows, (gap - inside) / dt
+    const double gap = ineq.evaluate_held(u, poses, joints, r, point);
+    if (!(gap <= errors.constraint)) errors.constraint = gap;
+  }
   double squares = 0.0;
   if (inequalities_on()) {
     ineq.evaluate(u, slack, poses, joints, r, point);
@@ -333,6 +337,7 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     }
   }
   if (inequalities_on()) ineq.assemble(u, aux, ineq_next);
+  if (ineq.holding_limits()) ineq.assemble_held(u, ineq_next, kHeldLimitCompliance / mass_scale);
 }
 
 }  // namespace dynamics

@@ -250,7 +250,7 @@ int run_simulate(const SimulateOptions& o) {
 
   const double e0 = start_diagnostics.kinetic + start_diagnostics.potential;
   double max_violation = start_diagnostics.violation, max_energy_error = 0.0;
-  long total_iterations = 0, substepped = 0, centred = 0, restarted = 0, skipped = 0;
+  long total_iterations = 0, substepped = 0, centred = 0, restarted = 0, skipped = 0, held = 0;
   int max_iterations = 0, most_substeps = 1;
   double last_dt = o.dt;  // of the last step: a sub-stepped one ends with a sub-step
   // dt against the joints' loads (see load_check_due): warn once if they
@@ -334,6 +334,7 @@ int run_simulate(const SimulateOptions& o) {
     centred += r.centred_restart;
     restarted += r.friction_restart;
     skipped += r.inequalities_skipped;
+    held += r.limits_held;
     most_substeps = std::max(most_substeps, r.substeps);
     last_dt = o.dt / r.substeps;
     const StepDiagnostics diagnostics(model, state, last_dt);
@@ -376,6 +377,7 @@ int run_simulate(const SimulateOptions& o) {
                         {"centred_restarted_steps", centred},
                         {"friction_restarted_steps", restarted},
                         {"inequalities_skipped_steps", skipped},
+                        {"limits_held_steps", held},
                         {"max_constraint_violation", max_violation},
                         {"energy_initial", e0},
                         {"energy_final", e1},
@@ -408,6 +410,8 @@ int run_simulate(const SimulateOptions& o) {
     if (restarted > 0) std::fprintf(summary, "  steps solved by a friction restart: %ld\n", restarted);
     if (skipped > 0)
       std::fprintf(summary, "  steps solved without their contacts and limits (all open): %ld\n", skipped);
+    if (held > 0)
+      std::fprintf(summary, "  steps solved with their pushed joint limits held, the rest open: %ld\n", held);
     std::fprintf(summary, "  max constraint violation: %.3g\n", max_violation);
     if (touches) {
       std::fprintf(summary, "  %d ground contacts", model.num_contacts());

@@ -717,6 +717,34 @@ TEST_F(DynamicsCli, BuiltinGripperHoldsItsCube) {
   EXPECT_GT(s["min_signed_distance"].get<double>(), -1e-6);
 }
 
+// A slider that falls 0.1 m onto its lower limit and rests there: its
+// resting steps are solved with the limit held, counted in both summaries;
+// --keep-open-inequalities solves them with the interior point.
+TEST_F(DynamicsCli, StepsWithAHeldLimitAreCountedAndCanBeKept) {
+  write("slider.urdf",
+        "<robot name='s'><link name='world'/><link name='block'><inertial><mass value='1'/>"
+        "<inertia ixx='0.01' iyy='0.01' izz='0.01' ixy='0' ixz='0' iyz='0'/></inertial></link>"
+        "<joint name='slide' type='prismatic'><parent link='world'/><child link='block'/><axis xyz='0 0 1'/>"
+        "<limit lower='-0.1' upper='1' effort='1' velocity='1'/></joint></robot>");
+  const CliResult held = run("simulate slider.urdf --steps 100 --json");
+  ASSERT_EQ(held.code, 0) << held.err;
+  const auto s = nlohmann::json::parse(held.out);
+  const long count = s["limits_held_steps"].get<long>();
+  EXPECT_GE(count, 75);  // 0.1 m of free fall: 15 steps
+  EXPECT_LE(count, 90);
+  EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-9);
+  const CliResult text = run("simulate slider.urdf --steps 100");
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("steps solved with their pushed joint limits held, the rest open: " + std::to_string(count)),
+            std::string::npos)
+      << text.out;
+  const CliResult kept = run("simulate slider.urdf --steps 100 --json --keep-open-inequalities");
+  ASSERT_EQ(kept.code, 0) << kept.err;
+  const auto k = nlohmann::json::parse(kept.out);
+  EXPECT_EQ(k["limits_held_steps"], 0);
+  EXPECT_GT(k["newton_iterations_mean"].get<double>(), s["newton_iterations_mean"].get<double>());
+}
+
 // A gripper-like URDF: the second finger mimics the first. --q0 gives the
 // leader; the follower takes its place without a projection.
 TEST_F(DynamicsCli, UrdfMimicJointsFollowTheirLeader) {

@@ -13,16 +13,11 @@
 namespace dynamics {
 namespace {
 
+using test::keeping_inequalities;
 using test::with_limits;
 
 double largest_position_difference(const State& a, const State& b) {
   return test::largest_position_difference(a.position, b.position);
-}
-
-StepOptions keeping_inequalities() {
-  StepOptions options;
-  options.skip_open_inequalities = false;
-  return options;
 }
 
 // Limits the chains never reach: every step is the step without them, with
@@ -119,37 +114,6 @@ TEST(OpenSteps, ADroppedCubeFallsWithoutItsContactsAndLandsAsWithThem) {
     EXPECT_LE(skipped, 29) << to_string(friction);
     EXPECT_LT(largest_position_difference(a, b), 1e-6) << to_string(friction);
     EXPECT_LT(a.velocity[0].norm(), 1e-6) << to_string(friction);
-  }
-}
-
-// A pendulum resting on its limit keeps a tiny positive gap (the interior
-// point's slack), but its impulse pushes: its steps are solved with the limit
-// at once, without a wasted attempt.
-TEST(OpenSteps, ALimitThatPushesIsNotSkipped) {
-  Model model = pendulum(1.0, 1.0, 1.0);
-  Joint hinge = model.joint(0);
-  hinge.lower = {0.4};
-  Model limited;
-  limited.add_body(model.body(0));
-  limited.add_joint(hinge);
-  Simulator sim(limited);
-  State state = make_state(limited);
-  int skipped = 0;
-  for (int k = 0; k < 300; ++k) {
-    const StepResult r = sim.step(state);
-    ASSERT_TRUE(r.ok()) << k;
-    skipped += r.inequalities_skipped;
-  }
-  EXPECT_GT(skipped, 0) << "its fall from 1.0 rad towards 0.4 is open";
-  EXPECT_NEAR(joint_positions(limited, state)(0), 0.4, 1e-6);
-  for (int k = 0; k < 20; ++k) {
-    State kept_state = state;
-    Simulator kept(limited, keeping_inequalities());
-    const StepResult r = sim.step(state), rk = kept.step(kept_state);
-    ASSERT_TRUE(r.ok() && rk.ok()) << k;
-    EXPECT_FALSE(r.inequalities_skipped) << k;
-    EXPECT_EQ(r.iterations, rk.iterations) << k;
-    EXPECT_EQ(state.position[0], kept_state.position[0]) << k;
   }
 }
 

@@ -174,7 +174,13 @@ struct StepOptions {
   // several). It stands if every contact and limit is still open at its end:
   // zero impulses then solve their complementarity conditions exactly, so it
   // is the step with them, and StepResult::inequalities_skipped says so.
-  // Otherwise the step is solved with them, its attempt counted in
+  // Likewise a step whose contacts are all open and whose limits are each
+  // open or pushed by the last step's impulse (a joint resting on its stop)
+  // is first solved with the pushed limits held as equality constraints
+  // (value(z_k+1) = bound) and the rest left out; it stands if each held
+  // limit's impulse still pushes and the rest are still open at its end,
+  // which solves their complementarity conditions (StepResult::limits_held).
+  // Otherwise the step is solved with them, its attempts counted in
   // StepResult::iterations. false: always solve with them.
   bool skip_open_inequalities = true;
 };
@@ -229,6 +235,11 @@ struct StepResult {
   // The step (every sub-step of it) was solved without its contacts and
   // limits, all open (StepOptions::skip_open_inequalities).
   bool inequalities_skipped = false;
+  // The step was solved with the joint limits that pushed at its start held
+  // as equalities, the other contacts and limits left out (each sub-step
+  // that way or without them, at least one that way; see
+  // StepOptions::skip_open_inequalities).
+  bool limits_held = false;
   bool ok() const { return status == StepStatus::Success; }
 };
 

@@ -1,0 +1,154 @@
+// Which of a step's contacts and joint limits it may leave out, or hold as
+// equalities (part of Inequalities; see docs/contacts.md, "Open steps" and
+// "Held limits"): the tests at z_k that choose such a step, the held limits'
+// equations and blocks, and the test at z_k+1 of whether the step stands.
+
+#include <algorithm>
+#include <cmath>
+
+#include "inequalities.hpp"
+#include "joint_kinematics.hpp"
+
+namespace dynamics::detail {
+namespace {
+
+// The rate at which a row's gap changes, from the bodies' velocities.
+double rate(const Eigen::VectorXd& velocities, int body, const Row6& row) {
+  return body == kWorld ? 0.0 : row.dot(velocities.segment<6>(6 * body));
+}
+
+}  // namespace
+
+// A row resting on its stop keeps a gap of about the slack the interior
+// point leaves (a product over its impulse): apart, but pushed. So a push
+// is read first. The held row (two body rows copied) and its mobility only
+// for an impulse above the noise: most open steps have none. Apart, and not
+// closing within two steps: a body falling onto the ground is solved with
+// its contacts from the step before it lands.
+Inequalities::Start Inequalities::contact_start(size_t c, const StartInputs& in) const {
+  const ContactSlot& s = contacts_[c];
+  const SideRows& n = normal_now_[c];
+  const double gap = distance_now_[c];
+  const bool known = in.last.size() > 0;
+  if (known && in.last(s.row) > in.noise) {
+    const HeldRow held{{s.body[0], s.body[1]}, {n[0], n[1]}};
+    if (pushes(in.last(s.row), mobility(*model_, held), gap / in.last_dt + s.compliance * in.last(s.row), in.noise))
+      return Start::Pushed;
+  }
+  const double closing = rate(in.velocities, s.body[0], n[0]) + rate(in.velocities, s.body[1], n[1]);
+  return gap > 0.0 && gap + 2.0 * dt_ * std::min(closing, 0.0) > 0.0 ? Start::Open : Start::Closing;
+}
+
+Inequalities::Start Inequalities::limit_start(size_t l, const StartInputs& in) const {
+  const LimitSlot& s = limits_[l];
+  const Row6& parent = limit_parent_now_[l];
+  const Row6& child = limit_child_now_[l];
+  const double gap = limit_gap_now_[l];
+  if (in.last.size() > 0 && in.last(s.row) > in.noise) {
+    const HeldRow held{{s.parent, s.child}, {parent, child}};
+    if (pushes(in.last(s.row), mobility(*model_, held), gap / in.last_dt, in.noise)) return Start::Pushed;
+  }
+  const double closing = rate(in.velocities, s.parent, parent) + rate(in.velocities, s.child, child);
+  return gap > 0.0 && gap + 2.0 * dt_ * std::min(closing, 0.0) > 0.0 ? Start::Open : Start::Closing;
+}
+
+bool Inequalities::all_open(const Eigen::VectorXd& velocities, const Eigen::VectorXd& last, double last_dt,
+                            double noise) const {
+  const StartInputs in{velocities, last, last_dt, noise};
+  for (size_t c = 0; c < contacts_.size(); ++c)
+    if (active_[c] && contact_start(c, in) != Start::Open) return false;
+  for (size_t l = 0; l < limits_.size(); ++l)
+    if (limit_start(l, in) != Start::Open) return false;
+  return true;
+}
+
+bool Inequalities::hold_pushed_limits(const Eigen::VectorXd& velocities, const Eigen::VectorXd& last,
+                                      double last_dt, double noise, double inside) {
+  holding_ = false;
+  held_gap_ = inside;
+  if (limits_.empty() || last.size() == 0) return false;
+  const StartInputs in{velocities, last, last_dt, noise};
+  for (size_t c = 0; c < contacts_.size(); ++c)
+    if (active_[c] && contact_start(c, in) != Start::Open) return false;
+  held_.assign(limits_.size(), 0);
+  bool any = false;
+  for (size_t l = 0; l < limits_.size(); ++l) {
+    const Start start = limit_start(l, in);
+    if (start == Start::Closing) return false;
+    held_[l] = start == Start::Pushed;
+    any = any || held_[l];
+  }
+  holding_ = any;
+  return any;
+}
+
+double Inequalities::evaluate_held(const Eigen::VectorXd& u, const std::vector<Pose>& next,
+                                   const std::vector<JointEvaluation>& joints, Eigen::VectorXd& r,
+                                   InequalityPoint& point) {
+  limit_gaps(next, *angles_, joints, point.limit_gap, point.limit_parent, point.limit_child);
+  double largest = 0.0;
+  for (size_t l = 0; l < limits_.size(); ++l) {
+    const LimitSlot& s = limits_[l];
+    if (!held_[l]) {
+      r(s.row) = 0.0;
+      continue;
+    }
+    const double gamma = u(s.row);
+    r.segment<6>(6 * s.child) -= limit_child_now_[l].transpose() * gamma;
+    if (s.parent != kWorld) r.segment<6>(6 * s.parent) -= limit_parent_now_[l].transpose() * gamma;
+    const double error = point.limit_gap[l] - held_gap_;
+    r(s.row) = error / dt_;
+    if (!(std::abs(error) <= largest)) largest = std::abs(error);  // a NaN shows
+  }
+  return largest;
+}
+
+void Inequalities::assemble_held(const Eigen::VectorXd& u, const InequalityPoint& point, double compliance) {
+  using Block = Eigen::Map<Eigen::MatrixXd>;
+  update_rates(u);
+  for (size_t l = 0; l < limits_.size(); ++l) {
+    if (held_[l]) {
+      write_limit(l, point, compliance);
+      continue;
+    }
+    const LimitSlot& s = limits_[l];
+    const int n = s.node_size, row = s.row_in_node;
+    for (int side = 0; side < 2; ++side) {
+      if ((side == 0 ? s.parent : s.child) == kWorld) continue;
+      Block(s.node_body[side], n, 6).row(row).setZero();
+      Block(s.body_node[side], 6, n).col(row).setZero();
+    }
+    Block diag(s.diagonal, n, n);
+    diag.row(row).setZero();
+    diag.col(row).setZero();
+    diag(row, row) = 1.0;
+  }
+}
+
+bool Inequalities::open_at(const Eigen::VectorXd& u, const std::vector<Pose>& next,
+                           const std::vector<JointEvaluation>& joints, InequalityPoint& point, double noise) const {
+  bool open = true;
+  for (size_t c = 0; c < contacts_.size(); ++c) {
+    const ContactSlot& s = contacts_[c];
+    point.distance[c] = locate(*model_, (*sites_)[c], pose_of(next, s.body[0]), pose_of(next, s.body[1])).distance;
+    if (active_[c] && !(point.distance[c] >= 0.0)) open = false;
+  }
+  double values[6];  // of the joint of the limit before
+  for (size_t l = 0; l < limits_.size(); ++l) {
+    const LimitSlot& s = limits_[l];
+    if (holding_ && held_[l]) {  // closed to the tolerance: its impulse must push
+      if (!(u(s.row) >= -noise)) open = false;
+      continue;
+    }
+    const int j = s.limit.joint;
+    if (l == 0 || limits_[l - 1].limit.joint != j) {
+      JointEvaluation own;
+      coordinates_of(model_->joint(j), graph_->axes[j], evaluation_at(s, next, joints, own), values, (*angles_)[j]);
+    }
+    if (!(s.limit.sign * (values[s.limit.coordinate] - s.limit.bound) >= 0.0)) open = false;
+  }
+  point.eq.setZero();
+  return open;
+}
+
+}  // namespace dynamics::detail

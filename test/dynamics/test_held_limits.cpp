@@ -1,0 +1,130 @@
+// A step whose contacts are all open and whose joint limits are each open or
+// pushed by the last step's impulse (a joint resting on its stop) is solved
+// with the pushed limits held as equality constraints and the rest left out
+// (StepOptions::skip_open_inequalities, StepResult::limits_held); it stands
+// only if each held limit still pushes and the rest are still open.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "dynamics/dynamics.hpp"
+#include "position_difference.hpp"
+#include "with_limits.hpp"
+
+namespace dynamics {
+namespace {
+
+using test::keeping_inequalities;
+using test::with_range;
+
+constexpr double kTolerance = StepOptions{}.tolerance;
+
+// A pendulum released at 1 rad above a stop at 0.4 rad falls onto it and
+// rests there, gravity pressing it: each resting step is solved with the
+// stop held, in fewer iterations than the interior point takes, to the
+// same state within the tolerances, and just inside the stop.
+TEST(HeldLimits, APendulumRestingOnItsStopIsHeldAsTheInteriorPointHoldsIt) {
+  const Model limited = with_range(pendulum(1.0, 1.0, 1.0), 0.4, 3.0);
+  Simulator sim(limited);
+  State state = make_state(limited);
+  for (int k = 0; k < 300; ++k) ASSERT_TRUE(sim.step(state).ok()) << k;
+  int held_iterations = 0, kept_iterations = 0;
+  for (int k = 0; k < 50; ++k) {
+    State kept_state = state;
+    Simulator kept(limited, keeping_inequalities());
+    const StepResult r = sim.step(state), rk = kept.step(kept_state);
+    ASSERT_TRUE(r.ok() && rk.ok()) << k;
+    EXPECT_TRUE(r.limits_held) << k;
+    EXPECT_FALSE(r.inequalities_skipped) << k;
+    EXPECT_FALSE(rk.limits_held) << k;
+    held_iterations += r.iterations;
+    kept_iterations += rk.iterations;
+    EXPECT_LT(test::largest_position_difference(state.position, kept_state.position), 1e-9) << k;
+    // The same impulses: the hinge's and the stop's (the interior point's
+    // complementarity products are 1e-8 at most).
+    EXPECT_LT((state.multipliers - kept_state.multipliers).lpNorm<Eigen::Infinity>(), 1e-8) << k;
+    const double angle = joint_positions(limited, state)(0);
+    EXPECT_GE(angle, 0.4) << k;
+    EXPECT_LE(angle, 0.4 + 2.0 * kTolerance) << k;
+  }
+  EXPECT_LT(2 * held_iterations, kept_iterations) << "holding the stop no longer saves interior-point iterations";
+  // Resting for good: no drift through the stop or away from it.
+  for (int k = 0; k < 2000; ++k) ASSERT_TRUE(sim.step(state).ok()) << k;
+  EXPECT_GE(joint_positions(limited, state)(0), 0.4);
+  EXPECT_LE(joint_positions(limited, state)(0), 0.4 + 2.0 * kTolerance);
+  EXPECT_LT(std::abs(joint_velocities(limited, state)(0)), 1e-8);
+  EXPECT_TRUE(limit_violations(limited, state).empty());
+}
+
+// A torque that lifts the resting pendulum off its stop: the held step's
+// impulse would pull, so the step is solved again with the stop as an
+// inequality, from the same start, and is the interior point's step to the
+// last bit; the pendulum then leaves the stop.
+TEST(HeldLimits, ALimitLetGoIsSolvedAgainWithTheInteriorPoint) {
+  const Model limited = with_range(pendulum(1.0, 1.0, 1.0), 0.4, 3.0);
+  Simulator sim(limited);
+  State state = make_state(limited);
+  for (int k = 0; k < 300; ++k) ASSERT_TRUE(sim.step(state).ok()) << k;
+  ASSERT_TRUE(sim.step(state).limits_held);
+  // Gravity's torque on the link there is m g (l/2) sin(0.4) = 1.9 N m.
+  state.joint_input(0) = 10.0;
+  State kept_state = state;
+  Simulator kept(limited, keeping_inequalities());
+  const StepResult r = sim.step(state), rk = kept.step(kept_state);
+  ASSERT_TRUE(r.ok() && rk.ok());
+  EXPECT_FALSE(r.limits_held);
+  EXPECT_FALSE(r.inequalities_skipped);
+  EXPECT_GT(r.iterations, rk.iterations) << "the held attempt is counted";
+  EXPECT_EQ(state.position[0], kept_state.position[0]);
+  EXPECT_EQ(state.orientation[0].coeffs(), kept_state.orientation[0].coeffs());
+  for (int k = 0; k < 5; ++k) ASSERT_TRUE(sim.step(state).ok()) << k;
+  EXPECT_GT(joint_positions(limited, state)(0), 0.41);
+}
+
+// Five links falling onto stops at 0.2 rad (each hinge starts at 0.5):
+// they bounce, then rest on them. The run holds its stops on most steps and
+// ends where the run that solves every step with its limits ends, no held
+// step past a stop, in fewer iterations.
+TEST(HeldLimits, AChainRestingOnItsStopsEndsAsWithTheInteriorPoint) {
+  const Model limited = with_range(n_link_pendulum(5), 0.2, 1.0);
+  Simulator sim(limited), kept(limited, keeping_inequalities());
+  State a = make_state(limited);
+  set_joint_positions(limited, a, Eigen::VectorXd::Constant(5, 0.5));
+  State b = a;
+  int held = 0, iterations = 0, kept_iterations = 0;
+  for (int k = 0; k < 600; ++k) {
+    const StepResult ra = sim.step(a), rb = kept.step(b);
+    ASSERT_TRUE(ra.ok() && rb.ok()) << k;
+    held += ra.limits_held;
+    iterations += ra.iterations;
+    kept_iterations += rb.iterations;
+    // The interior point's impacts end within its tolerance of a stop (1e-11
+    // rad past it here); a held stop ends inside it.
+    ASSERT_TRUE(limit_violations(limited, a, ra.limits_held ? 0.0 : 1e-10).empty()) << k;
+    EXPECT_LT(constraint_violation(limited, a), 1e-9) << k;
+  }
+  EXPECT_GT(held, 400);
+  EXPECT_LT(2 * iterations, kept_iterations);
+  EXPECT_LT(test::largest_position_difference(a.position, b.position), 1e-7);
+  const Eigen::VectorXd angles = joint_positions(limited, a);
+  for (int j = 0; j < 5; ++j) EXPECT_NEAR(angles(j), 0.2, 1e-9) << j;
+}
+
+// The quadruped standing on its feet presses its knee limits, but its feet
+// press the ground too: its steps are never held (a held step leaves its
+// contacts out), and they are the interior point's steps to the last bit.
+TEST(HeldLimits, AStepWithAPressedContactIsNotHeld) {
+  const Model model = quadruped();
+  Simulator sim(model), kept(model, keeping_inequalities());
+  State a = make_state(model), b = make_state(model);
+  for (int k = 0; k < 150; ++k) {
+    const StepResult ra = sim.step(a), rb = kept.step(b);
+    ASSERT_TRUE(ra.ok() && rb.ok()) << k;
+    EXPECT_FALSE(ra.limits_held) << k;
+    if (ra.inequalities_skipped) b = a;  // in flight: skipped steps differ in the last bits
+  }
+  EXPECT_LT(test::largest_position_difference(a.position, b.position), 1e-6);
+}
+
+}  // namespace
+}  // namespace dynamics
