@@ -136,14 +136,14 @@ bool Inequalities::open_at(const Eigen::VectorXd& u, const std::vector<Pose>& ne
   double values[6];  // of the joint of the limit before
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& s = limits_[l];
+    const int j = s.limit.joint;
+    if (l == 0 || limits_[l - 1].limit.joint != j) {  // before any skip: the joint's next limit reads them
+      JointEvaluation own;
+      coordinates_of(model_->joint(j), graph_->axes[j], evaluation_at(s, next, joints, own), values, (*angles_)[j]);
+    }
     if (holding_ && held_[l]) {  // closed to the tolerance: its impulse must push
       if (!(u(s.row) >= -noise)) open = false;
       continue;
-    }
-    const int j = s.limit.joint;
-    if (l == 0 || limits_[l - 1].limit.joint != j) {
-      JointEvaluation own;
-      coordinates_of(model_->joint(j), graph_->axes[j], evaluation_at(s, next, joints, own), values, (*angles_)[j]);
     }
     if (!(s.limit.sign * (values[s.limit.coordinate] - s.limit.bound) >= 0.0)) open = false;
   }

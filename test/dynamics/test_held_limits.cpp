@@ -110,6 +110,39 @@ TEST(HeldLimits, AChainRestingOnItsStopsEndsAsWithTheInteriorPoint) {
   for (int j = 0; j < 5; ++j) EXPECT_NEAR(angles(j), 0.2, 1e-9) << j;
 }
 
+// A joint's limits are read from one evaluation of its coordinates, held or
+// not: with the lower limit of the second hinge held (gravity presses it on
+// 0.3 rad), its upper limit is still read at its own angle. Read at the first
+// hinge's (turned 1 rad about the vertical, where gravity leaves it), it
+// would be past that limit, and no held step would stand.
+TEST(HeldLimits, TheOtherLimitOfAHeldJointIsReadAtItsOwnJoint) {
+  const Model chain = n_link_pendulum(2);
+  Model model;
+  for (const Body& body : chain.bodies()) model.add_body(body);
+  Joint turntable = chain.joint(0), hinge = chain.joint(1);
+  turntable.axis = Vector3::UnitZ();
+  turntable.lower = {-3.0};
+  turntable.upper = {3.0};
+  hinge.lower = {0.3};
+  hinge.upper = {0.4};
+  model.add_joint(turntable);
+  model.add_joint(hinge);
+  Simulator sim(model);
+  State state = make_state(model);
+  set_joint_positions(model, state, Eigen::Vector2d(1.0, 0.35));
+  int held = 0;
+  for (int k = 0; k < 300; ++k) {
+    const StepResult r = sim.step(state);
+    ASSERT_TRUE(r.ok()) << k;
+    held += r.limits_held;
+  }
+  EXPECT_GT(held, 250);
+  const Eigen::VectorXd angles = joint_positions(model, state);
+  EXPECT_NEAR(angles(0), 1.0, 1e-9);
+  EXPECT_GE(angles(1), 0.3);
+  EXPECT_LE(angles(1), 0.3 + 2.0 * kTolerance);
+}
+
 // The quadruped standing on its feet presses its knee limits, but its feet
 // press the ground too: its steps are never held (a held step leaves its
 // contacts out), and they are the interior point's steps to the last bit.
