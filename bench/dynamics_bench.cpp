@@ -55,11 +55,11 @@ void run_ours(benchmark::State& bs, const dynamics::Model& model) {
   const dynamics::State start = dynamics::make_state(model);
   const double e0 = dynamics::total_energy(model, start, kDt), e0_state = dynamics::total_energy(model, start);
   double energy_error = 0.0, energy_error_state = 0.0, iterations = 0.0, factorizations = 0.0, violation = 0.0;
-  double open = 0.0;
+  double open = 0.0, held = 0.0;
   for (auto _ : bs) {
     bs.PauseTiming();
     dynamics::State s = start;
-    long total = 0, factored = 0, skipped = 0;
+    long total = 0, factored = 0, skipped = 0, held_steps = 0;
     bs.ResumeTiming();
     for (int k = 0; k < kSteps; ++k) {
       const dynamics::StepResult r = sim.step(s);
@@ -75,6 +75,7 @@ void run_ours(benchmark::State& bs, const dynamics::Model& model) {
       total += r.iterations;
       factored += r.factorizations;
       skipped += r.inequalities_skipped;
+      held_steps += r.limits_held;
     }
     bs.PauseTiming();
     energy_error = std::abs(dynamics::total_energy(model, s, kDt) - e0);
@@ -83,14 +84,19 @@ void run_ours(benchmark::State& bs, const dynamics::Model& model) {
     iterations = double(total) / kSteps;
     factorizations = double(factored) / kSteps;
     open = double(skipped) / kSteps;
+    held = double(held_steps) / kSteps;
     bs.ResumeTiming();
   }
   bs.counters["us_per_step"] = benchmark::Counter(double(bs.iterations()) * kSteps * 1e-6,
                                                   benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   bs.counters["newton_iterations"] = iterations;
   bs.counters["factorizations"] = factorizations;
-  // Steps solved without their limits, all open (models with limits).
-  if (model.has_inequalities()) bs.counters["open_steps"] = open;
+  // Shares of the steps solved without their limits, all open, and with the
+  // limits pushed at their start held (models with limits).
+  if (model.has_inequalities()) {
+    bs.counters["open_steps"] = open;
+    bs.counters["held_steps"] = held;
+  }
   bs.counters["energy_error"] = energy_error;
   bs.counters["energy_error_state"] = energy_error_state;
   bs.counters["constraint_violation"] = violation;

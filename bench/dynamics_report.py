@@ -31,7 +31,7 @@ def load(paths, statistic="fastest"):
         "us": b["us_per_step"], "energy": b["energy_error"],
         "energy_state": b.get("energy_error_state", b["energy_error"]), "newton": b.get("newton_iterations"),
         "factorizations": b.get("factorizations"), "violation": b["constraint_violation"],
-        "open": b.get("open_steps")}, statistic)
+        "open": b.get("open_steps"), "held": b.get("held_steps")}, statistic)
 
 
 def slope(best, family, solver, lo, hi):
@@ -62,8 +62,9 @@ def section(best, failed, plot_paths, rel, command, statistic="fastest"):
         "The chains with limits (no targets) limit every hinge of the revolute chain, ours with joint limits, "
         "MuJoCo's with `limited` ranges: to +-3 rad, which the chain never reaches, so that every step of ours is "
         "solved without its limits (`open steps` is the share of such steps, `docs/contacts.md` \"Open steps\"), and "
-        "to +-0.4 rad, which its joints reach on most swings (ours: interior-point steps; MuJoCo: its soft "
-        "constraints). Their stops take energy out in both simulators, so the energy errors there say little.", ""]
+        "to +-0.4 rad, which its joints reach on most swings (ours: interior-point steps, and steps with the limits "
+        "that pushed at their start held as equalities, whose share is `held steps`, `docs/contacts.md` \"Held "
+        "limits\"; MuJoCo: its soft constraints). Their stops take energy out in both simulators, so the energy errors there say little.", ""]
     targets = []
     runs = set(best) | set(failed)
     families = sorted({k[0] for k in runs}, key=lambda f: list(TITLES).index(f) if f in TITLES else 99)
@@ -71,9 +72,9 @@ def section(best, failed, plot_paths, rel, command, statistic="fastest"):
         sizes = sorted({k[1] for k in runs if k[0] == family})
         limited = family in LIMITED
         timing = [f"### {TITLES.get(family, family)}: time", "",
-                  "| size | ours us/step | Newton it. | factor. | " + ("open steps | " if limited else "") +
+                  "| size | ours us/step | Newton it. | factor. | " + ("open steps | held steps | " if limited else "") +
                   "MuJoCo Euler us/step | RK4 us/step | speed-up vs Euler |",
-                  "|---|---|---|---|---|---|---|" + ("---|" if limited else "")]
+                  "|---|---|---|---|---|---|---|" + ("---|---|" if limited else "")]
         energy = [f"### {TITLES.get(family, family)}: energy and constraints", "",
                   "| size | ours energy error | Euler energy error | Euler / ours | RK4 energy error | "
                   "ours state energy error | Euler state energy error | ours violation | Euler violation |",
@@ -91,7 +92,9 @@ def section(best, failed, plot_paths, rel, command, statistic="fastest"):
             speed_up = euler["us"] / ours["us"] if ours and euler else 0.0
             ratio = euler["energy"] / max(ours["energy"], 1e-300) if ours and euler else 0.0
             compared = ours is not None and euler is not None
-            open_steps = ("-" if not ours or ours["open"] is None else f"{ours['open']:.2f}") + " | "
+            def share(field):  # of ours' steps
+                return ("-" if not ours or ours.get(field) is None else f"{ours[field]:.2f}") + " | "
+            open_steps = share("open") + share("held")
             timing.append(f"| {n} | {of('graphsolve', 'us', '.1f')} | {newton} | {factored} | "
                           f"{open_steps if limited else ''}{of('mujoco_euler', 'us', '.1f')} | {of('mujoco_rk4', 'us', '.1f')} | "
                           f"{format(speed_up, '.2f') if compared else '-'} |")

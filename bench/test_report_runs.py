@@ -97,14 +97,15 @@ class ReportRuns(unittest.TestCase):
         self.assertEqual((met, total), (2, 4))
 
     def test_dynamics_report_shows_open_steps_of_limited_chains_without_targets(self):
-        """The chains with limits get an open-steps column (ours only) and add no target."""
-        ours = dict(dynamics_run("limits_reached/20/graphsolve", 29.0, 2.0), open_steps=0.9)
+        """The chains with limits get open- and held-steps columns (ours only) and add no target."""
+        ours = dict(dynamics_run("limits_reached/20/graphsolve", 29.0, 2.0), open_steps=0.9, held_steps=0.05)
         path = self.write([ours, dynamics_run("limits_reached/20/mujoco_euler", 7.0, 6.0),
                            dynamics_run("nlink_revolute/20/graphsolve", 12.0, 1e-2),
                            dynamics_run("nlink_revolute/20/mujoco_euler", 10.0, 2.0)])
         text, met, total = dynamics_report.make([path], None, lambda p: p, "test")
-        self.assertIn("| size | ours us/step | Newton it. | factor. | open steps | MuJoCo Euler us/step |", text)
-        self.assertIn("| 20 | 29.0 | 1.00 | 1.00 | 0.90 | 7.0 | - | 0.24 |", text)
+        self.assertIn("| size | ours us/step | Newton it. | factor. | open steps | held steps | MuJoCo Euler us/step |",
+                      text)
+        self.assertIn("| 20 | 29.0 | 1.00 | 1.00 | 0.90 | 0.05 | 7.0 | - | 0.24 |", text)
         self.assertIn("| 20 | 12.0 | 1.00 | 1.00 | 10.0 | - | 0.83 |", text)
         self.assertNotIn("limits_reached |", text)  # no target row
         self.assertEqual(total, 2)  # the revolute chain's speed and energy targets

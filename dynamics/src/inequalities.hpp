@@ -65,6 +65,7 @@ class Inequalities {
                double mass_scale);
 
   bool empty() const { return pairs_.empty() && cones_.empty(); }
+  bool has_limits() const { return !limits_.empty(); }
   // Whether some contact has friction (rows and a coefficient above zero).
   bool has_friction() const { return has_friction_; }
   // Scales every contact's friction coefficient (1: the model's, the

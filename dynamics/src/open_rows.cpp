@@ -66,7 +66,7 @@ bool Inequalities::hold_pushed_limits(const Eigen::VectorXd& velocities, const E
                                       double last_dt, double noise, double inside) {
   holding_ = false;
   held_gap_ = inside;
-  if (limits_.empty() || last.size() == 0) return false;
+  if (last.size() == 0) return false;
   const StartInputs in{velocities, last, last_dt, noise};
   for (size_t c = 0; c < contacts_.size(); ++c)
     if (active_[c] && contact_start(c, in) != Start::Open) return false;

@@ -44,7 +44,7 @@ bool Simulator::Impl::solve_without_inequalities(State& state, StepResult& resul
 // limit nodes are in it), its contact nodes inactive.
 bool Simulator::Impl::solve_with_held_limits(State& state, StepResult& result) {
   result = StepResult{};
-  if (!options.skip_open_inequalities || ineq.empty() || !holds_impulses(state)) return false;
+  if (!options.skip_open_inequalities || !ineq.has_limits() || !holds_impulses(state)) return false;
   velocities_into_trial(state);
   const double inside = std::max(options.tolerance, detail::position_roundoff(state));  // newton()'s constraint_tol
   if (!ineq.hold_pushed_limits(trial, state.multipliers, state.multipliers_dt, push_noise(), inside)) return false;
