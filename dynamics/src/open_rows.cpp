@@ -70,7 +70,6 @@ bool Inequalities::hold_pushed_limits(const Eigen::VectorXd& velocities, const E
   const StartInputs in{velocities, last, last_dt, noise};
   for (size_t c = 0; c < contacts_.size(); ++c)
     if (active_[c] && contact_start(c, in) != Start::Open) return false;
-  held_.assign(limits_.size(), 0);
   bool any = false;
   for (size_t l = 0; l < limits_.size(); ++l) {
     const Start start = limit_start(l, in);

@@ -27,13 +27,24 @@ Model pendulum_between_far_stops() {
   return limited;
 }
 
+// A pendulum resting on its stop: after its first step, every step holds it.
+Model pendulum_on_its_stop() {
+  Model model = pendulum(1.0, 1.0, 0.4);
+  Joint hinge = model.joint(0);
+  hinge.lower = {0.4};
+  Model limited;
+  limited.add_body(model.body(0));
+  limited.add_joint(hinge);
+  return limited;
+}
+
 TEST(NoAllocation, StepNeverAllocates) {
   for (const Model& model : {n_link_pendulum(10, ChainJoint::Spherical), four_link_chain(3), double_four_bar(),
                              geared_double_pendulum(), t_handle(), pendulum(1.0, 1.0, 0.5, 0.3),
                              pendulum(1.0, 1.0, 0.5, 0.0, 0.5), box_drop(0.5, 1.0, 0.01),
                              // Falls without contacts, tries a step without them that
                              // lands, then rests: all within the 20 steps counted.
-                             box_drop(0.5, 1.0, 0.15), pendulum_between_far_stops(),
+                             box_drop(0.5, 1.0, 0.15), pendulum_between_far_stops(), pendulum_on_its_stop(),
                              sliding_box(2.0, {FrictionModel::Cone, 0.2, 4}), quadruped(),
                              cylinder_contacts(10, 1.0, {FrictionModel::Linearized, 0.2, 8})}) {
     State s = make_state(model);
