@@ -161,6 +161,9 @@ class Inequalities {
   bool hold_pushed_limits(const Eigen::VectorXd& velocities, const Eigen::VectorXd& last, double last_dt,
                           double noise, double inside);
   void release_limits() { holding_ = false; }
+  // Of the held limits, lets go of those whose impulse in u pulls (below
+  // -noise), as open_at reads it; returns how many.
+  int release_pulling(const Eigen::VectorXd& u, double noise);
   bool holding_limits() const { return holding_; }
   // The held limits' part of the step equations at z_k+1 (`next`; `joints`
   // as for open_at): their impulses on the body rows of r and, at each

@@ -497,9 +497,9 @@ StepResult Simulator::Impl::newton(State& state) {
   result.inequality_residual = errors.inequality;
   result.complementarity = comp.max;
   // Without its inequalities, a step stands only if they are all still open.
-  if (skip_inequalities && result.status == StepStatus::Success &&
-      !ineq.open_at(s, next, joint_next, ineq_next, push_noise()))
-    result.status = StepStatus::NotConverged;
+  open_check_failed = skip_inequalities && result.status == StepStatus::Success &&
+                      !ineq.open_at(s, next, joint_next, ineq_next, push_noise());
+  if (open_check_failed) result.status = StepStatus::NotConverged;
   result.min_signed_distance = ineq.min_signed_distance(ineq_next);
   result.collider_contacts = static_cast<int>(features.size());
   if (result.status != StepStatus::Success) return result;

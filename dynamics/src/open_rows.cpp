@@ -81,6 +81,16 @@ bool Inequalities::hold_pushed_limits(const Eigen::VectorXd& velocities, const E
   return any;
 }
 
+int Inequalities::release_pulling(const Eigen::VectorXd& u, double noise) {
+  int released = 0;
+  for (size_t l = 0; l < limits_.size(); ++l) {
+    if (!held_[l] || u(limits_[l].row) >= -noise) continue;
+    held_[l] = 0;
+    ++released;
+  }
+  return released;
+}
+
 double Inequalities::evaluate_held(const Eigen::VectorXd& u, const std::vector<Pose>& next,
                                    const std::vector<JointEvaluation>& joints, Eigen::VectorXd& r,
                                    InequalityPoint& point) {

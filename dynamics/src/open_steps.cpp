@@ -58,7 +58,19 @@ bool Simulator::Impl::solve_with_held_limits(State& state, StepResult& result) {
     ineq.zero_impulses(residual);
     ineq.zero_impulses(trial_residual);
   });
-  result = newton(state);
+  // A held limit that pulls at the solution wants to leave its stop: let go
+  // of it and solve again with the rest (the active set's next guess), while
+  // that is all that failed. Each try holds fewer limits.
+  for (;;) {
+    const StepResult attempt = newton(state);
+    result.iterations += attempt.iterations;
+    result.factorizations += attempt.factorizations;
+    const int iterations = result.iterations, factorizations = result.factorizations;
+    result = attempt;
+    result.iterations = iterations;
+    result.factorizations = factorizations;
+    if (attempt.ok() || !open_check_failed || ineq.release_pulling(s, push_noise()) == 0) break;
+  }
   result.limits_held = result.ok();
   return result.ok();
 }

@@ -188,6 +188,9 @@ struct Simulator::Impl {
   // the matrix and the iteration leave them out (the graph without their
   // nodes swapped in, or their nodes inactive).
   bool skip_inequalities = false;
+  // The last newton() converged without its inequalities, or with held
+  // limits, but some were not open at its end (or a held one pulled).
+  bool open_check_failed = false;
   bool inequalities_on() const { return !ineq.empty() && !skip_inequalities; }
   // The impulse below which a row does not push (as held_rows reads it).
   double push_noise() const { return options.interior_tolerance * mass_scale; }

@@ -56,29 +56,59 @@ TEST(HeldLimits, APendulumRestingOnItsStopIsHeldAsTheInteriorPointHoldsIt) {
   EXPECT_TRUE(limit_violations(limited, state).empty());
 }
 
-// A torque that lifts the resting pendulum off its stop: the held step's
-// impulse would pull, so the step is solved again with the stop as an
-// inequality, from the same start, and is the interior point's step to the
-// last bit; the pendulum then leaves the stop.
-TEST(HeldLimits, ALimitLetGoIsSolvedAgainWithTheInteriorPoint) {
-  const Model limited = with_range(pendulum(1.0, 1.0, 1.0), 0.4, 3.0);
-  Simulator sim(limited);
-  State state = make_state(limited);
-  for (int k = 0; k < 300; ++k) ASSERT_TRUE(sim.step(state).ok()) << k;
-  ASSERT_TRUE(sim.step(state).limits_held);
+// The pendulum resting on its stop, from a state after 300 steps, and a
+// simulator that solves every step with its limits, stepping from the same
+// state.
+struct Resting {
+  Model model;
+  Simulator sim;
+  State state;
+  explicit Resting(double upper)
+      : model(with_range(pendulum(1.0, 1.0, 1.0), 0.4, upper)), sim(model), state(make_state(model)) {
+    for (int k = 0; k < 300; ++k) EXPECT_TRUE(sim.step(state).ok()) << k;
+    EXPECT_TRUE(sim.step(state).limits_held);
+  }
+};
+
+// A torque that lifts the resting pendulum off its stop: held, the stop's
+// impulse would pull, so the step lets go of it and is solved again without
+// it (its gap then opens). Fewer iterations than the interior point's step,
+// the same step within the tolerances; the pendulum leaves the stop.
+TEST(HeldLimits, AHeldLimitThatPullsIsLetGoOf) {
+  Resting resting(3.0);
+  State& state = resting.state;
   // Gravity's torque on the link there is m g (l/2) sin(0.4) = 1.9 N m.
   state.joint_input(0) = 10.0;
   State kept_state = state;
-  Simulator kept(limited, keeping_inequalities());
-  const StepResult r = sim.step(state), rk = kept.step(kept_state);
+  Simulator kept(resting.model, keeping_inequalities());
+  const StepResult r = resting.sim.step(state), rk = kept.step(kept_state);
+  ASSERT_TRUE(r.ok() && rk.ok());
+  EXPECT_TRUE(r.limits_held);
+  EXPECT_LT(r.iterations, rk.iterations);
+  EXPECT_LT(test::largest_position_difference(state.position, kept_state.position), 1e-9);
+  EXPECT_GT(joint_positions(resting.model, state)(0), 0.4);
+  for (int k = 0; k < 5; ++k) ASSERT_TRUE(resting.sim.step(state).ok()) << k;
+  EXPECT_GT(joint_positions(resting.model, state)(0), 0.41);
+}
+
+// A torque that throws the pendulum from its lower stop past its upper one
+// (0.41 rad) within the step: let go of the lower stop, the step still ends
+// past the upper one, so it is solved again with the interior point from the
+// same start, and is that step to the last bit.
+TEST(HeldLimits, AStepThatClosesAnotherStopIsSolvedAgainWithTheInteriorPoint) {
+  Resting resting(0.41);
+  State& state = resting.state;
+  state.joint_input(0) = 100.0;  // about 290 rad/s^2: 0.03 rad in a step
+  State kept_state = state;
+  Simulator kept(resting.model, keeping_inequalities());
+  const StepResult r = resting.sim.step(state), rk = kept.step(kept_state);
   ASSERT_TRUE(r.ok() && rk.ok());
   EXPECT_FALSE(r.limits_held);
   EXPECT_FALSE(r.inequalities_skipped);
-  EXPECT_GT(r.iterations, rk.iterations) << "the held attempt is counted";
+  EXPECT_GT(r.iterations, rk.iterations) << "the held attempts are counted";
   EXPECT_EQ(state.position[0], kept_state.position[0]);
   EXPECT_EQ(state.orientation[0].coeffs(), kept_state.orientation[0].coeffs());
-  for (int k = 0; k < 5; ++k) ASSERT_TRUE(sim.step(state).ok()) << k;
-  EXPECT_GT(joint_positions(limited, state)(0), 0.41);
+  EXPECT_NEAR(joint_positions(resting.model, state)(0), 0.41, 1e-9);
 }
 
 // Five links falling onto stops at 0.2 rad (each hinge starts at 0.5):

@@ -180,6 +180,7 @@ struct StepOptions {
   // (value(z_k+1) = bound) and the rest left out; it stands if each held
   // limit's impulse still pushes and the rest are still open at its end,
   // which solves their complementarity conditions (StepResult::limits_held).
+  // Held limits that pull instead are let go of, and the step solved again.
   // Otherwise the step is solved with them, its attempts counted in
   // StepResult::iterations. false: always solve with them.
   bool skip_open_inequalities = true;
