@@ -160,6 +160,7 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
   rate_bodies_.erase(std::unique(rate_bodies_.begin(), rate_bodies_.end()), rate_bodies_.end());
   rates_.resize(model.num_bodies());
   held_.assign(limits_.size(), 0);  // sized here: a step allocates nothing
+  closed_.assign(limits_.size(), 0);
 }
 
 // A ground point contact lies on a ground rim's circle when it is on the same

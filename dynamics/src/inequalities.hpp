@@ -150,20 +150,25 @@ class Inequalities {
   // unknown), as held_rows reads a push.
   bool all_open(const Eigen::VectorXd& velocities, const Eigen::VectorXd& last, double last_dt,
                 double noise) const;
-  // Whether a prepared step may be solved with its pushed limits held
+  // Whether a prepared step may be solved with limits held
   // (StepOptions::skip_open_inequalities): every contact open as all_open
-  // reads it, and every limit open or pushed by `last`, at least one pushed.
-  // If so the pushed ones are held until release_limits(): the step's
-  // equations keep them closed as equality constraints (a joint resting on
-  // its stop), gap(z_k+1) = `inside`, and leave the others out. `inside`,
-  // the step's tolerance on constraints, keeps a held limit within its range
-  // wherever within that tolerance Newton's method stops.
-  bool hold_pushed_limits(const Eigen::VectorXd& velocities, const Eigen::VectorXd& last, double last_dt,
-                          double noise, double inside);
+  // reads it (and, after `open_tried`, an open attempt of this step that
+  // converged, none closed at its end). If so limits are held until
+  // release_limits(): those pushed by `last` (empty: unknown) and, after
+  // `open_tried`, those the attempt closed. The step's equations keep them
+  // closed as equality constraints (a joint resting on its stop), gap(z_k+1)
+  // = `inside`, and leave the others out. `inside`, the step's tolerance on
+  // constraints, keeps a held limit within its range wherever within that
+  // tolerance Newton's method stops. False too when that would repeat the
+  // open attempt (nothing to hold after it).
+  bool hold_limits(const Eigen::VectorXd& velocities, const Eigen::VectorXd& last, double last_dt, double noise,
+                   double inside, bool open_tried);
   void release_limits() { holding_ = false; }
-  // Of the held limits, lets go of those whose impulse in u pulls (below
-  // -noise), as open_at reads it; returns how many.
-  int release_pulling(const Eigen::VectorXd& u, double noise);
+  // After a held step that converged but did not stand (open_at): lets go of
+  // the held limits whose impulse in u pulls (below -noise) and holds those
+  // that closed; returns how many changed, 0 if a contact closed (no held
+  // step can stand then).
+  int adjust_held(const Eigen::VectorXd& u, double noise);
   bool holding_limits() const { return holding_; }
   // The held limits' part of the step equations at z_k+1 (`next`; `joints`
   // as for open_at): their impulses on the body rows of r and, at each
@@ -183,8 +188,9 @@ class Inequalities {
   // Zero impulses with the gaps over dt as slacks (and zero slacks for the
   // held limits) then solve every complementarity condition, and the step
   // is the step with them. `joints`: every joint with rows evaluated at `next`.
+  // Records which limits (not held) and whether any contact closed there.
   bool open_at(const Eigen::VectorXd& u, const std::vector<Pose>& next, const std::vector<JointEvaluation>& joints,
-               InequalityPoint& point, double noise) const;
+               InequalityPoint& point, double noise);
   // Zeroes the contact and limit impulses of u (the rows of their nodes).
   void zero_impulses(Eigen::VectorXd& u) const;
   // (De)activates the contact and limit nodes of `matrix`: inactive, they
@@ -317,6 +323,9 @@ class Inequalities {
   // Per limit, whether it is held (hold_pushed_limits), while holding_.
   std::vector<char> held_;
   bool holding_ = false;
+  // Per limit, closed at the last open_at (not held there); whether a contact did.
+  std::vector<char> closed_;
+  bool contact_closed_ = false;
   double held_gap_ = 0.0;  // the gap they are held at
 };
 

@@ -62,33 +62,34 @@ bool Inequalities::all_open(const Eigen::VectorXd& velocities, const Eigen::Vect
   return true;
 }
 
-bool Inequalities::hold_pushed_limits(const Eigen::VectorXd& velocities, const Eigen::VectorXd& last,
-                                      double last_dt, double noise, double inside) {
+bool Inequalities::hold_limits(const Eigen::VectorXd& velocities, const Eigen::VectorXd& last, double last_dt,
+                               double noise, double inside, bool open_tried) {
   holding_ = false;
   held_gap_ = inside;
-  if (last.size() == 0) return false;
+  if (open_tried && contact_closed_) return false;
   const StartInputs in{velocities, last, last_dt, noise};
   for (size_t c = 0; c < contacts_.size(); ++c)
     if (active_[c] && contact_start(c, in) != Start::Open) return false;
   bool any = false;
   for (size_t l = 0; l < limits_.size(); ++l) {
-    const Start start = limit_start(l, in);
-    if (start == Start::Closing) return false;
-    held_[l] = start == Start::Pushed;
+    held_[l] = limit_start(l, in) == Start::Pushed || (open_tried && closed_[l]);
     any = any || held_[l];
   }
-  holding_ = any;
+  holding_ = any;  // nothing held: the open step, tried or not worth trying
   return any;
 }
 
-int Inequalities::release_pulling(const Eigen::VectorXd& u, double noise) {
-  int released = 0;
+int Inequalities::adjust_held(const Eigen::VectorXd& u, double noise) {
+  if (contact_closed_) return 0;
+  int changed = 0;
   for (size_t l = 0; l < limits_.size(); ++l) {
-    if (!held_[l] || u(limits_[l].row) >= -noise) continue;
-    held_[l] = 0;
-    ++released;
+    const bool pulls = held_[l] && u(limits_[l].row) < -noise;
+    if (pulls || closed_[l]) {
+      held_[l] = !held_[l];
+      ++changed;
+    }
   }
-  return released;
+  return changed;
 }
 
 double Inequalities::evaluate_held(const Eigen::VectorXd& u, const std::vector<Pose>& next,
@@ -135,13 +136,15 @@ void Inequalities::assemble_held(const Eigen::VectorXd& u, const InequalityPoint
 }
 
 bool Inequalities::open_at(const Eigen::VectorXd& u, const std::vector<Pose>& next,
-                           const std::vector<JointEvaluation>& joints, InequalityPoint& point, double noise) const {
+                           const std::vector<JointEvaluation>& joints, InequalityPoint& point, double noise) {
   bool open = true;
+  contact_closed_ = false;
   for (size_t c = 0; c < contacts_.size(); ++c) {
     const ContactSlot& s = contacts_[c];
     point.distance[c] = locate(*model_, (*sites_)[c], pose_of(next, s.body[0]), pose_of(next, s.body[1])).distance;
-    if (active_[c] && !(point.distance[c] >= 0.0)) open = false;
+    if (active_[c] && !(point.distance[c] >= 0.0)) contact_closed_ = true;
   }
+  if (contact_closed_) open = false;
   double values[6];  // of the joint of the limit before
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& s = limits_[l];
@@ -150,11 +153,13 @@ bool Inequalities::open_at(const Eigen::VectorXd& u, const std::vector<Pose>& ne
       JointEvaluation own;
       coordinates_of(model_->joint(j), graph_->axes[j], evaluation_at(s, next, joints, own), values, (*angles_)[j]);
     }
+    closed_[l] = 0;
     if (holding_ && held_[l]) {  // closed to the tolerance: its impulse must push
       if (!(u(s.row) >= -noise)) open = false;
       continue;
     }
-    if (!(s.limit.sign * (values[s.limit.coordinate] - s.limit.bound) >= 0.0)) open = false;
+    closed_[l] = !(s.limit.sign * (values[s.limit.coordinate] - s.limit.bound) >= 0.0);
+    if (closed_[l]) open = false;
   }
   point.eq.setZero();
   return open;

@@ -40,14 +40,21 @@ bool Simulator::Impl::solve_without_inequalities(State& state, StepResult& resul
 // A joint resting on its stop (a finger closed, an arm hanging on a limit)
 // pushes on every step: solved with that limit as an equality constraint,
 // its equations are the joints' plus one row, where the interior point takes
-// several iterations of two solves. The step runs on the whole graph (the
-// limit nodes are in it), its contact nodes inactive.
-bool Simulator::Impl::solve_with_held_limits(State& state, StepResult& result) {
+// several iterations of two solves. So is a joint that reaches its stop
+// within the step (an inelastic stop: held at the stop, with an impulse that
+// pushes). Which limits close is the active set, guessed from the last
+// step's pushes and the open attempt's end, and corrected after each try.
+// The step runs on the whole graph (the limit nodes are in it), its contact
+// nodes inactive.
+bool Simulator::Impl::solve_with_held_limits(State& state, bool open_tried, StepResult& result) {
   result = StepResult{};
-  if (!options.skip_open_inequalities || !ineq.has_limits() || !holds_impulses(state)) return false;
+  if (!options.skip_open_inequalities || !ineq.has_limits()) return false;
   velocities_into_trial(state);
+  static const Eigen::VectorXd unknown;
   const double inside = std::max(options.tolerance, detail::position_roundoff(state));  // newton()'s constraint_tol
-  if (!ineq.hold_pushed_limits(trial, state.multipliers, state.multipliers_dt, push_noise(), inside)) return false;
+  if (!ineq.hold_limits(trial, holds_impulses(state) ? state.multipliers : unknown, state.multipliers_dt,
+                        push_noise(), inside, open_tried))
+    return false;
   skip_inequalities = true;
   ineq.set_contact_nodes_active(matrix, false);
   const detail::OnExit restore([this] {
@@ -58,18 +65,25 @@ bool Simulator::Impl::solve_with_held_limits(State& state, StepResult& result) {
     ineq.zero_impulses(residual);
     ineq.zero_impulses(trial_residual);
   });
-  // A held limit that pulls at the solution wants to leave its stop: let go
-  // of it and solve again with the rest (the active set's next guess), while
-  // that is all that failed. Each try holds fewer limits.
-  for (;;) {
+  // A held limit that pulls at the solution wants to leave its stop, one
+  // left out that closed wants to be held: solved again so, as long as that
+  // is all that failed, a few times. Each try after a converged attempt (the
+  // open one too) starts from its velocities: the active set changed, the
+  // motion only a little.
+  const detail::OnExit unstart([this] { start_velocities = nullptr; });
+  for (int tries = 1;; ++tries) {
+    if (open_check_failed) {
+      held_start = s;
+      start_velocities = &held_start;
+    }
     const StepResult attempt = newton(state);
-    result.iterations += attempt.iterations;
-    result.factorizations += attempt.factorizations;
-    const int iterations = result.iterations, factorizations = result.factorizations;
+    const int iterations = result.iterations + attempt.iterations;
+    const int factorizations = result.factorizations + attempt.factorizations;
     result = attempt;
     result.iterations = iterations;
     result.factorizations = factorizations;
-    if (attempt.ok() || !open_check_failed || ineq.release_pulling(s, push_noise()) == 0) break;
+    if (attempt.ok() || !open_check_failed || tries == kHeldLimitTries || ineq.adjust_held(s, push_noise()) == 0)
+      break;
   }
   result.limits_held = result.ok();
   return result.ok();

@@ -108,7 +108,8 @@ void Simulator::Impl::size_workspace() {
     if (mg.joint_node[j] >= 0) joint_row[j] = symbolic.pattern().offset[mg.joint_node[j]];
   coupling_row.assign(nc, -1);
   for (int c = 0; c < nc; ++c) coupling_row[c] = symbolic.pattern().offset[mg.coupling_node[c]];
-  for (Eigen::VectorXd* v : {&s, &trial, &residual, &trial_residual, &step, &step_affine, &rhs, &saved_step, &converged_point})
+  for (Eigen::VectorXd* v : {&s, &trial, &residual, &trial_residual, &step, &step_affine, &rhs, &saved_step, &converged_point,
+                             &held_start})
     v->setZero(dim);
   for (Eigen::VectorXd* v : {&aux, &trial_aux, &daux, &daux_affine, &saved_daux}) v->setZero(ineq.aux_size());
   ineq.resize(ineq_next);

@@ -173,12 +173,15 @@ struct Simulator::Impl {
   // that solved it, with every inequality still open at its end. `result`
   // holds the attempt's work either way (nothing if not tried).
   bool solve_without_inequalities(State& state, StepResult& result);
-  // The step solved with its pushed joint limits held as equalities and its
-  // other contacts and limits left out, when each is open or such a limit
-  // at its start (Inequalities::hold_pushed_limits); true if that solved it,
-  // every held limit still pushing and the rest open at its end. `result`
-  // as above.
-  bool solve_with_held_limits(State& state, StepResult& result);
+  // The step solved with joint limits held as equalities and its other
+  // contacts and limits left out, when its contacts are open at its start
+  // (Inequalities::hold_limits; `open_tried`: an open attempt converged but
+  // closed some limit); true if that solved it, every held limit pushing
+  // and the rest open at its end. `result` as above.
+  bool solve_with_held_limits(State& state, bool open_tried, StepResult& result);
+  static constexpr int kHeldLimitTries = 4;  // guesses of which limits close
+  static constexpr int kHeldAfterOpenIterations = 3;  // see solve()
+  Eigen::VectorXd held_start;  // the last attempt's unknowns, where the next starts
   // The held limits' diagonal over the mass scale: small beside any row's
   // mobility, large beside round-off (a pivot eliminated before its bodies).
   static constexpr double kHeldLimitCompliance = 1e-8;

@@ -30,8 +30,14 @@ constexpr double kRestarts[] = {0.0, 0.5, kRest};
 
 StepResult Simulator::Impl::solve(State& state) {
   StepResult open, held;
+  open_check_failed = false;
   if (solve_without_inequalities(state, open)) return open;
-  if (solve_with_held_limits(state, held)) return held;
+  // An open attempt that converged fast but closed a limit (a joint reaching
+  // its stop within the step) tells which limits to hold; one that took
+  // long had a poor start (a chain ringing after its stops), and the held
+  // tries would too: the interior point takes fewer iterations there.
+  const bool closed_fast = open.iterations > 0 && open.iterations <= kHeldAfterOpenIterations && open_check_failed;
+  if (solve_with_held_limits(state, closed_fast, held)) return held;
   // An inequality closed within the step, a held limit let go (or a solve
   // failed): solved with them, the attempts' work counted.
   StepResult result = newton(state);
