@@ -194,6 +194,39 @@ TEST(HeldLimits, TheOtherLimitOfAHeldJointIsReadAtItsOwnJoint) {
   EXPECT_LE(angles(1), 0.3 + 2.0 * kTolerance);
 }
 
+// The resting pendulum, a wall beside its tip 0.07 rad of swing away, and a
+// torque that lifts it off its stop into the wall within the step: the held
+// stop pulls and is let go of, the step without it passes through the wall,
+// and a contact no held step can take: the step is solved again with the
+// interior point from the same start, and is that step to the last bit.
+TEST(HeldLimits, AStepThatClosesAContactIsSolvedAgainWithTheInteriorPoint) {
+  const Model resting_model = with_range(pendulum(1.0, 1.0, 0.4), 0.4, 3.0);
+  State at_rest = make_state(resting_model);
+  const double tip_x = 2.0 * at_rest.position[0].x();  // the pivot at the origin, the centre of mass halfway
+  const double sign = tip_x > 0.0 ? 1.0 : -1.0;
+  Model model = resting_model;
+  Contact tip;
+  tip.body = 0;
+  tip.point = Vector3(0.0, 0.0, -0.5);
+  tip.ground.normal = Vector3(-sign, 0.0, 0.0);  // sign x <= sin(0.47): the wall beside the tip
+  tip.ground.offset = -std::sin(0.47);
+  model.add_contact(tip);
+  Simulator sim(model), kept(model, keeping_inequalities());
+  State state = make_state(model);
+  for (int k = 0; k < 20; ++k) ASSERT_TRUE(sim.step(state).ok()) << k;
+  ASSERT_TRUE(sim.step(state).limits_held);
+  state.joint_input(0) = 300.0;  // about 0.09 rad in a step
+  State kept_state = state;
+  const StepResult r = sim.step(state), rk = kept.step(kept_state);
+  ASSERT_TRUE(r.ok() && rk.ok());
+  EXPECT_FALSE(r.limits_held);
+  EXPECT_FALSE(r.inequalities_skipped);
+  EXPECT_GT(r.iterations, rk.iterations) << "the held attempts are counted";
+  EXPECT_EQ(state.position[0], kept_state.position[0]);
+  EXPECT_EQ(state.orientation[0].coeffs(), kept_state.orientation[0].coeffs());
+  EXPECT_GT(r.min_signed_distance, -1e-6);
+}
+
 // The quadruped standing on its feet presses its knee limits, but its feet
 // press the ground too: its steps are never held (a held step leaves its
 // contacts out), and they are the interior point's steps to the last bit.
