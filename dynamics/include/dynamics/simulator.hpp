@@ -174,13 +174,15 @@ struct StepOptions {
   // several). It stands if every contact and limit is still open at its end:
   // zero impulses then solve their complementarity conditions exactly, so it
   // is the step with them, and StepResult::inequalities_skipped says so.
-  // Likewise a step whose contacts are all open and whose limits are each
-  // open or pushed by the last step's impulse (a joint resting on its stop)
-  // is first solved with the pushed limits held as equality constraints
-  // (value(z_k+1) = bound) and the rest left out; it stands if each held
-  // limit's impulse still pushes and the rest are still open at its end,
-  // which solves their complementarity conditions (StepResult::limits_held).
-  // Held limits that pull instead are let go of, and the step solved again.
+  // Likewise a step whose contacts are all open is then tried with joint
+  // limits held as equality constraints (value(z_k+1) = bound, to the
+  // tolerance, inside) and the rest left out: those pushed by the last
+  // step's impulse (a joint resting on its stop) and those an open attempt
+  // that converged in a few iterations ended past. It stands if each held
+  // limit's impulse pushes and the rest are open at its end, which solves
+  // their complementarity conditions (StepResult::limits_held); otherwise
+  // the limits that pull are let go of, those passed are held, and the step
+  // solved again, a few times, before the interior point.
   // Otherwise the step is solved with them, its attempts counted in
   // StepResult::iterations. false: always solve with them.
   bool skip_open_inequalities = true;
