@@ -1,9 +1,9 @@
-// Steps whose contacts and joint limits are all open, or open but for
-// limits pushed by the last step (StepOptions::skip_open_inequalities):
-// solved first as steps of the equality constraints alone, or with those
-// limits held as equalities, by Newton's method with its warm start, and kept
-// when every inequality left out is still open at their end and every held
-// limit still pushes.
+// Steps whose contacts and joint limits are all open, or whose contacts are
+// open (StepOptions::skip_open_inequalities): solved first as steps of the
+// equality constraints alone, or with the joint limits that close held as
+// equalities, by Newton's method with its warm start, and kept when every
+// inequality left out is still open at their end and every held limit
+// pushes.
 
 #include <algorithm>
 
