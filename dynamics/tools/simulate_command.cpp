@@ -411,7 +411,7 @@ int run_simulate(const SimulateOptions& o) {
     if (skipped > 0)
       std::fprintf(summary, "  steps solved without their contacts and limits (all open): %ld\n", skipped);
     if (held > 0)
-      std::fprintf(summary, "  steps solved with their pushed joint limits held, the rest open: %ld\n", held);
+      std::fprintf(summary, "  steps solved holding the joint limits that close, the rest open: %ld\n", held);
     std::fprintf(summary, "  max constraint violation: %.3g\n", max_violation);
     if (touches) {
       std::fprintf(summary, "  %d ground contacts", model.num_contacts());

@@ -63,6 +63,32 @@ class DynamicsCli : public CliFixture {
     ASSERT_EQ(text.code, 0) << text.err;
     EXPECT_NE(text.out.find(line), std::string::npos) << text.out;
   }
+  // 100 steps of `model` that the summaries count between `fewest` and `most`
+  // times, under the JSON's `key` and after the text's `line`, and never with
+  // --keep-open-inequalities, which takes more Newton iterations. Returns
+  // the JSON summary.
+  nlohmann::json expect_steps_counted_and_kept(const std::string& model, const char* key, const std::string& line,
+                                               long fewest, long most) {
+    const std::string run_args = "simulate " + model + " --steps 100";
+    const CliResult r = run(run_args + " --json");
+    EXPECT_EQ(r.code, 0) << r.err;
+    if (r.code != 0) return {};
+    const auto s = nlohmann::json::parse(r.out);
+    const long count = s[key].get<long>();
+    EXPECT_GE(count, fewest);
+    EXPECT_LE(count, most);
+    const CliResult text = run(run_args);
+    EXPECT_EQ(text.code, 0) << text.err;
+    EXPECT_NE(text.out.find(line + std::to_string(count)), std::string::npos) << text.out;
+    const CliResult kept = run(run_args + " --json --keep-open-inequalities");
+    EXPECT_EQ(kept.code, 0) << kept.err;
+    if (kept.code != 0) return s;
+    const auto k = nlohmann::json::parse(kept.out);
+    EXPECT_EQ(k[key], 0);
+    EXPECT_GT(k["newton_iterations_mean"].get<double>(), s["newton_iterations_mean"].get<double>());
+    EXPECT_EQ(run(run_args + " --keep-open-inequalities").out.find(line), std::string::npos);
+    return s;
+  }
   // A run whose step stalls: exit code 1 and a message that says `advice`.
   void expect_stall_says(const std::string& run_args, const std::string& advice) {
     const dynamics::test::PortableKernels portable;  // the stalls were found with them
@@ -324,23 +350,9 @@ TEST_F(DynamicsCli, StallsWithFrictionRestart) {
 // rest with them; the summaries count the steps, and --keep-open-inequalities
 // solves every step with them.
 TEST_F(DynamicsCli, StepsWithEveryContactOpenAreCountedAndCanBeKept) {
-  const CliResult drop = run("simulate box-drop --steps 100 --json");
-  ASSERT_EQ(drop.code, 0) << drop.err;
-  const long skipped = nlohmann::json::parse(drop.out)["inequalities_skipped_steps"].get<long>();
-  EXPECT_GE(skipped, 25);  // 0.4 m of free fall: 28 steps
-  EXPECT_LE(skipped, 29);
-  const CliResult text = run("simulate box-drop --steps 100");
-  ASSERT_EQ(text.code, 0) << text.err;
-  EXPECT_NE(text.out.find("steps solved without their contacts and limits (all open): " + std::to_string(skipped)),
-            std::string::npos)
-      << text.out;
-  const CliResult kept = run("simulate box-drop --steps 100 --json --keep-open-inequalities");
-  ASSERT_EQ(kept.code, 0) << kept.err;
-  const auto k = nlohmann::json::parse(kept.out);
-  EXPECT_EQ(k["inequalities_skipped_steps"], 0);
-  EXPECT_GT(k["newton_iterations_mean"].get<double>(),
-            nlohmann::json::parse(drop.out)["newton_iterations_mean"].get<double>());
-  EXPECT_EQ(run("simulate box-drop --steps 100 --keep-open-inequalities").out.find("all open"), std::string::npos);
+  // 0.4 m of free fall: 28 steps.
+  expect_steps_counted_and_kept("box-drop", "inequalities_skipped_steps",
+                                "steps solved without their contacts and limits (all open): ", 25, 29);
 }
 
 // A landing of stalled_landings.hpp whose step 46 stalls (a friction pair
@@ -726,23 +738,10 @@ TEST_F(DynamicsCli, StepsWithAHeldLimitAreCountedAndCanBeKept) {
         "<inertia ixx='0.01' iyy='0.01' izz='0.01' ixy='0' ixz='0' iyz='0'/></inertial></link>"
         "<joint name='slide' type='prismatic'><parent link='world'/><child link='block'/><axis xyz='0 0 1'/>"
         "<limit lower='-0.1' upper='1' effort='1' velocity='1'/></joint></robot>");
-  const CliResult held = run("simulate slider.urdf --steps 100 --json");
-  ASSERT_EQ(held.code, 0) << held.err;
-  const auto s = nlohmann::json::parse(held.out);
-  const long count = s["limits_held_steps"].get<long>();
-  EXPECT_GE(count, 75);  // 0.1 m of free fall: 15 steps
-  EXPECT_LE(count, 90);
-  EXPECT_LE(s["max_constraint_violation"].get<double>(), 1e-9);
-  const CliResult text = run("simulate slider.urdf --steps 100");
-  ASSERT_EQ(text.code, 0) << text.err;
-  EXPECT_NE(text.out.find("steps solved with their pushed joint limits held, the rest open: " + std::to_string(count)),
-            std::string::npos)
-      << text.out;
-  const CliResult kept = run("simulate slider.urdf --steps 100 --json --keep-open-inequalities");
-  ASSERT_EQ(kept.code, 0) << kept.err;
-  const auto k = nlohmann::json::parse(kept.out);
-  EXPECT_EQ(k["limits_held_steps"], 0);
-  EXPECT_GT(k["newton_iterations_mean"].get<double>(), s["newton_iterations_mean"].get<double>());
+  // 0.1 m of free fall: 15 steps.
+  const std::string line = "steps solved holding the joint limits that close, the rest open: ";
+  const auto s = expect_steps_counted_and_kept("slider.urdf", "limits_held_steps", line, 75, 90);
+  EXPECT_LE(s.value("max_constraint_violation", 1.0), 1e-9);
 }
 
 // A gripper-like URDF: the second finger mimics the first. --q0 gives the
