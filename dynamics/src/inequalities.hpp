@@ -286,6 +286,10 @@ class Inequalities {
     const Eigen::VectorXd& last;        // the last step's unknowns (empty: unknown)
     double last_dt, noise;
   };
+  // A row of unknown `row` on bodies a and b (their rows of its gap), its gap
+  // at z_k, and its impulse's compliance in its gap's equation.
+  Start start_of(int row, int body_a, int body_b, const Row6& row_a, const Row6& row_b, double gap, double compliance,
+                 const StartInputs& in) const;
   Start contact_start(size_t c, const StartInputs& in) const;
   Start limit_start(size_t l, const StartInputs& in) const;
   // d(q_k+1)/dw over dt of every body in rate_bodies_, at unknowns u.

@@ -21,35 +21,29 @@ double rate(const Eigen::VectorXd& velocities, int body, const Row6& row) {
 
 // A row resting on its stop keeps a gap of about the slack the interior
 // point leaves (a product over its impulse): apart, but pushed. So a push
-// is read first. The held row (two body rows copied) and its mobility only
-// for an impulse above the noise: most open steps have none. Apart, and not
-// closing within two steps: a body falling onto the ground is solved with
-// its contacts from the step before it lands.
+// is read first. The mobility only for an impulse above the noise: most open
+// steps have none. Apart, and not closing within two steps: a body falling
+// onto the ground is solved with its contacts from the step before it lands.
+Inequalities::Start Inequalities::start_of(int row, int body_a, int body_b, const Row6& row_a, const Row6& row_b,
+                                           double gap, double compliance, const StartInputs& in) const {
+  const double last = in.last.size() > 0 ? in.last(row) : 0.0;
+  if (last > in.noise) {
+    const double moves = mobility(*model_, body_a, row_a) + mobility(*model_, body_b, row_b);
+    if (pushes(last, moves, gap / in.last_dt + compliance * last, in.noise)) return Start::Pushed;
+  }
+  const double closing = rate(in.velocities, body_a, row_a) + rate(in.velocities, body_b, row_b);
+  return gap > 0.0 && gap + 2.0 * dt_ * std::min(closing, 0.0) > 0.0 ? Start::Open : Start::Closing;
+}
+
 Inequalities::Start Inequalities::contact_start(size_t c, const StartInputs& in) const {
   const ContactSlot& s = contacts_[c];
-  const SideRows& n = normal_now_[c];
-  const double gap = distance_now_[c];
-  const bool known = in.last.size() > 0;
-  if (known && in.last(s.row) > in.noise) {
-    const HeldRow held{{s.body[0], s.body[1]}, {n[0], n[1]}};
-    if (pushes(in.last(s.row), mobility(*model_, held), gap / in.last_dt + s.compliance * in.last(s.row), in.noise))
-      return Start::Pushed;
-  }
-  const double closing = rate(in.velocities, s.body[0], n[0]) + rate(in.velocities, s.body[1], n[1]);
-  return gap > 0.0 && gap + 2.0 * dt_ * std::min(closing, 0.0) > 0.0 ? Start::Open : Start::Closing;
+  return start_of(s.row, s.body[0], s.body[1], normal_now_[c][0], normal_now_[c][1], distance_now_[c], s.compliance,
+                  in);
 }
 
 Inequalities::Start Inequalities::limit_start(size_t l, const StartInputs& in) const {
   const LimitSlot& s = limits_[l];
-  const Row6& parent = limit_parent_now_[l];
-  const Row6& child = limit_child_now_[l];
-  const double gap = limit_gap_now_[l];
-  if (in.last.size() > 0 && in.last(s.row) > in.noise) {
-    const HeldRow held{{s.parent, s.child}, {parent, child}};
-    if (pushes(in.last(s.row), mobility(*model_, held), gap / in.last_dt, in.noise)) return Start::Pushed;
-  }
-  const double closing = rate(in.velocities, s.parent, parent) + rate(in.velocities, s.child, child);
-  return gap > 0.0 && gap + 2.0 * dt_ * std::min(closing, 0.0) > 0.0 ? Start::Open : Start::Closing;
+  return start_of(s.row, s.parent, s.child, limit_parent_now_[l], limit_child_now_[l], limit_gap_now_[l], 0.0, in);
 }
 
 bool Inequalities::all_open(const Eigen::VectorXd& velocities, const Eigen::VectorXd& last, double last_dt,
