@@ -161,6 +161,7 @@ Inequalities::Inequalities(const Model& model, const MechanismGraph& graph, cons
   rates_.resize(model.num_bodies());
   held_.assign(limits_.size(), 0);  // sized here: a step allocates nothing
   closed_.assign(limits_.size(), 0);
+  held_compliance_.assign(limits_.size(), 0.0);
 }
 
 // A ground point contact lies on a ground rim's circle when it is on the same

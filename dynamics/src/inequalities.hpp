@@ -177,10 +177,14 @@ class Inequalities {
   // returns the largest |gap - inside| of a held limit, a constraint violation.
   double evaluate_held(const Eigen::VectorXd& u, const std::vector<Pose>& next,
                        const std::vector<JointEvaluation>& joints, Eigen::VectorXd& r, InequalityPoint& point);
-  // Their blocks: a held limit's row as an equality constraint's, with
-  // `compliance` on its diagonal (an inexact Newton step: the residual stays
-  // exact), every other limit's row an identity row.
-  void assemble_held(const Eigen::VectorXd& u, const InequalityPoint& point, double compliance);
+  // Their blocks: a held limit's row as an equality constraint's, with a
+  // small diagonal (an inexact Newton step: the residual stays exact), every
+  // other limit's row an identity row. The diagonal is kHeldCompliance times
+  // the row's mobility through its two bodies at z_k: small beside the rows'
+  // own scale, large beside round-off when the limit's node is eliminated
+  // before its bodies, at any size of the bodies.
+  void assemble_held(const Eigen::VectorXd& u, const InequalityPoint& point);
+  static constexpr double kHeldCompliance = 1e-11;
   // For a step solved without its inequalities, or with its pushed limits
   // held: the contacts' signed distances at z_k+1 (`next`, into
   // point.distance), and whether every contact and every limit not held is
@@ -326,6 +330,7 @@ class Inequalities {
   std::vector<Matrix3> rates_;  // per body
   // Per limit, whether it is held (hold_pushed_limits), while holding_.
   std::vector<char> held_;
+  std::vector<double> held_compliance_;  // per limit, while held
   bool holding_ = false;
   // Per limit, closed at the last open_at (not held there); whether a contact did.
   std::vector<char> closed_;

@@ -328,8 +328,10 @@ StepResult Simulator::Impl::newton(State& state) {
   factor_options.constraint_shift = -std::max(options.regularization / mass_scale, pivot_regularization);
   bool grown_for_pivot = false;
   // Condensed slack rows scale like slack / multiplier, which spans many
-  // orders of magnitude near the solution; only exactly singular pivots fail.
-  if (interior) factor_options.pivot_tolerance = 0.0;
+  // orders of magnitude near the solution, and held limits' rows carry a
+  // diagonal far below their neighbours' (an identity row for the node's
+  // other limit, say): only exactly singular pivots fail.
+  if (interior || ineq.holding_limits()) factor_options.pivot_tolerance = 0.0;
   // Far from the origin no joint closes better than the positions' round-off,
   // nor a contact distance over dt, whatever the tolerance asks.
   const double position_floor = detail::position_roundoff(state);

@@ -67,6 +67,7 @@ bool Inequalities::hold_limits(const Eigen::VectorXd& velocities, const Eigen::V
   bool any = false;
   for (size_t l = 0; l < limits_.size(); ++l) {
     held_[l] = limit_start(l, in) == Start::Pushed || (open_tried && closed_[l]);
+    held_compliance_[l] = 0.0;  // found at the first assembly that holds it
     any = any || held_[l];
   }
   holding_ = any;  // nothing held: the open step, tried or not worth trying
@@ -107,12 +108,17 @@ double Inequalities::evaluate_held(const Eigen::VectorXd& u, const std::vector<P
   return largest;
 }
 
-void Inequalities::assemble_held(const Eigen::VectorXd& u, const InequalityPoint& point, double compliance) {
+void Inequalities::assemble_held(const Eigen::VectorXd& u, const InequalityPoint& point) {
   using Block = Eigen::Map<Eigen::MatrixXd>;
   update_rates(u);
   for (size_t l = 0; l < limits_.size(); ++l) {
     if (held_[l]) {
-      write_limit(l, point, compliance);
+      if (!(held_compliance_[l] > 0.0)) {  // once per step and limit
+        const LimitSlot& s = limits_[l];
+        held_compliance_[l] = kHeldCompliance * (mobility(*model_, s.parent, limit_parent_now_[l]) +
+                                                 mobility(*model_, s.child, limit_child_now_[l]));
+      }
+      write_limit(l, point, held_compliance_[l]);
       continue;
     }
     const LimitSlot& s = limits_[l];

@@ -182,9 +182,6 @@ struct Simulator::Impl {
   static constexpr int kHeldLimitTries = 4;  // guesses of which limits close
   static constexpr int kHeldAfterOpenIterations = 3;  // see solve()
   Eigen::VectorXd held_start;  // the last attempt's unknowns, where the next starts
-  // The held limits' diagonal over the mass scale: small beside any row's
-  // mobility, large beside round-off (a pivot eliminated before its bodies).
-  static constexpr double kHeldLimitCompliance = 1e-8;
   // The bodies' velocities at z_k into `trial` (free until an iteration starts).
   void velocities_into_trial(const State& state);
   // Set while a step is solved without its inequalities: the equations,

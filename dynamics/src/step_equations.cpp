@@ -337,7 +337,7 @@ void Simulator::Impl::assemble(const Eigen::VectorXd& u) {
     }
   }
   if (inequalities_on()) ineq.assemble(u, aux, ineq_next);
-  if (ineq.holding_limits()) ineq.assemble_held(u, ineq_next, kHeldLimitCompliance / mass_scale);
+  if (ineq.holding_limits()) ineq.assemble_held(u, ineq_next);
 }
 
 }  // namespace dynamics
