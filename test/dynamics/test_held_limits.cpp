@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 
 #include "dynamics/dynamics.hpp"
 #include "position_difference.hpp"
@@ -132,65 +133,70 @@ TEST(HeldLimits, AStopAnOpenStepPassesIsHeld) {
   EXPECT_GE(angle, 0.01 - 2.0 * kTolerance);
 }
 
-// Five links falling onto stops at 0.2 rad (each hinge starts at 0.5):
-// they bounce, then rest on them. The run holds its stops on most steps and
-// ends where the run that solves every step with its limits ends, no held
-// step past a stop, in fewer iterations.
-TEST(HeldLimits, AChainRestingOnItsStopsEndsAsWithTheInteriorPoint) {
-  const Model limited = with_range(n_link_pendulum(5), 0.2, 1.0);
-  Simulator sim(limited), kept(limited, keeping_inequalities());
-  State a = make_state(limited);
-  set_joint_positions(limited, a, Eigen::VectorXd::Constant(5, 0.5));
-  State b = a;
+// A chain of `links` hinges of `length` started at 0.5 rad onto stops at
+// [0.2, 1] rad, stepped `steps` times (dt scaled by the square root of the
+// length: the same share of a swing) with held limits and, from the same
+// start, with the interior point; `check` sees each step of the first.
+struct ChainOntoStops {
+  Model model;
+  State held_state, kept_state;
   int held = 0, iterations = 0, kept_iterations = 0;
-  for (int k = 0; k < 600; ++k) {
-    const StepResult ra = sim.step(a), rb = kept.step(b);
-    ASSERT_TRUE(ra.ok() && rb.ok()) << k;
-    held += ra.limits_held;
-    iterations += ra.iterations;
-    kept_iterations += rb.iterations;
-    // The interior point's impacts end within its tolerance of a stop (1e-11
-    // rad past it here); a held stop ends inside it.
-    ASSERT_TRUE(limit_violations(limited, a, ra.limits_held ? 0.0 : 1e-10).empty()) << k;
-    EXPECT_LT(constraint_violation(limited, a), 1e-9) << k;
-  }
-  EXPECT_GT(held, 400);
-  EXPECT_LT(2 * iterations, kept_iterations);
-  EXPECT_LT(test::largest_position_difference(a.position, b.position), 1e-7);
-  const Eigen::VectorXd angles = joint_positions(limited, a);
-  for (int j = 0; j < 5; ++j) EXPECT_NEAR(angles(j), 0.2, 1e-9) << j;
-}
-
-// Three links falling onto stops at 0.2 rad, at lengths from 0.1 mm to 10 km
-// (dt scaled by the square root of the length: the same share of a swing;
-// the smallest and largest equilibrated): at every size they rest on their
-// stops held, in fewer iterations than the interior point, and end where it
-// ends. (A held row's diagonal in absolute terms slowed the 10 km links to 5
-// times the interior point's iterations; the default pivot test refused the
-// 100 m links' held rows.)
-TEST(HeldLimits, ChainsRestOnTheirStopsHeldAtEverySize) {
-  for (const double length : {1e-4, 1.0, 1e2, 1e4}) {
-    const Model limited = with_range(n_link_pendulum(3, ChainJoint::Revolute, length, 1.0, 0.0), 0.2, 1.0);
+  ChainOntoStops(int links, double length, int steps,
+                 const std::function<void(const Model&, const StepResult&, const State&)>& check = {})
+      : model(with_range(n_link_pendulum(links, ChainJoint::Revolute, length, 1.0, 0.0), 0.2, 1.0)),
+        held_state(make_state(model)) {
     StepOptions options;
     options.dt = 0.01 * std::sqrt(length);
     StepOptions keeping = options;
     keeping.skip_open_inequalities = false;
-    Simulator sim(limited, options), kept(limited, keeping);
-    State a = make_state(limited);
-    set_joint_positions(limited, a, Eigen::VectorXd::Constant(3, 0.5));
-    State b = a;
-    int held = 0, iterations = 0, kept_iterations = 0;
-    for (int k = 0; k < 300; ++k) {
-      const StepResult ra = sim.step(a), rb = kept.step(b);
-      ASSERT_TRUE(ra.ok() && rb.ok()) << length << " " << k;
+    Simulator sim(model, options), kept(model, keeping);
+    set_joint_positions(model, held_state, Eigen::VectorXd::Constant(links, 0.5));
+    kept_state = held_state;
+    for (int k = 0; k < steps; ++k) {
+      const StepResult ra = sim.step(held_state), rb = kept.step(kept_state);
+      if (!ra.ok() || !rb.ok()) {
+        ADD_FAILURE() << "step " << k << " failed at length " << length;
+        return;
+      }
       held += ra.limits_held;
       iterations += ra.iterations;
       kept_iterations += rb.iterations;
+      if (check) check(model, ra, held_state);
     }
-    EXPECT_GT(held, 250) << length;
-    EXPECT_LT(iterations, kept_iterations) << length;
-    EXPECT_LT(test::largest_position_difference(a.position, b.position), 1e-7 * length) << length;
-    EXPECT_TRUE(limit_violations(limited, a).empty()) << length;
+  }
+  double difference() const { return test::largest_position_difference(held_state.position, kept_state.position); }
+};
+
+// Five links falling onto their stops bounce, then rest on them. The run
+// holds its stops on most steps and ends where the run that solves every step
+// with its limits ends, no held step past a stop, in fewer iterations.
+TEST(HeldLimits, AChainRestingOnItsStopsEndsAsWithTheInteriorPoint) {
+  const ChainOntoStops run(5, 1.0, 600, [](const Model& model, const StepResult& r, const State& state) {
+    // The interior point's impacts end within its tolerance of a stop (1e-11
+    // rad past it here); a held stop ends inside it.
+    EXPECT_TRUE(limit_violations(model, state, r.limits_held ? 0.0 : 1e-10).empty()) << state.steps;
+    EXPECT_LT(constraint_violation(model, state), 1e-9) << state.steps;
+  });
+  EXPECT_GT(run.held, 400);
+  EXPECT_LT(2 * run.iterations, run.kept_iterations);
+  EXPECT_LT(run.difference(), 1e-7);
+  const Eigen::VectorXd angles = joint_positions(run.model, run.held_state);
+  for (int j = 0; j < 5; ++j) EXPECT_NEAR(angles(j), 0.2, 1e-9) << j;
+}
+
+// Three links onto their stops at lengths from 0.1 mm to 10 km (the smallest
+// and largest equilibrated): at every size they rest on their stops held, in
+// fewer iterations than the interior point, and end where it ends. (A held
+// row's diagonal in absolute terms slowed the 10 km links to 5 times the
+// interior point's iterations; the default pivot test refused the 100 m
+// links' held rows.)
+TEST(HeldLimits, ChainsRestOnTheirStopsHeldAtEverySize) {
+  for (const double length : {1e-4, 1.0, 1e2, 1e4}) {
+    const ChainOntoStops run(3, length, 300);
+    EXPECT_GT(run.held, 250) << length;
+    EXPECT_LT(run.iterations, run.kept_iterations) << length;
+    EXPECT_LT(run.difference(), 1e-7 * length) << length;
+    EXPECT_TRUE(limit_violations(run.model, run.held_state).empty()) << length;
   }
 }
 
