@@ -493,19 +493,24 @@ void Inequalities::update_rates(const Eigen::VectorXd& u) {
   for (int body : rate_bodies_) rates_[body] = rotation_rate(u.segment<3>(6 * body + 3), dt_) / dt_;
 }
 
-void Inequalities::write_limit(size_t l, const InequalityPoint& point, double diagonal) {
+void Inequalities::write_limit(size_t l, const InequalityPoint* point, double diagonal) {
   using Block = Eigen::Map<Eigen::MatrixXd>;
   const LimitSlot& s = limits_[l];
   const int n = s.node_size, row = s.row_in_node;
-  const auto write = [&](int side, int body, const Row6& next_row, const Row6& now_row) {
-    const Matrix3& rate = rates_[body];
+  const auto write = [&](int side, int body, const std::vector<Row6>* next_rows, const Row6& now_row) {
     Block rows(s.node_body[side], n, 6);
-    rows.row(row).head<3>() = next_row.head<3>();
-    rows.row(row).tail<3>() = next_row.tail<3>() * rate;
-    Block(s.body_node[side], 6, n).col(row) = -now_row.transpose();
+    Block cols(s.body_node[side], 6, n);
+    if (!next_rows) {  // left out: no coupling to the bodies
+      rows.row(row).setZero();
+      cols.col(row).setZero();
+      return;
+    }
+    rows.row(row).head<3>() = (*next_rows)[l].head<3>();
+    rows.row(row).tail<3>() = (*next_rows)[l].tail<3>() * rates_[body];
+    cols.col(row) = -now_row.transpose();
   };
-  write(1, s.child, point.limit_child[l], limit_child_now_[l]);
-  if (s.parent != kWorld) write(0, s.parent, point.limit_parent[l], limit_parent_now_[l]);
+  write(1, s.child, point ? &point->limit_child : nullptr, limit_child_now_[l]);
+  if (s.parent != kWorld) write(0, s.parent, point ? &point->limit_parent : nullptr, limit_parent_now_[l]);
   Block diag(s.diagonal, n, n);
   diag.row(row).setZero();
   diag.col(row).setZero();
@@ -572,7 +577,7 @@ void Inequalities::assemble(const Eigen::VectorXd& u, const Eigen::VectorXd& aux
     diag.block<3, 2>(1, 1) = nt->dx_rows.rightCols<2>() + s.friction_compliance * nt->dy_rows.rightCols<2>();
     diag.block<3, 1>(1, 3) = nt->dy_rows.col(0);
   }
-  for (size_t l = 0; l < limits_.size(); ++l) write_limit(l, point, aux(limits_[l].aux) / u(limits_[l].row));
+  for (size_t l = 0; l < limits_.size(); ++l) write_limit(l, &point, aux(limits_[l].aux) / u(limits_[l].row));
 }
 
 void Inequalities::rhs(const Eigen::VectorXd& u, const Eigen::VectorXd& aux, const InequalityPoint& point,

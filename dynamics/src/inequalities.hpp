@@ -299,9 +299,9 @@ class Inequalities {
   // d(q_k+1)/dw over dt of every body in rate_bodies_, at unknowns u.
   void update_rates(const Eigen::VectorXd& u);
   // Limit l's row of its node's blocks: d(gap/dt)/d(v, w) at `point` and
-  // -G(z_k)^T, `diagonal` on the node's diagonal, the rest of its row and
-  // column of the diagonal block zero.
-  void write_limit(size_t l, const InequalityPoint& point, double diagonal);
+  // -G(z_k)^T (null `point`: zero, a limit left out), `diagonal` on the
+  // node's diagonal, the rest of its row and column of the diagonal block zero.
+  void write_limit(size_t l, const InequalityPoint* point, double diagonal);
 
   const Model* model_;
   const MechanismGraph* graph_;

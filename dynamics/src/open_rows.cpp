@@ -109,29 +109,18 @@ double Inequalities::evaluate_held(const Eigen::VectorXd& u, const std::vector<P
 }
 
 void Inequalities::assemble_held(const Eigen::VectorXd& u, const InequalityPoint& point) {
-  using Block = Eigen::Map<Eigen::MatrixXd>;
   update_rates(u);
   for (size_t l = 0; l < limits_.size(); ++l) {
-    if (held_[l]) {
-      if (!(held_compliance_[l] > 0.0)) {  // once per step and limit
-        const LimitSlot& s = limits_[l];
-        held_compliance_[l] = kHeldCompliance * (mobility(*model_, s.parent, limit_parent_now_[l]) +
-                                                 mobility(*model_, s.child, limit_child_now_[l]));
-      }
-      write_limit(l, point, held_compliance_[l]);
+    if (!held_[l]) {
+      write_limit(l, nullptr, 1.0);  // an identity row: its impulse stays zero
       continue;
     }
-    const LimitSlot& s = limits_[l];
-    const int n = s.node_size, row = s.row_in_node;
-    for (int side = 0; side < 2; ++side) {
-      if ((side == 0 ? s.parent : s.child) == kWorld) continue;
-      Block(s.node_body[side], n, 6).row(row).setZero();
-      Block(s.body_node[side], 6, n).col(row).setZero();
+    if (!(held_compliance_[l] > 0.0)) {  // once per step and limit
+      const LimitSlot& s = limits_[l];
+      held_compliance_[l] = kHeldCompliance * (mobility(*model_, s.parent, limit_parent_now_[l]) +
+                                               mobility(*model_, s.child, limit_child_now_[l]));
     }
-    Block diag(s.diagonal, n, n);
-    diag.row(row).setZero();
-    diag.col(row).setZero();
-    diag(row, row) = 1.0;
+    write_limit(l, &point, held_compliance_[l]);
   }
 }
 
@@ -145,20 +134,28 @@ bool Inequalities::open_at(const Eigen::VectorXd& u, const std::vector<Pose>& ne
     if (active_[c] && !(point.distance[c] >= 0.0)) contact_closed_ = true;
   }
   if (contact_closed_) open = false;
+  // A held step's last evaluation measured every limit's gap at `next`
+  // (evaluate_held); an open step's did not.
   double values[6];  // of the joint of the limit before
   for (size_t l = 0; l < limits_.size(); ++l) {
     const LimitSlot& s = limits_[l];
-    const int j = s.limit.joint;
-    if (l == 0 || limits_[l - 1].limit.joint != j) {  // before any skip: the joint's next limit reads them
-      JointEvaluation own;
-      coordinates_of(model_->joint(j), graph_->axes[j], evaluation_at(s, next, joints, own), values, (*angles_)[j]);
-    }
     closed_[l] = 0;
     if (holding_ && held_[l]) {  // closed to the tolerance: its impulse must push
       if (!(u(s.row) >= -noise)) open = false;
       continue;
     }
-    closed_[l] = !(s.limit.sign * (values[s.limit.coordinate] - s.limit.bound) >= 0.0);
+    double gap;
+    if (holding_) {
+      gap = point.limit_gap[l];
+    } else {
+      const int j = s.limit.joint;
+      if (l == 0 || limits_[l - 1].limit.joint != j) {
+        JointEvaluation own;
+        coordinates_of(model_->joint(j), graph_->axes[j], evaluation_at(s, next, joints, own), values, (*angles_)[j]);
+      }
+      gap = s.limit.sign * (values[s.limit.coordinate] - s.limit.bound);
+    }
+    closed_[l] = !(gap >= 0.0);
     if (closed_[l]) open = false;
   }
   point.eq.setZero();
