@@ -36,6 +36,39 @@ GS_WIDE_INLINE Column with_lane(Column c, double v) {
   return c;
 }
 
+// Rows I and P (constants, I < P) exchanged in each of the K columns, in
+// the registers: through memory, each column's reload waited on the two
+// single stores of the exchange.
+template <int K, int I, int P>
+GS_WIDE_INLINE void exchange_rows(Column* a) {
+#pragma GCC unroll 8
+  for (int c = 0; c < K; ++c) {
+    if constexpr (P < 4 || I >= 4) {
+      constexpr int i = I % 4, q = P % 4;
+      constexpr int order = [] {
+        int m = 0;
+        for (int lane = 0; lane < 4; ++lane) m |= (lane == i ? q : lane == q ? i : lane) << (2 * lane);
+        return m;
+      }();
+      V4& half = P < 4 ? a[c].lo : a[c].hi;
+      half = reinterpret_cast<V4>(_mm256_permute4x64_pd(reinterpret_cast<__m256d>(half), order));
+    } else {
+      const V4 low = broadcast_lane<I>(a[c]), high = broadcast_lane<P>(a[c]);
+      a[c].lo = reinterpret_cast<V4>(
+          _mm256_blend_pd(reinterpret_cast<__m256d>(a[c].lo), reinterpret_cast<__m256d>(high), 1 << I));
+      a[c].hi = reinterpret_cast<V4>(
+          _mm256_blend_pd(reinterpret_cast<__m256d>(a[c].hi), reinterpret_cast<__m256d>(low), 1 << (P - 4)));
+    }
+  }
+}
+
+// exchange_rows for row J and the run-time row p, one of J + 1 + Q.
+template <int K, int J, int... Q>
+GS_WIDE_INLINE void exchange_row([[maybe_unused]] Column* a, [[maybe_unused]] int p, std::integer_sequence<int, Q...>) {
+  const bool found = ((p == J + 1 + Q ? (exchange_rows<K, J, J + 1 + Q>(a), true) : false) || ...);
+  (void)found;
+}
+
 // Step J of gauss_jordan_sized: every coefficient index is a constant, so
 // the columns stay in registers; a failure is decided by the caller at the end.
 template <int K, int J>
@@ -47,37 +80,32 @@ GS_WIDE_INLINE void gauss_jordan_step(Column* a, int* row_of, double& smallest, 
     const double v = std::abs(at(a[J], i));
     if (v > best) best = v, p = i;
   }
-  if (p != J) {  // a run-time row: through memory, off the usual path
-    double t[K][8];
-#pragma GCC unroll 8
-    for (int c = 0; c < K; ++c) {
-      std::memcpy(t[c], &a[c].lo, sizeof(V4));
-      std::memcpy(t[c] + 4, &a[c].hi, sizeof(V4));
-    }
-    for (int c = 0; c < K; ++c) std::swap(t[c][J], t[c][p]);
-#pragma GCC unroll 8
-    for (int c = 0; c < K; ++c) {
-      std::memcpy(&a[c].lo, t[c], sizeof(V4));
-      std::memcpy(&a[c].hi, t[c] + 4, sizeof(V4));
-    }
+  if (p != J) {  // a run-time row: one branch per candidate, then constant lanes
+    exchange_row<K, J>(a, p, std::make_integer_sequence<int, K - J - 1>{});
     std::swap(row_of[J], row_of[p]);
   }
-  const double pivot = at(a[J], J);
-  regular = track_pivot(pivot, smallest, largest) && regular;
-  const double inverse = 1.0 / pivot;
-  const Column multiplier = with_lane<J>(scaled(a[J], inverse), 0.0);  // of row J, for every other row
-  // Row J of every other column is scaled by the inverse, and the other rows
-  // by one, which is exact: the same values as setting row J alone, without
-  // taking the column apart.
-  const Column row_scale = with_lane<J>(Column{V4{1.0, 1.0, 1.0, 1.0}, V4{1.0, 1.0, 1.0, 1.0}}, inverse);
+  // The pivot divides in every lane at once (no broadcast of the quotient
+  // waits between the division and the products), and the multipliers take
+  // -1 / pivot in row J from a -1 set there before the division: row J of
+  // every other column then becomes r / pivot and the other rows lose their
+  // multiple of it in one multiply-add on the column with row J cleared
+  // (which waits on nothing). The same values as clearing and scaling row J
+  // apart, with two operations fewer between one pivot's division and the
+  // next's.
+  const V4 pivot = broadcast_lane<J>(a[J]);
+  regular = track_pivot(pivot[0], smallest, largest) && regular;
+  const V4 inverse = V4{1.0, 1.0, 1.0, 1.0} / pivot;
+  const Column row_j = with_lane<J>(a[J], -1.0);
+  const Column multiplier{row_j.lo * inverse, row_j.hi * inverse};
 #pragma GCC unroll 8
   for (int c = 0; c < K; ++c) {
     if (c == J) continue;
     const V4 r = broadcast_lane<J>(a[c]);
-    a[c].lo = (a[c].lo - multiplier.lo * r) * row_scale.lo;
-    if constexpr (K > 4) a[c].hi = (a[c].hi - multiplier.hi * r) * row_scale.hi;
+    const Column cleared = with_lane<J>(a[c], 0.0);
+    a[c].lo = cleared.lo - multiplier.lo * r;
+    if constexpr (K > 4) a[c].hi = cleared.hi - multiplier.hi * r;
   }
-  a[J] = with_lane<J>(scaled(multiplier, -1.0), inverse);
+  a[J] = scaled(multiplier, -1.0);  // row J: 1 / pivot
 }
 
 template <int K, int... J>

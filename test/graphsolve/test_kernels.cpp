@@ -309,8 +309,8 @@ TEST_F(Kernels, PairsWithAnInactiveNeighbourSolveTheReducedSystem) {
 }
 
 // Diagonal blocks with no dominant diagonal, so that partial pivoting
-// interchanges rows in most pivots (the wide Gauss-Jordan's path through
-// memory), on a chain of alternating 5x5 and 6x6 nodes.
+// interchanges rows in most pivots (the wide Gauss-Jordan's exchanges, one
+// branch per pair of rows), on a chain of alternating 5x5 and 6x6 nodes.
 TEST_F(Kernels, BothPivotAlike) {
   require_wide();
   const gs::Symbolic symbolic = gs::analyze(chain_of_sizes(12, {6, 5}));
@@ -330,6 +330,45 @@ TEST_F(Kernels, BothPivotAlike) {
     fill(a.block(i + 1, i));
   }
   expect_same_solutions(symbolic, a, gs::Method::LDU, "random chain");
+}
+
+// Every row exchange the wide Gauss-Jordan can make (rows J < P of a 5x5 or
+// 6x6 pivot; each pair is its own branch there, its lanes constants): node
+// k's diagonal block is the identity with rows J and P swapped, plus small
+// noise, so that partial pivoting keeps the order but at step J, where row
+// P holds the largest entry. A wrong lane in any exchange leaves the
+// solution wrong or unlike the portable kernels'.
+TEST_F(Kernels, BothExchangeEveryPairOfRowsAlike) {
+  require_wide();
+  std::vector<int> sizes;
+  std::vector<std::pair<int, int>> exchanged;
+  for (int b : {5, 6})
+    for (int j = 0; j < b; ++j)
+      for (int p = j + 1; p < b; ++p) {
+        sizes.push_back(b);
+        exchanged.emplace_back(j, p);
+      }
+  const int n = static_cast<int>(sizes.size());
+  const gs::Symbolic symbolic = gs::analyze(chain_of_sizes(n, sizes));
+  gs::BlockMatrix a(symbolic);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> noise(-0.01, 0.01);
+  const auto fill = [&](auto block) {
+    for (Eigen::Index j = 0; j < block.cols(); ++j)
+      for (Eigen::Index i = 0; i < block.rows(); ++i) block(i, j) = noise(rng);
+  };
+  for (int k = 0; k < n; ++k) {
+    auto d = a.diag(k);
+    fill(d);
+    Eigen::VectorXi row_of = Eigen::VectorXi::LinSpaced(sizes[k], 0, sizes[k] - 1);
+    std::swap(row_of[exchanged[k].first], row_of[exchanged[k].second]);
+    for (int c = 0; c < sizes[k]; ++c) d(row_of[c], c) += 1.0;
+  }
+  for (int k = 0; k + 1 < n; ++k) {
+    fill(a.block(k, k + 1));
+    fill(a.block(k + 1, k));
+  }
+  expect_same_solutions(symbolic, a, gs::Method::LDU, "a chain of exchanged rows");
 }
 
 // A singular pivot and an indefinite one are refused alike, at the same node.
